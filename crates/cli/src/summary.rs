@@ -1,0 +1,91 @@
+//! The one-screen human summary printed after a run.
+
+use mauisim_sim::workload::describe;
+use mauisim_sim::RunReport;
+use std::fmt::Write;
+use std::path::Path;
+
+fn hms(seconds: f64) -> String {
+    let s = seconds.round() as i64;
+    format!("{}:{:02}:{:02}", s / 3600, (s % 3600) / 60, s % 60)
+}
+
+pub fn render(report: &RunReport, out: &Path) -> String {
+    let m = &report.metrics;
+    let w = &report.workload;
+    let s = report.summary();
+    let mut text = String::new();
+    let _ = writeln!(text, "mauisim: {}", w.path.display());
+    let _ = writeln!(
+        text,
+        "  machine        {} processors ({} nodes x {})",
+        w.machine.procs(),
+        w.machine.nodes,
+        w.machine.procs_per_node
+    );
+    let _ = writeln!(
+        text,
+        "  policy         backfill {:?}, reservation depth {}, event order {:?}, estimate {:?}",
+        report.config.config.policy.backfill,
+        report.config.config.policy.reservation_depth,
+        report.options.event_order,
+        report.options.estimate
+    );
+    let _ = writeln!(
+        text,
+        "  jobs           {} simulated of {} records",
+        m.jobs, w.records
+    );
+    if !w.skipped.is_empty() {
+        let _ = writeln!(
+            text,
+            "  skipped        {} ({})",
+            s.skipped_total,
+            describe(&w.skipped)
+        );
+    }
+    if !w.adjusted.is_empty() {
+        let _ = writeln!(text, "  adjusted       {}", describe(&w.adjusted));
+    }
+    let _ = writeln!(text, "  utilization    {:.2} %", 100.0 * m.utilization);
+    let _ = writeln!(
+        text,
+        "  wait           avg {}  median {}  p95 {}  max {}",
+        hms(m.avg_wait),
+        hms(m.median_wait as f64),
+        hms(m.p95_wait as f64),
+        hms(m.max_wait as f64)
+    );
+    let _ = writeln!(
+        text,
+        "  bounded sld    avg {:.4} (tau 10 s)",
+        m.avg_bounded_slowdown
+    );
+    let _ = writeln!(
+        text,
+        "  xfactor        avg {:.4}, proc-second weighted {:.4}",
+        m.avg_xfactor, m.avg_xfactor_ps_weighted
+    );
+    let _ = writeln!(
+        text,
+        "  backfilled     {:.2} % of jobs; {} cancelled at their limit",
+        100.0 * m.backfilled_fraction,
+        m.cancelled_jobs
+    );
+    let _ = writeln!(
+        text,
+        "  WC accuracy    {:.2} %",
+        100.0 * m.avg_wallclock_accuracy
+    );
+    let _ = writeln!(
+        text,
+        "  simulated in   {:.3} s ({:.0} jobs/s, {} iterations)",
+        report.sim_seconds, s.jobs_per_second, report.stats.iterations
+    );
+    let _ = writeln!(
+        text,
+        "  outputs        {}/{{jobs.csv,schedule.swf,summary.json}}",
+        out.display()
+    );
+    text
+}

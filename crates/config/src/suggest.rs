@@ -1,0 +1,123 @@
+//! "Did you mean" suggestions for misspelt names.
+
+/// The closest candidate by case-insensitive edit distance (Damerau, optimal string alignment),
+/// only if close enough: distance <= max(2, len/3) where len is `name`'s length in characters.
+/// Ties go to the first candidate in order.
+///
+/// A candidate that shares nothing with `name` (distance equal to the longer length, e.g.
+/// `AB` vs `XY`) is never suggested, since that would be a replacement, not a correction.
+pub fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let name = fold(name);
+    let limit = (name.len() / 3).max(2);
+    let mut best: Option<(usize, &'a str)> = None;
+    for &cand in candidates {
+        let folded = fold(cand);
+        // Distance is at least the length difference; skipping early bounds the work when
+        // `name` is huge garbage.
+        if folded.len().abs_diff(name.len()) > limit {
+            continue;
+        }
+        let d = osa_distance(&name, &folded);
+        let useful = d == 0 || d < name.len().max(folded.len());
+        let better = match best {
+            None => true,
+            Some((b, _)) => d < b,
+        };
+        if d <= limit && useful && better {
+            best = Some((d, cand));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+fn fold(s: &str) -> Vec<char> {
+    s.chars().flat_map(char::to_uppercase).collect()
+}
+
+/// Levenshtein plus adjacent transpositions (`MAXJBO` -> `MAXJOB` is one edit).
+fn osa_distance(a: &[char], b: &[char]) -> usize {
+    let w = b.len() + 1;
+    let mut prev2 = vec![0usize; w];
+    let mut prev: Vec<usize> = (0..w).collect();
+    let mut cur = vec![0usize; w];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(prev2[j - 2] + 1);
+            }
+            cur[j] = v;
+        }
+        std::mem::swap(&mut prev2, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NAMES: &[&str] = &[
+        "RESERVATIONDEPTH",
+        "RESERVATIONPOLICY",
+        "BACKFILLPOLICY",
+        "FSINTERVAL",
+        "FSDEPTH",
+        "FSDECAY",
+        "MAXJOB",
+        "MAXNODE",
+    ];
+
+    fn dist(a: &str, b: &str) -> usize {
+        osa_distance(&fold(a), &fold(b))
+    }
+
+    #[test]
+    fn distances() {
+        assert_eq!(dist("", ""), 0);
+        assert_eq!(dist("abc", ""), 3);
+        assert_eq!(dist("kitten", "sitting"), 3);
+        assert_eq!(dist("MAXJBO", "MAXJOB"), 1);
+        assert_eq!(dist("maxjob", "MAXJOB"), 0);
+    }
+
+    #[test]
+    fn suggests_close_names_case_insensitively() {
+        assert_eq!(closest("reservationdepth", NAMES), Some("RESERVATIONDEPTH"));
+        assert_eq!(closest("RESERVATONDEPTH", NAMES), Some("RESERVATIONDEPTH"));
+        assert_eq!(closest("BACKFILPOLICY", NAMES), Some("BACKFILLPOLICY"));
+        assert_eq!(closest("FSINTERVALL", NAMES), Some("FSINTERVAL"));
+        assert_eq!(closest("MAXJBO", NAMES), Some("MAXJOB"));
+        assert_eq!(closest("FSDEPT", NAMES), Some("FSDEPTH"));
+    }
+
+    #[test]
+    fn ties_go_to_the_first_candidate() {
+        assert_eq!(closest("MAXJOBX", &["MAXJOBA", "MAXJOBB"]), Some("MAXJOBA"));
+        assert_eq!(closest("MAXJOBX", &["MAXJOBB", "MAXJOBA"]), Some("MAXJOBB"));
+        // A strictly closer later candidate still wins.
+        assert_eq!(closest("FSDEPAY", NAMES), Some("FSDECAY"));
+    }
+
+    #[test]
+    fn rejects_far_names() {
+        assert_eq!(closest("NODEALLOCATIONPOLICY", NAMES), None);
+        assert_eq!(closest("XYZ", NAMES), None);
+        assert_eq!(closest("AB", &["XY"]), None);
+        assert_eq!(closest("A", &["B"]), None);
+        assert_eq!(closest("A", &["AB"]), Some("AB"));
+        assert_eq!(closest("anything", &[]), None);
+        assert_eq!(closest(&"Q".repeat(100_000), NAMES), None);
+    }
+
+    #[test]
+    fn limit_grows_with_length() {
+        // Limit is max(2, len/3): 3 for 10 characters, 4 for 13 or 14.
+        assert_eq!(closest("RESERVXXXDEPTH", &["RESERVATIONDEPTH"]), None);
+        assert_eq!(closest("FSINTXXXAL", &["FSINTERVAL"]), Some("FSINTERVAL"));
+        assert_eq!(closest("BACKFXXXXXICY", &["BACKFILLPOLICY"]), None);
+    }
+}

@@ -1,0 +1,20 @@
+//! mauisim-core: the Maui scheduling policy, as pure functions of state.
+//!
+//! The core does no I/O, reads no clock and knows nothing of traces or the simulator:
+//! callers hand it `now`, the idle queue and news of ended jobs; it answers with
+//! decisions (start, reserve). Time is integer seconds throughout.
+
+pub mod job;
+pub mod policy;
+pub mod priority;
+pub mod profile;
+pub mod scheduler;
+
+/// Seconds. Integer everywhere: no floating-point clock.
+pub type Time = i64;
+
+pub use job::{JobIdx, QueuedJob};
+pub use policy::{BackfillPolicy, PolicyConfig};
+pub use priority::PriorityWeights;
+pub use profile::{Profile, FOREVER};
+pub use scheduler::{Decisions, Reservation, Scheduler, Start};

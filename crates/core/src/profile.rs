@@ -1,0 +1,255 @@
+//! The availability profile: free processors as a step function of time.
+//!
+//! Every running job occupies its processors over `[start, start + WCL)` and every
+//! reservation over its planned interval, so "can J start at t?" is a range-minimum
+//! question over the profile. The profile is a sorted vector of breakpoints; segment `i`
+//! covers `[slots[i].time, slots[i+1].time)` and the last segment extends to infinity.
+//! Breakpoints before `now` are folded away by [`Profile::advance`], so its length stays
+//! close to the number of distinct planned end times in the future.
+
+use crate::Time;
+
+/// A time far enough in the future to stand for "no known end".
+pub const FOREVER: Time = i64::MAX / 4;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Slot {
+    time: Time,
+    free: i64,
+}
+
+/// Free processors over time. Complexity notes are per call, `n` = breakpoints.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    total: i64,
+    slots: Vec<Slot>,
+}
+
+impl Profile {
+    /// A machine with `total` processors, all free from `origin` on.
+    pub fn new(total: u64, origin: Time) -> Self {
+        let total = total as i64;
+        Profile {
+            total,
+            slots: vec![Slot {
+                time: origin,
+                free: total,
+            }],
+        }
+    }
+
+    pub fn total(&self) -> i64 {
+        self.total
+    }
+
+    /// Number of breakpoints (for diagnostics and benchmarks).
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Drops breakpoints before `now`; the segment containing `now` then starts at `now`.
+    /// O(k) for k dropped breakpoints.
+    pub fn advance(&mut self, now: Time) {
+        let first_after = self.slots.partition_point(|s| s.time <= now);
+        if first_after > 1 {
+            self.slots.drain(..first_after - 1);
+        }
+        if self.slots[0].time < now {
+            self.slots[0].time = now;
+        }
+    }
+
+    /// Index of the segment containing `t` (t must be ≥ the first breakpoint). O(log n).
+    fn segment(&self, t: Time) -> usize {
+        self.slots
+            .partition_point(|s| s.time <= t)
+            .saturating_sub(1)
+    }
+
+    /// Free processors at instant `t`. O(log n).
+    pub fn free_at(&self, t: Time) -> i64 {
+        self.slots[self.segment(t)].free
+    }
+
+    /// Ensures a breakpoint at `t` and returns its index. O(n) worst case (insertion).
+    fn split(&mut self, t: Time) -> usize {
+        let i = self.segment(t);
+        if self.slots[i].time == t {
+            return i;
+        }
+        if t < self.slots[i].time {
+            // Before the first breakpoint: only reachable through misuse; extend to keep going.
+            self.slots.insert(
+                0,
+                Slot {
+                    time: t,
+                    free: self.total,
+                },
+            );
+            return 0;
+        }
+        let free = self.slots[i].free;
+        self.slots.insert(i + 1, Slot { time: t, free });
+        i + 1
+    }
+
+    /// Adds `delta` free processors over `[start, end)`. O(n).
+    fn add(&mut self, start: Time, end: Time, delta: i64) {
+        if start >= end || delta == 0 {
+            return;
+        }
+        let first = self.split(start);
+        let last = if end >= FOREVER {
+            self.slots.len()
+        } else {
+            self.split(end)
+        };
+        for slot in &mut self.slots[first..last] {
+            slot.free += delta;
+        }
+        self.merge_at(last);
+        self.merge_at(first);
+    }
+
+    /// Removes the breakpoint at `i` if it no longer changes the free count.
+    fn merge_at(&mut self, i: usize) {
+        if i > 0 && i < self.slots.len() && self.slots[i].free == self.slots[i - 1].free {
+            self.slots.remove(i);
+        }
+    }
+
+    /// Marks `procs` processors busy over `[start, end)`.
+    pub fn occupy(&mut self, start: Time, end: Time, procs: u64) {
+        self.add(start, end, -(procs as i64));
+    }
+
+    /// Marks `procs` processors free again over `[start, end)` (a job ended early, a
+    /// reservation was dropped).
+    pub fn release(&mut self, start: Time, end: Time, procs: u64) {
+        self.add(start, end, procs as i64);
+    }
+
+    /// Whether `procs` processors are free during the whole of `[start, start + duration)`.
+    /// O(log n + segments in the interval).
+    pub fn fits(&self, start: Time, duration: Time, procs: u64) -> bool {
+        let need = procs as i64;
+        let end = start.saturating_add(duration.max(1));
+        let mut i = self.segment(start);
+        while i < self.slots.len() && self.slots[i].time < end {
+            if self.slots[i].free < need {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    /// The earliest `t >= after` at which `procs` processors are free during
+    /// `[t, t + duration)`, or `None` if the machine is too small. O(n).
+    pub fn earliest_start(&self, after: Time, duration: Time, procs: u64) -> Option<Time> {
+        let need = procs as i64;
+        if need > self.total {
+            return None;
+        }
+        let duration = duration.max(1);
+        let mut i = self.segment(after);
+        let mut candidate = after;
+        loop {
+            let end = candidate.saturating_add(duration);
+            let mut j = i;
+            let mut blocked_at = None;
+            while j < self.slots.len() && self.slots[j].time < end {
+                if self.slots[j].free < need {
+                    blocked_at = Some(j);
+                }
+                j += 1;
+                if blocked_at.is_some() {
+                    break;
+                }
+            }
+            match blocked_at {
+                None => return Some(candidate),
+                Some(b) => {
+                    // The window must start after the blocking segment.
+                    if b + 1 >= self.slots.len() {
+                        return None;
+                    }
+                    i = b + 1;
+                    candidate = self.slots[i].time;
+                }
+            }
+        }
+    }
+
+    /// The breakpoints as `(time, free)` pairs, for inspection and tests.
+    pub fn steps(&self) -> impl Iterator<Item = (Time, i64)> + '_ {
+        self.slots.iter().map(|s| (s.time, s.free))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn steps(p: &Profile) -> Vec<(Time, i64)> {
+        p.steps().collect()
+    }
+
+    #[test]
+    fn occupy_and_release_restore_a_flat_profile() {
+        let mut p = Profile::new(10, 0);
+        p.occupy(0, 100, 4);
+        p.occupy(50, 200, 3);
+        assert_eq!(steps(&p), vec![(0, 6), (50, 3), (100, 7), (200, 10)]);
+        p.release(50, 200, 3);
+        p.release(0, 100, 4);
+        assert_eq!(steps(&p), vec![(0, 10)]);
+    }
+
+    #[test]
+    fn advance_folds_the_past() {
+        let mut p = Profile::new(10, 0);
+        p.occupy(0, 100, 4);
+        p.occupy(0, 300, 2);
+        p.advance(150);
+        assert_eq!(steps(&p), vec![(150, 8), (300, 10)]);
+        assert_eq!(p.free_at(150), 8);
+        assert_eq!(p.free_at(299), 8);
+        assert_eq!(p.free_at(300), 10);
+    }
+
+    #[test]
+    fn fits_checks_the_whole_interval_and_treats_the_end_as_open() {
+        let mut p = Profile::new(10, 0);
+        p.occupy(100, 200, 8); // a reservation
+        assert!(
+            p.fits(0, 100, 10),
+            "ends exactly when the reservation starts"
+        );
+        assert!(!p.fits(0, 101, 10));
+        assert!(p.fits(0, 1000, 2));
+        assert!(!p.fits(0, 1000, 3));
+    }
+
+    #[test]
+    fn earliest_start_skips_past_blocking_segments() {
+        let mut p = Profile::new(10, 0);
+        p.occupy(0, 100, 6); // running until 100
+        p.occupy(0, 50, 3); // running until 50
+        p.occupy(120, 180, 9); // reservation
+        assert_eq!(p.earliest_start(0, 10, 1), Some(0));
+        assert_eq!(p.earliest_start(0, 10, 4), Some(50));
+        assert_eq!(
+            p.earliest_start(0, 100, 4),
+            Some(180),
+            "50..150 collides with the reservation"
+        );
+        assert_eq!(p.earliest_start(0, 20, 5), Some(100));
+        assert_eq!(p.earliest_start(0, 21, 5), Some(180));
+        assert_eq!(p.earliest_start(0, 1, 11), None);
+    }
+}

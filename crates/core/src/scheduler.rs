@@ -1,0 +1,193 @@
+//! One scheduling iteration (guide 8.2, MAUI-SEMANTICS §4.1).
+//!
+//! ```text
+//! for J in priority order:
+//!   if J fits now around every reservation: start J
+//!   else if reservations are left (RESERVATIONDEPTH): reserve J at its earliest start
+//!   else: the priority pass ends; what remains is backfill's
+//! ```
+//! FIRSTFIT backfill then starts, in priority order, every remaining job that fits now
+//! without touching a reservation. A job fits in some backfill window exactly when it fits
+//! now around the reservations, so this priority-order scan is FIRSTFIT over the windows,
+//! and with RESERVATIONDEPTH 1 it is EASY backfilling.
+//!
+//! Reservations are rebuilt from scratch every iteration (RESERVATIONPOLICY
+//! CURRENTHIGHEST), which is how they slide earlier when jobs end early.
+
+use crate::job::{JobIdx, QueuedJob};
+use crate::policy::{BackfillPolicy, PolicyConfig};
+use crate::profile::Profile;
+use crate::Time;
+
+/// Start this job now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Start {
+    pub job: JobIdx,
+    /// Position of the job in the queue slice given to [`Scheduler::schedule`].
+    pub queue_pos: usize,
+    /// Started while a higher-priority job stayed blocked.
+    pub backfilled: bool,
+}
+
+/// A blocked job's promised start, valid for this iteration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reservation {
+    pub job: JobIdx,
+    pub start: Time,
+}
+
+/// What one iteration decided.
+#[derive(Debug, Default, Clone)]
+pub struct Decisions {
+    pub starts: Vec<Start>,
+    pub reservations: Vec<Reservation>,
+}
+
+impl Decisions {
+    pub fn clear(&mut self) {
+        self.starts.clear();
+        self.reservations.clear();
+    }
+}
+
+/// The scheduler: policy plus the availability profile of the jobs it has started.
+///
+/// Its decisions are final: a started job's processors are taken in the profile at once,
+/// and the caller must report the job's end with [`Scheduler::job_ended`].
+#[derive(Debug, Clone)]
+pub struct Scheduler {
+    policy: PolicyConfig,
+    profile: Profile,
+    /// Scratch: queue positions in priority order.
+    order: Vec<usize>,
+    /// Scratch: priority sort keys.
+    keys: Vec<(i64, Time, u64, usize)>,
+    /// Scratch: reservations of this iteration, released at its end.
+    held: Vec<(Time, Time, u64)>,
+}
+
+impl Scheduler {
+    /// A scheduler for a machine of `total_procs` processors, idle from `origin` on.
+    pub fn new(total_procs: u64, origin: Time, policy: PolicyConfig) -> Self {
+        Scheduler {
+            policy,
+            profile: Profile::new(total_procs, origin),
+            order: Vec::new(),
+            keys: Vec::new(),
+            held: Vec::new(),
+        }
+    }
+
+    pub fn policy(&self) -> &PolicyConfig {
+        &self.policy
+    }
+
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// Processors free at `now` by the plan: a running job's processors count as free once
+    /// its planned end (start + WCL) has come.
+    pub fn free_now(&mut self, now: Time) -> i64 {
+        self.profile.advance(now);
+        self.profile.free_at(now)
+    }
+
+    /// A job that was planned to hold `procs` until `planned_end` ended at `now`.
+    pub fn job_ended(&mut self, now: Time, planned_end: Time, procs: u64) {
+        self.profile.advance(now);
+        self.profile.release(now, planned_end, procs);
+    }
+
+    /// A running job passed its planned end at `from` and may hold its processors until
+    /// `until` (overrun allowance, or [`crate::FOREVER`] when unbounded).
+    pub fn job_extended(&mut self, from: Time, until: Time, procs: u64) {
+        self.profile.advance(from);
+        self.profile.occupy(from, until, procs);
+    }
+
+    /// Runs one iteration at `now` over the idle `queue` (ordered by `(submit, id)`).
+    pub fn schedule(&mut self, now: Time, queue: &mut [QueuedJob], out: &mut Decisions) {
+        out.clear();
+        self.profile.advance(now);
+        self.prioritize(now, queue);
+        let order = std::mem::take(&mut self.order);
+        let strict = self.policy.backfill == BackfillPolicy::None;
+        let mut reservations_left = self.policy.reservation_depth;
+        let mut blocked = false;
+        let mut priority_pass = true;
+        for &pos in &order {
+            let job = &mut queue[pos];
+            if priority_pass {
+                if !(strict && blocked) && self.profile.fits(now, job.wcl, job.procs) {
+                    self.start(now, job, pos, blocked, out);
+                    continue;
+                }
+                blocked = true;
+                if reservations_left > 0 {
+                    if let Some(at) = self.profile.earliest_start(now, job.wcl, job.procs) {
+                        self.profile.occupy(at, at + job.wcl, job.procs);
+                        self.held.push((at, at + job.wcl, job.procs));
+                        job.first_reservation.get_or_insert(at);
+                        out.reservations.push(Reservation {
+                            job: job.idx,
+                            start: at,
+                        });
+                        reservations_left -= 1;
+                    }
+                    continue;
+                }
+                if strict {
+                    break;
+                }
+                priority_pass = false;
+                continue;
+            }
+            if self.profile.free_at(now) <= 0 {
+                break;
+            }
+            if self.profile.fits(now, job.wcl, job.procs) {
+                self.start(now, job, pos, true, out);
+            }
+        }
+        self.order = order;
+        for (start, end, procs) in self.held.drain(..) {
+            self.profile.release(start, end, procs);
+        }
+    }
+
+    fn start(
+        &mut self,
+        now: Time,
+        job: &QueuedJob,
+        pos: usize,
+        backfilled: bool,
+        out: &mut Decisions,
+    ) {
+        self.profile.occupy(now, now + job.wcl, job.procs);
+        out.starts.push(Start {
+            job: job.idx,
+            queue_pos: pos,
+            backfilled,
+        });
+    }
+
+    /// Fills `self.order` with queue positions, highest priority first.
+    fn prioritize(&mut self, now: Time, queue: &[QueuedJob]) {
+        self.order.clear();
+        let weights = &self.policy.priority;
+        if weights.is_queue_order() {
+            self.order.extend(0..queue.len());
+            return;
+        }
+        self.keys.clear();
+        self.keys.extend(
+            queue
+                .iter()
+                .enumerate()
+                .map(|(pos, j)| (-weights.priority(j, now), j.submit, j.id, pos)),
+        );
+        self.keys.sort_unstable();
+        self.order.extend(self.keys.iter().map(|k| k.3));
+    }
+}

@@ -1,0 +1,135 @@
+//! mauisim-sim: the simulation around the scheduling core.
+//!
+//! Reads traces (SWF) and maui.cfg files, drives the core with an event loop, computes
+//! metrics and writes outputs. The only crate that touches the file system.
+
+pub mod engine;
+pub mod error;
+pub mod metrics;
+pub mod output;
+pub mod params;
+pub mod swf;
+pub mod workload;
+
+use engine::{EngineOptions, EventOrder, Outcome, RunStats};
+use error::Result;
+use metrics::Metrics;
+use params::{LoadedConfig, SimConfig};
+use serde::Serialize;
+use std::path::PathBuf;
+use workload::{Counts, Estimate, Filter, LoadOptions, MachineOverride, Workload};
+
+/// What to simulate and how.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    pub trace: PathBuf,
+    pub config: Option<PathBuf>,
+    pub filter: Filter,
+    pub estimate: Estimate,
+    pub machine: MachineOverride,
+    pub event_order: EventOrder,
+}
+
+/// Everything a run produced.
+#[derive(Debug)]
+pub struct RunReport {
+    pub options: RunOptions,
+    pub config: LoadedConfig,
+    pub workload: Workload,
+    pub outcomes: Vec<Outcome>,
+    pub stats: RunStats,
+    pub metrics: Metrics,
+    pub sim_seconds: f64,
+}
+
+/// The contents of `summary.json`.
+#[derive(Debug, Serialize)]
+pub struct Summary<'a> {
+    pub trace: String,
+    pub records: u64,
+    pub jobs: u64,
+    pub skipped: &'a Counts,
+    pub skipped_total: u64,
+    pub adjusted: &'a Counts,
+    pub machine_procs: u64,
+    pub event_order: EventOrder,
+    pub estimate: Estimate,
+    pub filter: Filter,
+    pub config: &'a SimConfig,
+    #[serde(flatten)]
+    pub metrics: &'a Metrics,
+    pub iterations: u64,
+    pub max_queue_length: usize,
+    /// Wall-clock seconds of the simulation proper (not reading or writing): the only
+    /// values in the outputs that vary between identical runs.
+    pub sim_seconds: f64,
+    pub jobs_per_second: f64,
+}
+
+impl RunReport {
+    pub fn summary(&self) -> Summary<'_> {
+        Summary {
+            trace: self.options.trace.display().to_string(),
+            records: self.workload.records,
+            jobs: self.metrics.jobs,
+            skipped: &self.workload.skipped,
+            skipped_total: self.workload.skipped.values().sum(),
+            adjusted: &self.workload.adjusted,
+            machine_procs: self.workload.machine.procs(),
+            event_order: self.options.event_order,
+            estimate: self.options.estimate,
+            filter: self.options.filter,
+            config: &self.config.config,
+            metrics: &self.metrics,
+            iterations: self.stats.iterations,
+            max_queue_length: self.stats.max_queue,
+            sim_seconds: self.sim_seconds,
+            jobs_per_second: if self.sim_seconds > 0.0 {
+                self.metrics.jobs as f64 / self.sim_seconds
+            } else {
+                0.0
+            },
+        }
+    }
+}
+
+/// Reads the config and the trace, simulates, and computes the metrics.
+pub fn run(options: RunOptions) -> Result<RunReport> {
+    let config = match &options.config {
+        Some(path) => params::from_file(path)?,
+        None => LoadedConfig {
+            config: SimConfig::default(),
+            warnings: Vec::new(),
+        },
+    };
+    let load = LoadOptions {
+        filter: options.filter,
+        estimate: options.estimate,
+        machine: options.machine,
+        default_wclimit: config.config.default_wclimit,
+    };
+    let workload = workload::load(&options.trace, &load)?;
+    let engine = EngineOptions {
+        order: options.event_order,
+        poll_interval: config.config.poll_interval,
+        max_overrun: config.config.max_overrun,
+    };
+    let clock = std::time::Instant::now();
+    let (outcomes, stats) = engine::simulate(
+        &workload.jobs,
+        workload.machine.procs(),
+        config.config.policy.clone(),
+        engine,
+    )?;
+    let sim_seconds = clock.elapsed().as_secs_f64();
+    let metrics = metrics::compute(&workload.jobs, &outcomes, workload.machine.procs());
+    Ok(RunReport {
+        options,
+        config,
+        workload,
+        outcomes,
+        stats,
+        metrics,
+        sim_seconds,
+    })
+}

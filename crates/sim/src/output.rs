@@ -1,0 +1,145 @@
+//! Output files of a run: `jobs.csv`, `schedule.swf`, `summary.json`.
+//!
+//! Writes are atomic per directory: everything is written into a staging directory next
+//! to the target and moved into place only when every file is complete, so an error never
+//! leaves a half-written output directory behind.
+
+use crate::error::{Result, SimError};
+use crate::swf;
+use crate::RunReport;
+use serde::Serialize;
+use std::fs;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+pub const FILES: [&str; 3] = ["jobs.csv", "schedule.swf", "summary.json"];
+
+#[derive(Serialize)]
+struct JobRow {
+    id: u64,
+    submit: i64,
+    start: i64,
+    end: i64,
+    wait: i64,
+    runtime: i64,
+    wcl: i64,
+    procs: u64,
+    user: i64,
+    group: i64,
+    class: i64,
+    backfilled: u8,
+    cancelled: u8,
+}
+
+fn io_err(path: &Path) -> impl Fn(std::io::Error) -> SimError + '_ {
+    move |source| SimError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Writes all outputs of `report` into `dir`, atomically.
+pub fn write_all(dir: &Path, report: &RunReport) -> Result<()> {
+    let staging = staging_dir(dir);
+    let result = write_into(&staging, report).and_then(|()| publish(&staging, dir));
+    if result.is_err() {
+        let _ = fs::remove_dir_all(&staging);
+    }
+    result
+}
+
+fn staging_dir(dir: &Path) -> PathBuf {
+    let name = dir
+        .file_name()
+        .map_or("out".into(), |n| n.to_string_lossy().into_owned());
+    let parent = dir
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    parent.join(format!(".{name}.partial-{}", std::process::id()))
+}
+
+fn write_into(staging: &Path, report: &RunReport) -> Result<()> {
+    let _ = fs::remove_dir_all(staging);
+    fs::create_dir_all(staging).map_err(io_err(staging))?;
+    write_jobs_csv(&staging.join("jobs.csv"), report)?;
+    write_schedule_swf(&staging.join("schedule.swf"), report)?;
+    let path = staging.join("summary.json");
+    let json = serde_json::to_string_pretty(&report.summary()).expect("summary serialises");
+    fs::write(&path, json + "\n").map_err(io_err(&path))
+}
+
+/// Moves the staged files into `dir`: one rename of the directory if `dir` is new,
+/// else one rename per file.
+fn publish(staging: &Path, dir: &Path) -> Result<()> {
+    if !dir.exists() {
+        if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+            fs::create_dir_all(parent).map_err(io_err(parent))?;
+        }
+        return fs::rename(staging, dir).map_err(io_err(dir));
+    }
+    if !dir.is_dir() {
+        return Err(SimError::Input {
+            path: dir.to_path_buf(),
+            message: "exists and is not a directory".into(),
+        });
+    }
+    for name in FILES {
+        let target = dir.join(name);
+        fs::rename(staging.join(name), &target).map_err(io_err(&target))?;
+    }
+    fs::remove_dir_all(staging).map_err(io_err(staging))
+}
+
+fn write_jobs_csv(path: &Path, report: &RunReport) -> Result<()> {
+    let file = fs::File::create(path).map_err(io_err(path))?;
+    let mut out = csv::Writer::from_writer(BufWriter::new(file));
+    let csv_err = |e: csv::Error| SimError::Input {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    for (job, o) in report.workload.jobs.iter().zip(&report.outcomes) {
+        out.serialize(JobRow {
+            id: job.id,
+            submit: job.submit,
+            start: o.start,
+            end: o.end,
+            wait: o.wait(job),
+            runtime: o.run(),
+            wcl: job.wcl,
+            procs: job.procs,
+            user: job.user,
+            group: job.group,
+            class: job.class,
+            backfilled: o.backfilled as u8,
+            cancelled: o.cancelled as u8,
+        })
+        .map_err(csv_err)?;
+    }
+    out.flush().map_err(io_err(path))
+}
+
+fn write_schedule_swf(path: &Path, report: &RunReport) -> Result<()> {
+    let file = fs::File::create(path).map_err(io_err(path))?;
+    let mut out = BufWriter::new(file);
+    let w = &report.workload;
+    let header = format!(
+        "; Computer: mauisim {} simulated schedule\n; Note: input {}\n; Note: field 3 = simulated wait, field 4 = simulated runtime, field 5 = processors used; status 5 = cancelled at its wallclock limit\n; MaxNodes: {}\n; MaxProcs: {}\n",
+        env!("CARGO_PKG_VERSION"),
+        w.path.display(),
+        w.machine.nodes,
+        w.machine.procs(),
+    );
+    out.write_all(header.as_bytes()).map_err(io_err(path))?;
+    for (job, o) in w.jobs.iter().zip(&report.outcomes) {
+        let mut fields = job.record.fields;
+        fields[2] = o.wait(job) as f64;
+        fields[3] = o.run() as f64;
+        fields[4] = job.procs as f64;
+        if o.cancelled {
+            fields[10] = 5.0;
+        }
+        swf::write_record(&mut out, &fields).map_err(io_err(path))?;
+    }
+    out.flush().map_err(io_err(path))
+}

@@ -1,0 +1,326 @@
+//! Standard Workload Format: a streaming reader and a writer.
+//!
+//! A record is 18 whitespace-separated numbers; any may be non-integer (`552.21`) or −1
+//! ("unknown"). Header lines start with `;` and carry `Key: value` pairs such as
+//! `MaxProcs`. Gzip input is recognised by its magic bytes, not its file name.
+
+use crate::error::{Result, SimError};
+use flate2::read::MultiGzDecoder;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+pub const FIELD_COUNT: usize = 18;
+
+/// Field names, 1-based in the SWF definition, 0-based here.
+pub const FIELD_NAMES: [&str; FIELD_COUNT] = [
+    "job number",
+    "submit time",
+    "wait time",
+    "run time",
+    "allocated processors",
+    "average CPU time used",
+    "used memory",
+    "requested processors",
+    "requested time",
+    "requested memory",
+    "status",
+    "user id",
+    "group id",
+    "executable number",
+    "queue number",
+    "partition number",
+    "preceding job number",
+    "think time",
+];
+
+/// Longest line accepted: real records are under 200 bytes.
+const MAX_LINE: usize = 64 * 1024;
+/// Magnitude bound on any field: beyond it times and counts overflow arithmetic.
+const MAX_ABS: f64 = 1e15;
+
+/// One job record: the 18 fields as numbers, and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SwfRecord {
+    pub fields: [f64; FIELD_COUNT],
+    pub line: usize,
+}
+
+impl SwfRecord {
+    /// Field `n` (1-based, as the SWF definition numbers them) rounded to an integer.
+    pub fn int(&self, n: usize) -> i64 {
+        self.fields[n - 1].round() as i64
+    }
+}
+
+/// Header `Key: value` pairs (keys as written), in file order of first appearance.
+#[derive(Debug, Clone, Default)]
+pub struct SwfHeader {
+    pub pairs: BTreeMap<String, String>,
+}
+
+impl SwfHeader {
+    /// A positive integer header value such as `MaxProcs`, if present.
+    pub fn positive(&self, key: &str) -> Option<u64> {
+        let value = self.pairs.get(key)?;
+        let n: i64 = value.split_whitespace().next()?.parse().ok()?;
+        (n > 0).then_some(n as u64)
+    }
+
+    fn absorb(&mut self, comment: &str) {
+        if let Some((key, value)) = comment.split_once(':') {
+            let key = key.trim();
+            if !key.is_empty() && !key.contains(char::is_whitespace) {
+                self.pairs
+                    .entry(key.to_string())
+                    .or_insert_with(|| value.trim().to_string());
+            }
+        }
+    }
+}
+
+/// Opens a trace, plain or gzip.
+pub fn open(path: &Path) -> Result<SwfReader<Box<dyn BufRead>>> {
+    let io = |source| SimError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = BufReader::new(File::open(path).map_err(io)?);
+    let is_gzip = file.fill_buf().map_err(io)?.starts_with(&[0x1f, 0x8b]);
+    let input: Box<dyn BufRead> = if is_gzip {
+        Box::new(BufReader::new(MultiGzDecoder::new(file)))
+    } else {
+        Box::new(file)
+    };
+    Ok(SwfReader::new(input, path.to_path_buf()))
+}
+
+/// Reads header and records; records come from [`Iterator::next`], the header fills as
+/// comment lines pass (all of a file's header precedes its first record in practice).
+pub struct SwfReader<R> {
+    input: R,
+    path: PathBuf,
+    line: usize,
+    buf: Vec<u8>,
+    pub header: SwfHeader,
+}
+
+impl<R: BufRead> SwfReader<R> {
+    pub fn new(input: R, path: PathBuf) -> Self {
+        SwfReader {
+            input,
+            path,
+            line: 0,
+            buf: Vec::new(),
+            header: SwfHeader::default(),
+        }
+    }
+
+    fn error(&self, message: impl Into<String>) -> SimError {
+        SimError::Trace {
+            path: self.path.clone(),
+            line: self.line,
+            message: message.into(),
+        }
+    }
+
+    /// Reads the header: everything up to the first record, which is kept for `next`.
+    pub fn read_header(&mut self) -> Result<Option<SwfRecord>> {
+        self.next_record()
+    }
+
+    fn read_line(&mut self) -> Result<bool> {
+        self.buf.clear();
+        let limit = (MAX_LINE + 1) as u64;
+        let n = (&mut self.input)
+            .take(limit)
+            .read_until(b'\n', &mut self.buf)
+            .map_err(|e| {
+                let hint = if e.kind() == std::io::ErrorKind::UnexpectedEof
+                    || e.kind() == std::io::ErrorKind::InvalidInput
+                    || e.kind() == std::io::ErrorKind::InvalidData
+                {
+                    " (corrupt or truncated gzip stream?)"
+                } else {
+                    ""
+                };
+                SimError::Trace {
+                    path: self.path.clone(),
+                    line: self.line + 1,
+                    message: format!("read error: {e}{hint}"),
+                }
+            })?;
+        if n == 0 {
+            return Ok(false);
+        }
+        self.line += 1;
+        if self.buf.len() > MAX_LINE && !self.buf.ends_with(b"\n") {
+            return Err(self.error(format!("line longer than {MAX_LINE} bytes")));
+        }
+        Ok(true)
+    }
+
+    fn next_record(&mut self) -> Result<Option<SwfRecord>> {
+        while self.read_line()? {
+            let text = match std::str::from_utf8(&self.buf) {
+                Ok(t) => t,
+                Err(_) => return Err(self.error("not text (invalid UTF-8)")),
+            };
+            let text = text.strip_prefix('\u{feff}').unwrap_or(text).trim();
+            if text.is_empty() {
+                continue;
+            }
+            if let Some(comment) = text.strip_prefix(';') {
+                let comment = comment.to_string();
+                self.header.absorb(&comment);
+                continue;
+            }
+            let record = parse_record(text, self.line).map_err(|m| self.error(m))?;
+            return Ok(Some(record));
+        }
+        Ok(None)
+    }
+}
+
+impl<R: BufRead> Iterator for SwfReader<R> {
+    type Item = Result<SwfRecord>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_record().transpose()
+    }
+}
+
+fn parse_record(text: &str, line: usize) -> std::result::Result<SwfRecord, String> {
+    let mut fields = [0.0; FIELD_COUNT];
+    let mut count = 0;
+    for token in text.split_ascii_whitespace() {
+        if count == FIELD_COUNT {
+            count += 1;
+            break;
+        }
+        let name = FIELD_NAMES[count];
+        let value: f64 = token.parse().map_err(|_| {
+            format!(
+                "field {} ({name}): expected a number, found `{}`",
+                count + 1,
+                truncate(token)
+            )
+        })?;
+        if !value.is_finite() || value.abs() > MAX_ABS {
+            return Err(format!(
+                "field {} ({name}): value `{}` is out of range",
+                count + 1,
+                truncate(token)
+            ));
+        }
+        fields[count] = value;
+        count += 1;
+    }
+    if count != FIELD_COUNT {
+        let found = if count > FIELD_COUNT {
+            text.split_ascii_whitespace().count()
+        } else {
+            count
+        };
+        return Err(format!("expected {FIELD_COUNT} fields, found {found}"));
+    }
+    Ok(SwfRecord { fields, line })
+}
+
+fn truncate(token: &str) -> String {
+    token.chars().take(40).collect()
+}
+
+/// Formats a field the way SWF files write it: integers plainly, others shortest.
+pub fn format_field(value: f64) -> String {
+    if value.fract() == 0.0 {
+        format!("{}", value as i64)
+    } else {
+        format!("{value}")
+    }
+}
+
+/// Writes one record line.
+pub fn write_record(out: &mut impl Write, fields: &[f64; FIELD_COUNT]) -> std::io::Result<()> {
+    let mut line = String::with_capacity(96);
+    for (i, f) in fields.iter().enumerate() {
+        if i > 0 {
+            line.push(' ');
+        }
+        line.push_str(&format_field(*f));
+    }
+    line.push('\n');
+    out.write_all(line.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> (SwfHeader, Vec<Result<SwfRecord>>) {
+        let mut r = SwfReader::new(text.as_bytes(), PathBuf::from("t.swf"));
+        let records: Vec<_> = r.by_ref().collect();
+        (r.header, records)
+    }
+
+    #[test]
+    fn reads_header_pairs_and_records_with_decimals() {
+        let text = "; MaxProcs: 100\n;MaxNodes:  50 \n\n1 0 5 10 4 552.21 -1 4 60 -1 1 3 2 -1 1 -1 -1 -1\n   \n";
+        let (h, recs) = read(text);
+        assert_eq!(h.positive("MaxProcs"), Some(100));
+        assert_eq!(h.positive("MaxNodes"), Some(50));
+        assert_eq!(recs.len(), 1);
+        let r = recs[0].as_ref().unwrap();
+        assert_eq!(r.line, 4);
+        assert_eq!(r.fields[5], 552.21);
+        assert_eq!(r.int(9), 60);
+    }
+
+    #[test]
+    fn a_short_line_names_line_and_count() {
+        let (_, recs) = read("1 0 5 10 4 -1 -1 4 60 -1 1 3 2 -1 1 -1 -1\n");
+        let e = recs[0].as_ref().unwrap_err().to_string();
+        assert_eq!(e, "t.swf:1: expected 18 fields, found 17");
+    }
+
+    #[test]
+    fn text_in_a_numeric_field_names_the_field() {
+        let (_, recs) = read("; x\n1 0 5 ten 4 -1 -1 4 60 -1 1 3 2 -1 1 -1 -1 -1\n");
+        let e = recs[0].as_ref().unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "t.swf:2: field 4 (run time): expected a number, found `ten`"
+        );
+    }
+
+    #[test]
+    fn non_finite_and_huge_values_are_rejected() {
+        let (_, recs) = read("1 0 5 NaN 4 -1 -1 4 60 -1 1 3 2 -1 1 -1 -1 -1\n");
+        assert!(recs[0]
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .contains("field 4 (run time): value `NaN` is out of range"));
+        let (_, recs) = read("1 1e300 5 1 4 -1 -1 4 60 -1 1 3 2 -1 1 -1 -1 -1\n");
+        assert!(recs[0]
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .contains("field 2 (submit time)"));
+    }
+
+    #[test]
+    fn crlf_and_bom_are_accepted() {
+        let (_, recs) =
+            read("\u{feff}; MaxProcs: 4\r\n1 0 5 10 4 -1 -1 4 60 -1 1 3 2 -1 1 -1 -1 -1\r\n");
+        assert_eq!(recs.len(), 1);
+        assert!(recs[0].is_ok());
+    }
+
+    #[test]
+    fn format_field_keeps_integers_plain() {
+        assert_eq!(format_field(-1.0), "-1");
+        assert_eq!(format_field(552.21), "552.21");
+        assert_eq!(format_field(1e6), "1000000");
+    }
+}

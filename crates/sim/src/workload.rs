@@ -1,0 +1,318 @@
+//! From trace records to simulated jobs: filters, skip reasons, machine size, estimates.
+
+use crate::error::{Result, SimError};
+use crate::swf::{self, SwfHeader, SwfRecord};
+use mauisim_core::Time;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// Which records are kept, and how they are adjusted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Filter {
+    /// Keep every record that can be simulated; count the rest by reason.
+    None,
+    /// The "strong filter" behind the published EASY results (traces/PUBLISHED.md),
+    /// including capping runtime at the requested time.
+    Published,
+}
+
+/// Where the wallclock limit the scheduler plans with comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Estimate {
+    /// The trace's requested time (SWF field 9).
+    Trace,
+    /// The actual runtime: a clairvoyant scheduler.
+    Exact,
+}
+
+/// The simulated machine: identical nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Machine {
+    pub nodes: u64,
+    pub procs_per_node: u64,
+}
+
+impl Machine {
+    pub fn procs(&self) -> u64 {
+        self.nodes * self.procs_per_node
+    }
+}
+
+/// Machine size given on the command line, overriding the trace header.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MachineOverride {
+    pub procs: Option<u64>,
+    pub nodes: Option<u64>,
+    pub procs_per_node: Option<u64>,
+}
+
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    pub filter: Filter,
+    pub estimate: Estimate,
+    pub machine: MachineOverride,
+    /// Wallclock limit for jobs without a requested time (CLASSCFG[DEFAULT] DEFAULT.WCLIMIT).
+    pub default_wclimit: Option<Time>,
+}
+
+/// A job as the simulation runs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    pub id: u64,
+    pub submit: Time,
+    /// What the job would run if never stopped (after the filter's cap, if any).
+    pub runtime: Time,
+    /// The wallclock limit: planned with, and enforced.
+    pub wcl: Time,
+    pub procs: u64,
+    pub user: i64,
+    pub group: i64,
+    pub class: i64,
+    /// The record as read, for writing the simulated schedule back as SWF.
+    pub record: SwfRecord,
+}
+
+/// Records that were skipped, by reason, and adjustments that were made, by kind.
+pub type Counts = BTreeMap<&'static str, u64>;
+
+#[derive(Debug, Clone)]
+pub struct Workload {
+    pub path: PathBuf,
+    pub header: SwfHeader,
+    pub machine: Machine,
+    /// Sorted by `(submit, id)`.
+    pub jobs: Vec<Job>,
+    pub records: u64,
+    pub skipped: Counts,
+    pub adjusted: Counts,
+}
+
+/// Reads and filters a trace.
+pub fn load(path: &Path, options: &LoadOptions) -> Result<Workload> {
+    let mut reader = swf::open(path)?;
+    let first = reader.read_header()?;
+    let machine = machine_size(&reader.header, &options.machine, path)?;
+    let mut builder = Builder {
+        options,
+        max_procs: machine.procs(),
+        jobs: Vec::new(),
+        skipped: Counts::new(),
+        adjusted: Counts::new(),
+    };
+    let mut records = 0;
+    if let Some(record) = first {
+        records += 1;
+        builder.add(record);
+    }
+    for record in reader.by_ref() {
+        records += 1;
+        builder.add(record?);
+    }
+    if records == 0 {
+        return Err(SimError::Input {
+            path: path.to_path_buf(),
+            message: "no job records (an empty trace)".into(),
+        });
+    }
+    let Builder {
+        mut jobs,
+        skipped,
+        mut adjusted,
+        ..
+    } = builder;
+    if jobs.is_empty() {
+        return Err(SimError::Input {
+            path: path.to_path_buf(),
+            message: format!("all {records} records were skipped: {}", describe(&skipped)),
+        });
+    }
+    let out_of_order = jobs
+        .windows(2)
+        .filter(|w| (w[0].submit, w[0].id) > (w[1].submit, w[1].id))
+        .count();
+    if out_of_order > 0 {
+        // Sorted by (submit, id): equal submit times keep job-id order, as SWF numbers them.
+        jobs.sort_by_key(|j| (j.submit, j.id));
+        adjusted.insert("records_out_of_order_sorted", out_of_order as u64);
+    }
+    let mut seen = HashSet::with_capacity(jobs.len());
+    let duplicates = jobs.iter().filter(|j| !seen.insert(j.id)).count();
+    if duplicates > 0 {
+        adjusted.insert("duplicate_job_ids", duplicates as u64);
+    }
+    Ok(Workload {
+        path: path.to_path_buf(),
+        header: reader.header,
+        machine,
+        jobs,
+        records,
+        skipped,
+        adjusted,
+    })
+}
+
+/// Human-readable `reason: count, …`.
+pub fn describe(counts: &Counts) -> String {
+    counts
+        .iter()
+        .map(|(k, v)| format!("{k}: {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn machine_size(header: &SwfHeader, cli: &MachineOverride, path: &Path) -> Result<Machine> {
+    match (cli.procs, cli.nodes, cli.procs_per_node) {
+        (Some(_), Some(_), _) => Err(SimError::Usage(
+            "give either --procs or --nodes with --procs-per-node, not both".into(),
+        )),
+        (Some(procs), None, _) if procs > 0 => Ok(Machine {
+            nodes: procs / cli.procs_per_node.unwrap_or(1).max(1),
+            procs_per_node: cli.procs_per_node.unwrap_or(1).max(1),
+        })
+        .and_then(|m| {
+            if m.procs() == procs {
+                Ok(m)
+            } else {
+                Err(SimError::Usage(format!(
+                    "--procs {procs} is not a multiple of --procs-per-node {}",
+                    m.procs_per_node
+                )))
+            }
+        }),
+        (None, Some(nodes), ppn) if nodes > 0 && ppn.unwrap_or(1) > 0 => Ok(Machine {
+            nodes,
+            procs_per_node: ppn.unwrap_or(1),
+        }),
+        (None, None, _) => {
+            let procs = header
+                .positive("MaxProcs")
+                .or_else(|| header.positive("MaxNodes"))
+                .ok_or_else(|| SimError::Input {
+                    path: path.to_path_buf(),
+                    message:
+                        "the header gives no machine size (MaxProcs or MaxNodes): pass --procs N"
+                            .into(),
+                })?;
+            Ok(Machine {
+                nodes: procs,
+                procs_per_node: 1,
+            })
+        }
+        _ => Err(SimError::Usage(
+            "machine sizes must be positive integers".into(),
+        )),
+    }
+}
+
+struct Builder<'a> {
+    options: &'a LoadOptions,
+    max_procs: u64,
+    jobs: Vec<Job>,
+    skipped: Counts,
+    adjusted: Counts,
+}
+
+impl Builder<'_> {
+    fn skip(&mut self, reason: &'static str) {
+        *self.skipped.entry(reason).or_default() += 1;
+    }
+
+    fn note(&mut self, kind: &'static str) {
+        *self.adjusted.entry(kind).or_default() += 1;
+    }
+
+    fn add(&mut self, record: SwfRecord) {
+        match self.options.filter {
+            Filter::None => self.add_plain(record),
+            Filter::Published => self.add_published(record),
+        }
+    }
+
+    /// Default rules: fall back between requested and allocated processors, skip what
+    /// cannot be simulated, derive missing requested times (DECISIONS.md).
+    fn add_plain(&mut self, record: SwfRecord) {
+        let (allocated, requested) = (record.int(5), record.int(8));
+        let procs = if requested > 0 { requested } else { allocated };
+        if procs <= 0 {
+            return self.skip("no_processor_count");
+        }
+        if procs as u64 > self.max_procs {
+            return self.skip("larger_than_machine");
+        }
+        if record.int(2) < 0 {
+            return self.skip("negative_submit_time");
+        }
+        let runtime = record.int(4);
+        if runtime < 0 {
+            return self.skip("unknown_runtime");
+        }
+        if runtime == 0 {
+            return self.skip("zero_runtime");
+        }
+        let requested_time = record.int(9);
+        let wcl = if requested_time > 0 {
+            requested_time
+        } else if let Some(limit) = self.options.default_wclimit {
+            self.note("requested_time_from_class_default");
+            limit
+        } else {
+            self.note("requested_time_from_runtime");
+            runtime
+        };
+        self.push(record, procs as u64, runtime, wcl);
+    }
+
+    /// predictsim's `strong_filter_all_swf`, step by step (traces/PUBLISHED.md).
+    fn add_published(&mut self, record: SwfRecord) {
+        let (mut allocated, mut requested) = (record.int(5), record.int(8));
+        let max = self.max_procs as i64;
+        if allocated > max || requested > max {
+            return self.skip("larger_than_machine");
+        }
+        if allocated > 0 && requested <= 0 {
+            requested = allocated;
+        } else if requested > 0 && allocated <= 0 {
+            allocated = requested;
+        }
+        if allocated <= 0 && requested <= 0 {
+            return self.skip("no_processor_count");
+        }
+        let mut runtime = record.int(4);
+        if runtime <= 0 {
+            return self.skip("nonpositive_runtime");
+        }
+        let requested_time = record.int(9);
+        if requested_time <= 0 {
+            return self.skip("nonpositive_requested_time");
+        }
+        if requested_time < runtime {
+            runtime = requested_time;
+            self.note("runtime_capped_at_requested_time");
+        }
+        if record.int(2) < 0 {
+            return self.skip("negative_submit_time");
+        }
+        self.push(record, requested as u64, runtime, requested_time);
+    }
+
+    fn push(&mut self, record: SwfRecord, procs: u64, runtime: Time, requested: Time) {
+        let wcl = match self.options.estimate {
+            Estimate::Trace => requested,
+            Estimate::Exact => runtime,
+        };
+        self.jobs.push(Job {
+            id: record.int(1).max(0) as u64,
+            submit: record.int(2),
+            runtime,
+            wcl: wcl.max(1),
+            procs,
+            user: record.int(12),
+            group: record.int(13),
+            class: record.int(15),
+            record,
+        });
+    }
+}
