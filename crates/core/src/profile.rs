@@ -65,6 +65,10 @@ impl Profile {
 
     /// Index of the segment containing `t` (t must be ≥ the first breakpoint). O(log n).
     fn segment(&self, t: Time) -> usize {
+        // Most queries are about `now`, which `advance` made the first breakpoint.
+        if self.slots.len() == 1 || (self.slots[0].time <= t && t < self.slots[1].time) {
+            return 0;
+        }
         self.slots
             .partition_point(|s| s.time <= t)
             .saturating_sub(1)

@@ -304,23 +304,24 @@ fn duration(
 
 fn backfill_policy(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(), ConfigError> {
     let (text, at) = scalar(e)?;
-    c.policy.backfill =
-        match text.to_ascii_uppercase().as_str() {
-            "FIRSTFIT" => BackfillPolicy::FirstFit,
-            "NONE" => BackfillPolicy::None,
-            "BESTFIT" | "GREEDY" => {
-                return Err(ConfigError::at(
-                    at.clone(),
-                    format!("BACKFILLPOLICY {text} is not simulated yet (FIRSTFIT and NONE are)"),
-                ))
-            }
-            _ => return Err(ConfigError::at(
+    c.policy.backfill = match text.to_ascii_uppercase().as_str() {
+        "FIRSTFIT" => BackfillPolicy::FirstFit,
+        "NONE" => BackfillPolicy::None,
+        "BESTFIT" | "GREEDY" => {
+            return Err(ConfigError::at(
+                at.clone(),
+                format!("BACKFILLPOLICY {text} is not simulated yet (FIRSTFIT and NONE are)"),
+            ))
+        }
+        _ => {
+            return Err(ConfigError::at(
                 at.clone(),
                 format!(
                     "BACKFILLPOLICY: expected FIRSTFIT, BESTFIT, GREEDY or NONE, found `{text}`"
                 ),
-            )),
-        };
+            ))
+        }
+    };
     Ok(())
 }
 

@@ -75,6 +75,30 @@ pub struct Job {
     pub record: SwfRecord,
 }
 
+impl Job {
+    /// A job built by hand (tests, scenarios): no trace record behind it.
+    pub fn synthetic(id: u64, submit: Time, runtime: Time, wcl: Time, procs: u64) -> Job {
+        let mut fields = [-1.0; swf::FIELD_COUNT];
+        fields[0] = id as f64;
+        fields[1] = submit as f64;
+        fields[3] = runtime as f64;
+        fields[4] = procs as f64;
+        fields[7] = procs as f64;
+        fields[8] = wcl as f64;
+        Job {
+            id,
+            submit,
+            runtime,
+            wcl: wcl.max(1),
+            procs,
+            user: -1,
+            group: -1,
+            class: -1,
+            record: SwfRecord { fields, line: 0 },
+        }
+    }
+}
+
 /// Records that were skipped, by reason, and adjustments that were made, by kind.
 pub type Counts = BTreeMap<&'static str, u64>;
 

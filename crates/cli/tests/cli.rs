@@ -1,0 +1,270 @@
+//! The `mauisim` binary as a user meets it: outputs, determinism, and bad input.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const RECORD: &str = "1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n";
+
+fn mauisim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mauisim"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    fs::write(&path, content).unwrap();
+    path
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs and expects failure with `message` in stderr and no output directory.
+fn fails_with(trace: &Path, extra: &[&str], message: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let mut args = vec![
+        "run",
+        trace.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let o = mauisim(&args);
+    assert!(!o.status.success(), "should fail: {message}");
+    let err = stderr(&o);
+    assert!(err.contains(message), "expected `{message}` in:\n{err}");
+    assert!(!out.exists(), "no output directory after an error");
+    let leftovers: Vec<_> = fs::read_dir(tmp.path()).unwrap().collect();
+    assert!(leftovers.is_empty(), "nothing left behind: {leftovers:?}");
+}
+
+#[test]
+fn run_writes_every_output_and_is_deterministic() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = repo().join("traces/HPC2N-2002-2.2-excerpt-from-Alea.swf.gz");
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    for dir in [&a, &b] {
+        let o = mauisim(&[
+            "run",
+            trace.to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    for file in ["jobs.csv", "schedule.swf"] {
+        assert_eq!(
+            fs::read(a.join(file)).unwrap(),
+            fs::read(b.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    let summary = |dir: &Path| {
+        let mut v: serde_json::Value =
+            serde_json::from_slice(&fs::read(dir.join("summary.json")).unwrap()).unwrap();
+        let o = v.as_object_mut().unwrap();
+        o.remove("sim_seconds");
+        o.remove("jobs_per_second");
+        v
+    };
+    let s = summary(&a);
+    assert_eq!(
+        s,
+        summary(&b),
+        "summary.json differs beyond its timing keys"
+    );
+    // 3,170 records, 25 with runtime -1 and 1 with runtime 0 are skipped and counted.
+    assert_eq!(s["records"], 3170);
+    assert_eq!(s["skipped"]["unknown_runtime"], 25);
+    assert_eq!(
+        s["jobs"].as_u64().unwrap() + s["skipped_total"].as_u64().unwrap(),
+        3170
+    );
+    for key in [
+        "makespan",
+        "utilization",
+        "avg_wait",
+        "median_wait",
+        "p95_wait",
+        "max_wait",
+        "avg_bounded_slowdown",
+        "avg_xfactor",
+        "avg_xfactor_ps_weighted",
+        "backfilled_fraction",
+        "avg_wallclock_accuracy",
+    ] {
+        assert!(s[key].is_number(), "{key}");
+    }
+    let csv = fs::read_to_string(a.join("jobs.csv")).unwrap();
+    assert!(csv.starts_with(
+        "id,submit,start,end,wait,runtime,wcl,procs,user,group,class,backfilled,cancelled\n"
+    ));
+    assert_eq!(csv.lines().count() as u64, 1 + s["jobs"].as_u64().unwrap());
+}
+
+/// schedule.swf is valid SWF: mauisim reads it back, and replaying it with exact
+/// estimates keeps every job.
+#[test]
+fn schedule_swf_reads_back() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = repo().join("traces/HPC2N-2002-2.2-excerpt-from-Alea.swf.gz");
+    let first = tmp.path().join("first");
+    assert!(mauisim(&[
+        "run",
+        trace.to_str().unwrap(),
+        "--out",
+        first.to_str().unwrap()
+    ])
+    .status
+    .success());
+    let second = tmp.path().join("second");
+    let o = mauisim(&[
+        "run",
+        first.join("schedule.swf").to_str().unwrap(),
+        "--out",
+        second.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = |d: &Path| {
+        fs::read_to_string(d.join("jobs.csv"))
+            .unwrap()
+            .lines()
+            .count()
+    };
+    assert_eq!(rows(&first), rows(&second));
+}
+
+#[test]
+fn a_line_with_17_fields() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = write(
+        tmp.path(),
+        "t.swf",
+        format!("; MaxProcs: 8\n{RECORD}2 5 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1\n").as_bytes(),
+    );
+    fails_with(&t, &[], "t.swf:3: expected 18 fields, found 17");
+}
+
+#[test]
+fn text_in_a_numeric_field() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = write(
+        tmp.path(),
+        "t.swf",
+        b"; MaxProcs: 8\n1 0 -1 100 four -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n",
+    );
+    fails_with(
+        &t,
+        &[],
+        "t.swf:2: field 5 (allocated processors): expected a number, found `four`",
+    );
+}
+
+#[test]
+fn an_empty_trace() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = write(tmp.path(), "t.swf", b"; MaxProcs: 8\n");
+    fails_with(&t, &[], "no job records (an empty trace)");
+}
+
+#[test]
+fn a_truncated_gzip() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    for i in 0..2000 {
+        write!(
+            gz,
+            "{} {} -1 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n",
+            i + 1,
+            i * 10
+        )
+        .unwrap();
+    }
+    let bytes = gz.finish().unwrap();
+    let t = write(tmp.path(), "t.swf.gz", &bytes[..bytes.len() / 2]);
+    fails_with(&t, &["--procs", "8"], "corrupt or truncated gzip stream");
+}
+
+#[test]
+fn no_machine_size() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = write(tmp.path(), "t.swf", RECORD.as_bytes());
+    fails_with(
+        &t,
+        &[],
+        "no machine size (MaxProcs or MaxNodes): pass --procs N",
+    );
+}
+
+#[test]
+fn a_config_with_a_bad_value() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = write(
+        tmp.path(),
+        "t.swf",
+        format!("; MaxProcs: 8\n{RECORD}").as_bytes(),
+    );
+    let c = write(
+        tmp.path(),
+        "maui.cfg",
+        b"# policy\nRESERVATIONDEPTH 1\nBACKFILLPOLICY FIRSFIT\n",
+    );
+    fails_with(&t, &["--config", c.to_str().unwrap()], "maui.cfg:3:16: BACKFILLPOLICY: expected FIRSTFIT, BESTFIT, GREEDY or NONE, found `FIRSFIT`");
+}
+
+#[test]
+fn a_config_typo_warns_with_the_nearest_name_and_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = write(
+        tmp.path(),
+        "t.swf",
+        format!("; MaxProcs: 8\n{RECORD}").as_bytes(),
+    );
+    let c = write(tmp.path(), "maui.cfg", b"RESERVATONDEPTH 2\n");
+    let out = tmp.path().join("out");
+    let o = mauisim(&[
+        "run",
+        t.to_str().unwrap(),
+        "--config",
+        c.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    assert!(stderr(&o).contains("maui.cfg:1:1: warning: unknown parameter RESERVATONDEPTH; did you mean RESERVATIONDEPTH?"), "{}", stderr(&o));
+}
+
+#[test]
+fn every_record_skipped_is_an_error_naming_the_reasons() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = write(
+        tmp.path(),
+        "t.swf",
+        b"; MaxProcs: 2\n1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n",
+    );
+    fails_with(
+        &t,
+        &[],
+        "all 1 records were skipped: larger_than_machine: 1",
+    );
+}
+
+#[test]
+fn a_missing_trace() {
+    let tmp = tempfile::tempdir().unwrap();
+    fails_with(
+        &tmp.path().join("nope.swf"),
+        &[],
+        "nope.swf: No such file or directory",
+    );
+}
