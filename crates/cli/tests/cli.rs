@@ -182,9 +182,9 @@ fn a_truncated_gzip() {
     let tmp = tempfile::tempdir().unwrap();
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     for i in 0..2000 {
-        write!(
+        writeln!(
             gz,
-            "{} {} -1 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n",
+            "{} {} -1 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1",
             i + 1,
             i * 10
         )

@@ -75,23 +75,38 @@ const PARAMS: &[Param] = &[
     },
     Param {
         names: &["QUEUETIMEWEIGHT"],
-        apply: |c, e, _| Ok(c.policy.priority.queue_time = float(e)?),
+        apply: |c, e, _| {
+            c.policy.priority.queue_time = float(e)?;
+            Ok(())
+        },
     },
     Param {
         names: &["QUEUETIMECAP"],
-        apply: |c, e, _| Ok(c.policy.priority.queue_time_cap = cap(e)?),
+        apply: |c, e, _| {
+            c.policy.priority.queue_time_cap = cap(e)?;
+            Ok(())
+        },
     },
     Param {
         names: &["SERVWEIGHT", "SERVICEWEIGHT"],
-        apply: |c, e, _| Ok(c.policy.priority.service = float(e)?),
+        apply: |c, e, _| {
+            c.policy.priority.service = float(e)?;
+            Ok(())
+        },
     },
     Param {
         names: &["SERVCAP", "SERVICECAP"],
-        apply: |c, e, _| Ok(c.policy.priority.service_cap = cap(e)?),
+        apply: |c, e, _| {
+            c.policy.priority.service_cap = cap(e)?;
+            Ok(())
+        },
     },
     Param {
         names: &["ENABLENEGJOBPRIORITY"],
-        apply: |c, e, _| Ok(c.policy.priority.allow_negative = boolean(e)?),
+        apply: |c, e, _| {
+            c.policy.priority.allow_negative = boolean(e)?;
+            Ok(())
+        },
     },
     Param {
         names: &["JOBMAXOVERRUN"],

@@ -11,7 +11,7 @@ use mauisim_sim::swf;
 use mauisim_sim::workload::{Estimate, Filter, MachineOverride};
 use mauisim_sim::{run, RunOptions};
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn shared_traces() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/traces");
@@ -27,7 +27,7 @@ fn shared_traces() -> Option<PathBuf> {
 }
 
 /// Start time (submit + simulated wait) of every job of a reference output.
-fn reference_starts(path: &PathBuf) -> HashMap<u64, i64> {
+fn reference_starts(path: &Path) -> HashMap<u64, i64> {
     swf::open(path)
         .unwrap()
         .map(|r| {

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Benchmarks of `mauisim run` on real traces, pinned to one core.
+# Prints, per case, the simulation time (summary.json `sim_seconds`: the event loop and
+# scheduler, not reading or writing) as min/median of N runs, the whole command's wall
+# time and its peak memory. Needs ../shared/traces for the reference inputs.
+#
+# Usage: scripts/bench.sh [runs]   (default 5)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-5}
+shared=../shared/traces
+cargo build --release -q -p mauisim-cli
+bin=target/release/mauisim
+pin=""; command -v taskset >/dev/null && pin="taskset -c 0"
+timer=""; [ -x /usr/bin/time ] && timer="/usr/bin/time -f %e:%M -o"
+out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+
+bench() { # name, args...
+  local name=$1; shift
+  local sims=() walls=() mems=()
+  for _ in $(seq "$runs"); do
+    rm -rf "$out/o"
+    if [ -n "$timer" ]; then $pin $timer "$out/t" "$bin" run "$@" --out "$out/o" -q; IFS=: read -r w m < "$out/t"; walls+=("$w"); mems+=("$m");
+    else $pin "$bin" run "$@" --out "$out/o" -q; fi
+    sims+=("$(grep -o '"sim_seconds": [0-9.e-]*' "$out/o/summary.json" | cut -d' ' -f2)")
+  done
+  local jobs; jobs=$(grep -o '"jobs": [0-9]*' "$out/o/summary.json" | head -1 | cut -d' ' -f2)
+  python3 - "$name" "$jobs" "${sims[*]}" "${walls[*]:-}" "${mems[*]:-}" <<'PY'
+import sys, statistics as st
+name, jobs, sims, walls, mems = sys.argv[1], int(sys.argv[2]), [float(x) for x in sys.argv[3].split()], sys.argv[4].split(), sys.argv[5].split()
+wall = f"{st.median(float(w) for w in walls):.2f} s" if walls else "n/a"
+mem = f"{max(int(m) for m in mems)/1024:.0f} MB" if mems else "n/a"
+print(f"| {name} | {jobs} | {min(sims):.3f} s | {st.median(sims):.3f} s | {jobs/st.median(sims):,.0f} | {wall} | {mem} |")
+PY
+}
+
+echo "| case | jobs | sim min | sim median | jobs/s | wall (median) | peak RSS |"
+echo "|---|---|---|---|---|---|---|"
+bench "KTH-SP2 EASY (bundled raw log, --filter published)" traces/KTH-SP2-1996-2.swf.gz --filter published --event-order per-event
+bench "KTH-SP2 EASY, per-instant" traces/KTH-SP2-1996-2.swf.gz --filter published
+if [ -d "$shared/reference_outputs" ]; then
+  bench "SDSC-SP2 EASY (reference input)" "$shared/reference_outputs/SDSC-SP2.pyss-easy-reqtime.swf.gz" --event-order per-event
+  bench "CEA-Curie EASY (reference input, 80,640 procs)" "$shared/reference_outputs/CEA-curie.pyss-easy-reqtime.swf.gz" --event-order per-event
+  bench "CEA-Curie, per-instant" "$shared/reference_outputs/CEA-curie.pyss-easy-reqtime.swf.gz"
+  bench "RICC-2010 (447,794 records, 8,192 procs)" "$shared/RICC-2010-2.swf.gz"
+else
+  echo "(../shared/traces not found: reference inputs not benchmarked)"
+fi
