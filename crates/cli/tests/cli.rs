@@ -24,6 +24,11 @@ fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
     path
 }
 
+/// A valid trace of one 4-processor job on an 8-processor machine.
+fn one_job_trace(dir: &Path) -> PathBuf {
+    write(dir, "t.swf", format!("; MaxProcs: 8\n{RECORD}").as_bytes())
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -209,11 +214,7 @@ fn no_machine_size() {
 #[test]
 fn a_config_with_a_bad_value() {
     let tmp = tempfile::tempdir().unwrap();
-    let t = write(
-        tmp.path(),
-        "t.swf",
-        format!("; MaxProcs: 8\n{RECORD}").as_bytes(),
-    );
+    let t = one_job_trace(tmp.path());
     let c = write(
         tmp.path(),
         "maui.cfg",
@@ -225,11 +226,7 @@ fn a_config_with_a_bad_value() {
 #[test]
 fn a_config_typo_warns_with_the_nearest_name_and_runs() {
     let tmp = tempfile::tempdir().unwrap();
-    let t = write(
-        tmp.path(),
-        "t.swf",
-        format!("; MaxProcs: 8\n{RECORD}").as_bytes(),
-    );
+    let t = one_job_trace(tmp.path());
     let c = write(tmp.path(), "maui.cfg", b"RESERVATONDEPTH 2\n");
     let out = tmp.path().join("out");
     let o = mauisim(&[

@@ -222,23 +222,22 @@ impl Sim<'_> {
             first_reservation,
         };
         self.planned_end[i] = now + job.wcl;
-        let job_u32 = i as u32;
-        let seq = self.stats.events;
-        self.stats.events += 2;
-        self.events.push(Reverse(Event {
-            time: now + run,
-            kind: EventKind::End,
-            seq,
-            job: job_u32,
-        }));
+        self.push_event(now + run, EventKind::End, i);
         if run > job.wcl {
-            self.events.push(Reverse(Event {
-                time: now + job.wcl,
-                kind: EventKind::Limit,
-                seq: seq + 1,
-                job: job_u32,
-            }));
+            self.push_event(now + job.wcl, EventKind::Limit, i);
         }
+    }
+
+    /// Schedules a timed event; its creation order breaks ties between simultaneous ones.
+    fn push_event(&mut self, time: Time, kind: EventKind, job: usize) {
+        let seq = self.stats.events;
+        self.stats.events += 1;
+        self.events.push(Reverse(Event {
+            time,
+            kind,
+            seq,
+            job: job as u32,
+        }));
     }
 
     fn run_per_instant(&mut self) {
