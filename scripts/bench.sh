@@ -4,10 +4,14 @@
 # scheduler, not reading or writing) as min/median of N runs, the whole command's wall
 # time and its peak memory. Needs ../shared/traces for the reference inputs.
 #
-# Usage: scripts/bench.sh [runs]   (default 5)
+# Usage: scripts/bench.sh [runs] [suite]   (default 5 runs, suite `easy`)
+#   easy      EASY/FCFS on every trace (issue 2's targets)
+#   priority  FCFS against the full priority stack (scenarios/full-priority.cfg), issue 3's
+#             target: the full stack costs less than 2x the FCFS run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
+suite=${2:-easy}
 shared=../shared/traces
 cargo build --release -q -p mauisim-cli
 bin=target/release/mauisim
@@ -36,6 +40,17 @@ PY
 
 echo "| case | jobs | sim min | sim median | jobs/s | wall (median) | peak RSS |"
 echo "|---|---|---|---|---|---|---|"
+if [ "$suite" = priority ]; then
+  full=(-c scenarios/full-priority.cfg --account-from group)
+  bench "KTH-SP2, FCFS (default priority)" traces/KTH-SP2-1996-2.swf.gz --filter published
+  bench "KTH-SP2, full priority stack" traces/KTH-SP2-1996-2.swf.gz --filter published "${full[@]}"
+  if [ -d "$shared/reference_outputs" ]; then
+    curie="$shared/reference_outputs/CEA-curie.pyss-easy-reqtime.swf.gz"
+    bench "CEA-Curie, FCFS (default priority)" "$curie"
+    bench "CEA-Curie, full priority stack" "$curie" "${full[@]}"
+  fi
+  exit 0
+fi
 bench "KTH-SP2 EASY (bundled raw log, --filter published)" traces/KTH-SP2-1996-2.swf.gz --filter published --event-order per-event
 bench "KTH-SP2 EASY, per-instant" traces/KTH-SP2-1996-2.swf.gz --filter published
 if [ -d "$shared/reference_outputs" ]; then

@@ -4,6 +4,9 @@ mod summary;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
+use mauisim_config::Duration;
+use mauisim_sim::credentials::AccountFrom;
+use mauisim_sim::diagnose;
 use mauisim_sim::engine::EventOrder;
 use mauisim_sim::workload::{Estimate, Filter, MachineOverride};
 use mauisim_sim::RunOptions;
@@ -25,18 +28,18 @@ struct Cli {
 enum Command {
     /// Replay a workload trace (SWF, plain or .gz) and write jobs.csv, schedule.swf, summary.json.
     Run(RunArgs),
+    /// Stop a run at one instant and show the scheduler's view (like Maui's diagnose).
+    Inspect(InspectArgs),
 }
 
+/// What is simulated: the trace, the config and how to read them.
 #[derive(clap::Args)]
-struct RunArgs {
+struct TraceArgs {
     /// The trace: Standard Workload Format, plain or gzip-compressed.
     trace: PathBuf,
     /// A maui.cfg file with the policy to simulate (default: Maui's defaults).
     #[arg(long, short)]
     config: Option<PathBuf>,
-    /// Output directory (created; existing output files in it are replaced).
-    #[arg(long, short)]
-    out: PathBuf,
     /// Machine size in processors (default: the trace header's MaxProcs, else MaxNodes).
     #[arg(long)]
     procs: Option<u64>,
@@ -55,9 +58,58 @@ struct RunArgs {
     /// When scheduling iterations run (see README: per-instant is Maui's, per-event pyss's).
     #[arg(long, value_enum, default_value_t = OrderArg::PerInstant)]
     event_order: OrderArg,
+    /// The account each job requests (SWF has none): its user's, group's or class's name.
+    /// ADEF/ALIST in the config still apply.
+    #[arg(long, value_enum, default_value_t = AccountArg::None)]
+    account_from: AccountArg,
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    #[command(flatten)]
+    trace: TraceArgs,
+    /// Output directory (created; existing output files in it are replaced).
+    #[arg(long, short)]
+    out: PathBuf,
     /// Print nothing but errors.
     #[arg(long, short)]
     quiet: bool,
+}
+
+#[derive(clap::Args)]
+struct InspectArgs {
+    #[command(flatten)]
+    trace: TraceArgs,
+    /// The instant, in the trace's time: seconds or [[DD:]HH:]MM:SS.
+    #[arg(long)]
+    at: String,
+    /// What to show.
+    #[arg(value_enum)]
+    view: View,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum View {
+    /// Every idle job's priority, component by component (diagnose -p).
+    Priority,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Csv,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum AccountArg {
+    None,
+    User,
+    Group,
+    Class,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -94,11 +146,12 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Run(args) => run_trace(args),
+        Command::Inspect(args) => inspect(args),
     }
 }
 
-fn run_trace(args: RunArgs) -> anyhow::Result<()> {
-    let options = RunOptions {
+fn run_options(args: TraceArgs) -> RunOptions {
+    RunOptions {
         trace: args.trace,
         config: args.config,
         filter: match args.filter {
@@ -118,8 +171,17 @@ fn run_trace(args: RunArgs) -> anyhow::Result<()> {
             OrderArg::PerInstant => EventOrder::PerInstant,
             OrderArg::PerEvent => EventOrder::PerEvent,
         },
-    };
-    let report = mauisim_sim::run(options)?;
+        account_from: match args.account_from {
+            AccountArg::None => AccountFrom::None,
+            AccountArg::User => AccountFrom::User,
+            AccountArg::Group => AccountFrom::Group,
+            AccountArg::Class => AccountFrom::Class,
+        },
+    }
+}
+
+fn run_trace(args: RunArgs) -> anyhow::Result<()> {
+    let report = mauisim_sim::run(run_options(args.trace))?;
     for warning in &report.config.warnings {
         eprintln!("{warning}");
     }
@@ -127,6 +189,31 @@ fn run_trace(args: RunArgs) -> anyhow::Result<()> {
         .with_context(|| format!("writing outputs to {}", args.out.display()))?;
     if !args.quiet {
         print!("{}", summary::render(&report, &args.out));
+    }
+    Ok(())
+}
+
+fn inspect(args: InspectArgs) -> anyhow::Result<()> {
+    let at = match mauisim_config::parse_duration(&args.at) {
+        Ok((Duration::Seconds(s), _)) => s,
+        Ok((Duration::Infinity, _)) => anyhow::bail!("--at: INFINITY is not an instant"),
+        Err(e) => anyhow::bail!("--at `{}`: {}", args.at, e.0),
+    };
+    let prepared = mauisim_sim::prepare(&run_options(args.trace))?;
+    for warning in &prepared.config.warnings {
+        eprintln!("{warning}");
+    }
+    let mut snapshot = mauisim_sim::snapshot(&prepared, at);
+    match args.view {
+        View::Priority => {
+            let report = diagnose::priority_report(&prepared, &mut snapshot);
+            let text = match args.format {
+                Format::Text => diagnose::to_text(&report),
+                Format::Csv => diagnose::to_csv(&report)?,
+                Format::Json => serde_json::to_string_pretty(&report)? + "\n",
+            };
+            print!("{text}");
+        }
     }
     Ok(())
 }

@@ -107,12 +107,14 @@ fn run_writes_every_output_and_is_deterministic() {
         "avg_xfactor_ps_weighted",
         "backfilled_fraction",
         "avg_wallclock_accuracy",
+        "avg_bypass",
+        "max_bypass",
     ] {
         assert!(s[key].is_number(), "{key}");
     }
     let csv = fs::read_to_string(a.join("jobs.csv")).unwrap();
     assert!(csv.starts_with(
-        "id,submit,start,end,wait,runtime,wcl,procs,user,group,class,backfilled,cancelled\n"
+        "id,submit,start,end,wait,runtime,wcl,procs,user,group,account,qos,class,backfilled,cancelled,bypass\n"
     ));
     assert_eq!(csv.lines().count() as u64, 1 + s["jobs"].as_u64().unwrap());
 }
@@ -263,5 +265,94 @@ fn a_missing_trace() {
         &tmp.path().join("nope.swf"),
         &[],
         "nope.swf: No such file or directory",
+    );
+}
+
+/// `inspect … priority`: the diagnose -p table, and the same numbers as CSV and JSON.
+#[test]
+fn inspect_priority_in_every_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = write(
+        tmp.path(),
+        "t.swf",
+        "; MaxProcs: 2\n\
+         1 0 -1 3600 2 -1 -1 2 3600 -1 1 7 1 -1 1 -1 -1 -1\n\
+         2 60 -1 600 1 -1 -1 1 600 -1 1 8 2 -1 1 -1 -1 -1\n\
+         3 120 -1 600 2 -1 -1 2 600 -1 1 9 2 -1 1 -1 -1 -1\n"
+            .as_bytes(),
+    );
+    let config = write(
+        tmp.path(),
+        "maui.cfg",
+        b"PROCWEIGHT 100\nUSERWEIGHT 1\nUSERCFG[8] PRIORITY=7\n",
+    );
+    let inspect = |format: &str| {
+        let out = mauisim(&[
+            "inspect",
+            trace.to_str().unwrap(),
+            "-c",
+            config.to_str().unwrap(),
+            "--at",
+            "00:10:00",
+            "priority",
+            "--format",
+            format,
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = inspect("text");
+    assert!(
+        text.starts_with("Job priorities at t=600 (0:00:10:00): 2 idle jobs"),
+        "{text}"
+    );
+    // Job 3 (2 procs: 200 + 8 min) ranks above job 2 (1 proc: 100 + 9 min + user 7).
+    let ranks: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with('2') || l.starts_with('3'))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(ranks, ["3", "2"], "{text}");
+    let csv = inspect("csv");
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "job,state,user,group,account,qos,class,submit,queued,priority,raw,SERV,QUEUETIME_factor,QUEUETIME_value,CRED,USER_factor,USER_value,RES,PROC_factor,PROC_value"
+    );
+    assert_eq!(
+        lines.next().unwrap(),
+        "3,idle,9,2,-,DEFAULT,1,120,480,208,208,8,8,8,0,0,0,200,2,200"
+    );
+    assert_eq!(
+        lines.next().unwrap(),
+        "2,idle,8,2,-,DEFAULT,1,60,540,116,116,9,9,9,7,7,7,100,1,100"
+    );
+    let json: serde_json::Value = serde_json::from_str(&inspect("json")).unwrap();
+    assert_eq!(json["at"], 600);
+    assert_eq!(json["jobs"][0]["job"], 3);
+    assert_eq!(json["jobs"][1]["components"][1]["name"], "CRED");
+    assert_eq!(json["jobs"][1]["components"][1]["value"], 7.0);
+}
+
+#[test]
+fn inspect_rejects_a_bad_instant_and_a_bad_config() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = one_job_trace(tmp.path());
+    let trace = trace.to_str().unwrap();
+    let out = mauisim(&["inspect", trace, "--at", "soon", "priority"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--at `soon`"), "{}", stderr(&out));
+    let config = write(
+        tmp.path(),
+        "bad.cfg",
+        b"QOSCFG[a] PRIORITY=1\nUSERCFG[x] QDEF=gold\n",
+    );
+    let config = config.to_str().unwrap();
+    let out = mauisim(&["inspect", trace, "-c", config, "--at", "0", "priority"]);
+    assert!(!out.status.success());
+    let stderr = stderr(&out);
+    assert!(
+        stderr.contains("bad.cfg:2:12: USERCFG[x] QDEF=gold: no QOS gold is defined"),
+        "{stderr}"
     );
 }

@@ -1,10 +1,24 @@
 //! What the scheduler knows about a waiting job.
 
+use crate::cred::{JobCreds, ResolvedCreds};
 use crate::Time;
 
 /// Dense index of a job in the caller's workload (not the trace's job id).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct JobIdx(pub u32);
+
+/// What a job asks for beyond processors and time: the RES priority factors.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Resources {
+    pub nodes: u64,
+    /// Totals over all tasks, in MB.
+    pub mem_mb: f64,
+    pub swap_mb: f64,
+    pub disk_mb: f64,
+    /// Processor equivalents (guide 5.1.2): processors scaled by the job's largest share
+    /// of any configured resource.
+    pub pe: f64,
+}
 
 /// A job waiting in the queue, as the scheduler sees it: its request and the state the
 /// scheduler keeps about it between iterations. The caller keeps the queue ordered by
@@ -18,11 +32,27 @@ pub struct QueuedJob {
     pub procs: u64,
     /// Wallclock limit the scheduler plans with (≥ 1 s).
     pub wcl: Time,
+    pub resources: Resources,
+    pub creds: JobCreds,
+    /// Credential-dependent priority inputs, resolved once at submission.
+    pub cred_factors: ResolvedCreds,
+    /// Admin system priority (`setspri`): > 0 puts the job above every computed priority.
+    pub system_priority: u32,
+    /// Start of the effective queue time (JOBPRIOACCRUALPOLICY): the submit time, moved
+    /// forward while the job is blocked by policy.
+    pub eff_queue_start: Time,
+    /// Times a lower-priority job was started by backfill while this one waited.
+    pub bypass: u32,
+    /// The job is only eligible under hard, not soft, limits (SPVIOLATION factor).
+    pub soft_violation: bool,
     /// The first start time a reservation promised this job, if it ever had one.
     pub first_reservation: Option<Time>,
+    /// The time-independent part of its priority, cached by the scheduler.
+    pub static_priority: Option<f64>,
 }
 
 impl QueuedJob {
+    /// A job with no credentials and one node per processor; callers fill in the rest.
     pub fn new(idx: JobIdx, id: u64, submit: Time, procs: u64, wcl: Time) -> Self {
         QueuedJob {
             idx,
@@ -30,7 +60,24 @@ impl QueuedJob {
             submit,
             procs,
             wcl: wcl.max(1),
+            resources: Resources {
+                nodes: procs,
+                pe: procs as f64,
+                ..Resources::default()
+            },
+            creds: JobCreds::default(),
+            cred_factors: ResolvedCreds::default(),
+            system_priority: 0,
+            eff_queue_start: submit,
+            bypass: 0,
+            soft_violation: false,
             first_reservation: None,
+            static_priority: None,
         }
+    }
+
+    /// Seconds of effective queue time at `now`.
+    pub fn eff_queued(&self, now: Time) -> Time {
+        (now - self.eff_queue_start).max(0)
     }
 }

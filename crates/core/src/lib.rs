@@ -4,6 +4,7 @@
 //! callers hand it `now`, the idle queue and news of ended jobs; it answers with
 //! decisions (start, reserve). Time is integer seconds throughout.
 
+pub mod cred;
 pub mod job;
 pub mod policy;
 pub mod priority;
@@ -13,8 +14,9 @@ pub mod scheduler;
 /// Seconds. Integer everywhere: no floating-point clock.
 pub type Time = i64;
 
-pub use job::{JobIdx, QueuedJob};
+pub use cred::{CredId, CredKind, CredSettings, CredTables, JobCreds, ResolvedCreds};
+pub use job::{JobIdx, QueuedJob, Resources};
 pub use policy::{BackfillPolicy, PolicyConfig};
-pub use priority::PriorityWeights;
+pub use priority::{AccrualPolicy, Breakdown, Component, FsDeltas, PriorityConfig, Sub};
 pub use profile::{Profile, FOREVER};
 pub use scheduler::{Decisions, Reservation, Scheduler, Start};

@@ -1,6 +1,7 @@
 //! Policy parameters of one scheduler instance (the meaning of maui.cfg, already validated).
 
-use crate::priority::PriorityWeights;
+use crate::cred::{CredKind, CredTables};
+use crate::priority::PriorityConfig;
 use serde::Serialize;
 
 /// BACKFILLPOLICY.
@@ -20,7 +21,10 @@ pub struct PolicyConfig {
     pub backfill: BackfillPolicy,
     /// RESERVATIONDEPTH: how many blocked jobs get a reservation each iteration.
     pub reservation_depth: u32,
-    pub priority: PriorityWeights,
+    pub priority: PriorityConfig,
+    /// `*CFG` credential objects by id (the caller shows them by name).
+    #[serde(skip)]
+    pub creds: CredTables,
 }
 
 impl Default for PolicyConfig {
@@ -29,7 +33,22 @@ impl Default for PolicyConfig {
         PolicyConfig {
             backfill: BackfillPolicy::FirstFit,
             reservation_depth: 1,
-            priority: PriorityWeights::default(),
+            priority: PriorityConfig::default(),
+            creds: CredTables::default(),
         }
+    }
+}
+
+impl PolicyConfig {
+    /// True when the priority order is the queue order (see
+    /// [`PriorityConfig::is_queue_order`]) for every job that has no system priority and
+    /// whose queue time accrued from submission.
+    pub fn priority_is_queue_order(&self) -> bool {
+        let qos = CredKind::Qos.index();
+        let neutral = self.creds.settings[qos]
+            .iter()
+            .chain([&self.creds.defaults[qos]])
+            .all(|s| s.qt_weight == 0.0 && s.xf_weight == 0.0);
+        self.priority.is_queue_order(neutral)
     }
 }

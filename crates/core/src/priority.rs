@@ -1,15 +1,29 @@
 //! Job priority (guide 5.1.2, MAUI-SEMANTICS §1).
 //!
-//! `Prio = SERVWEIGHT · cap(QUEUETIMEWEIGHT · cap(minutes queued, QUEUETIMECAP), SERVCAP)`,
-//! floored at 1 unless negative priorities are enabled, capped at 1e9, truncated to an
-//! integer. Ties break by submit time, then job id.
+//! ```text
+//! Prio = Σ_c CW_c · cap( Σ_{s∈c} SW_s · cap(F_s, SCAP_s), CCAP_c )
+//! ```
+//! over the components SERV, TARG, CRED, ATTR, FS, RES, USAGE; then floored at 1 unless
+//! negative priorities are enabled, capped at 1e9, raised to 1e9 + s by an admin system
+//! priority s, and truncated to an integer. Ties break by submit time, then job id.
+//!
+//! One function, [`PriorityConfig::breakdown`], computes every factor; the total the
+//! scheduler sorts by and the `diagnose -p`-style report come from the same numbers.
 
+use crate::cred::CredKind;
 use crate::job::QueuedJob;
 use crate::Time;
-use serde::Serialize;
+use serde::ser::{SerializeMap, SerializeStruct};
+use serde::{Serialize, Serializer};
 
 /// Largest priority Maui assigns (before admin system priority).
 pub const MAX_PRIORITY: f64 = 1e9;
+
+/// Smallest distance to a service target (TARG component) ...
+const TARGET_EPSILON: f64 = 1e-4;
+/// ... and its inverse square: the value once the target is reached
+/// (DECISIONS.md "Target service").
+const TARGET_REACHED: f64 = 1e8;
 
 /// `cap(x, C)`: caps are upper bounds only, and 0 means "no cap".
 fn cap(x: f64, c: f64) -> f64 {
@@ -20,104 +34,903 @@ fn cap(x: f64, c: f64) -> f64 {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PriorityWeights {
-    /// SERVWEIGHT / SERVICEWEIGHT (component weight).
-    pub service: f64,
-    /// SERVCAP / SERVICECAP.
-    pub service_cap: f64,
-    /// QUEUETIMEWEIGHT.
-    pub queue_time: f64,
-    /// QUEUETIMECAP.
-    pub queue_time_cap: f64,
-    /// ENABLENEGJOBPRIORITY.
-    pub allow_negative: bool,
+/// The priority components of guide 5.1.2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Component {
+    Serv,
+    Targ,
+    Cred,
+    Attr,
+    Fs,
+    Res,
+    Usage,
 }
 
-impl Default for PriorityWeights {
-    fn default() -> Self {
-        PriorityWeights {
-            service: 1.0,
-            service_cap: 0.0,
-            queue_time: 1.0,
-            queue_time_cap: 0.0,
-            allow_negative: false,
+impl Component {
+    pub const COUNT: usize = 7;
+    pub const ALL: [Component; Component::COUNT] = [
+        Component::Serv,
+        Component::Targ,
+        Component::Cred,
+        Component::Attr,
+        Component::Fs,
+        Component::Res,
+        Component::Usage,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Component::Serv => "SERV",
+            Component::Targ => "TARG",
+            Component::Cred => "CRED",
+            Component::Attr => "ATTR",
+            Component::Fs => "FS",
+            Component::Res => "RES",
+            Component::Usage => "USAGE",
+        }
+    }
+
+    /// maui.cfg names of the component weight: Maui 3.3.1's first, the guide's alias next.
+    pub fn weight_names(self) -> &'static [&'static str] {
+        match self {
+            Component::Serv => &["SERVICEWEIGHT", "SERVWEIGHT"],
+            Component::Targ => &["TARGETWEIGHT", "TARGWEIGHT"],
+            Component::Cred => &["CREDWEIGHT"],
+            Component::Attr => &["ATTRWEIGHT"],
+            Component::Fs => &["FSWEIGHT"],
+            Component::Res => &["RESWEIGHT"],
+            Component::Usage => &["USAGEWEIGHT"],
+        }
+    }
+
+    pub fn cap_names(self) -> &'static [&'static str] {
+        match self {
+            Component::Serv => &["SERVICECAP", "SERVCAP"],
+            Component::Targ => &["TARGETCAP", "TARGCAP"],
+            Component::Cred => &["CREDCAP"],
+            Component::Attr => &["ATTRCAP"],
+            Component::Fs => &["FSCAP"],
+            Component::Res => &["RESCAP"],
+            Component::Usage => &["USAGECAP"],
         }
     }
 }
 
-impl PriorityWeights {
-    /// The job's start priority at `now`.
-    pub fn priority(&self, job: &QueuedJob, now: Time) -> i64 {
-        let minutes = ((now - job.submit).max(0)) as f64 / 60.0;
-        let service = cap(
-            self.queue_time * cap(minutes, self.queue_time_cap),
-            self.service_cap,
-        );
-        let mut prio = self.service * service;
+/// The subcomponents of guide 5.1.2, grouped by component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sub {
+    QueueTime,
+    XFactor,
+    SpViolation,
+    Bypass,
+    TargetQueueTime,
+    TargetXFactor,
+    User,
+    Group,
+    Account,
+    Qos,
+    Class,
+    FsUser,
+    FsGroup,
+    FsAccount,
+    FsQos,
+    FsClass,
+    Node,
+    Proc,
+    Mem,
+    Swap,
+    Disk,
+    Ps,
+    Pe,
+    Walltime,
+    Consumed,
+    Remaining,
+    Percent,
+    ExecutionTime,
+}
+
+impl Sub {
+    pub const COUNT: usize = 28;
+    pub const ALL: [Sub; Sub::COUNT] = [
+        Sub::QueueTime,
+        Sub::XFactor,
+        Sub::SpViolation,
+        Sub::Bypass,
+        Sub::TargetQueueTime,
+        Sub::TargetXFactor,
+        Sub::User,
+        Sub::Group,
+        Sub::Account,
+        Sub::Qos,
+        Sub::Class,
+        Sub::FsUser,
+        Sub::FsGroup,
+        Sub::FsAccount,
+        Sub::FsQos,
+        Sub::FsClass,
+        Sub::Node,
+        Sub::Proc,
+        Sub::Mem,
+        Sub::Swap,
+        Sub::Disk,
+        Sub::Ps,
+        Sub::Pe,
+        Sub::Walltime,
+        Sub::Consumed,
+        Sub::Remaining,
+        Sub::Percent,
+        Sub::ExecutionTime,
+    ];
+
+    pub fn component(self) -> Component {
+        use Sub::*;
+        match self {
+            QueueTime | XFactor | SpViolation | Bypass => Component::Serv,
+            TargetQueueTime | TargetXFactor => Component::Targ,
+            User | Group | Account | Qos | Class => Component::Cred,
+            FsUser | FsGroup | FsAccount | FsQos | FsClass => Component::Fs,
+            Node | Proc | Mem | Swap | Disk | Ps | Pe | Walltime => Component::Res,
+            Consumed | Remaining | Percent | ExecutionTime => Component::Usage,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        use Sub::*;
+        match self {
+            QueueTime => "QUEUETIME",
+            XFactor => "XFACTOR",
+            SpViolation => "SPVIOLATION",
+            Bypass => "BYPASS",
+            TargetQueueTime => "TARGETQUEUETIME",
+            TargetXFactor => "TARGETXFACTOR",
+            User => "USER",
+            Group => "GROUP",
+            Account => "ACCOUNT",
+            Qos => "QOS",
+            Class => "CLASS",
+            FsUser => "FSUSER",
+            FsGroup => "FSGROUP",
+            FsAccount => "FSACCOUNT",
+            FsQos => "FSQOS",
+            FsClass => "FSCLASS",
+            Node => "NODE",
+            Proc => "PROC",
+            Mem => "MEM",
+            Swap => "SWAP",
+            Disk => "DISK",
+            Ps => "PS",
+            Pe => "PE",
+            Walltime => "WALLTIME",
+            Consumed => "CONSUMED",
+            Remaining => "REMAINING",
+            Percent => "PERCENT",
+            ExecutionTime => "EXECUTIONTIME",
+        }
+    }
+
+    /// maui.cfg names of the subcomponent weight (3.3.1's first, the guide's aliases next).
+    pub fn weight_names(self) -> &'static [&'static str] {
+        self.names().0
+    }
+
+    pub fn cap_names(self) -> &'static [&'static str] {
+        self.names().1
+    }
+
+    fn names(self) -> (&'static [&'static str], &'static [&'static str]) {
+        use Sub::*;
+        match self {
+            QueueTime => (&["QUEUETIMEWEIGHT"], &["QUEUETIMECAP"]),
+            XFactor => (&["XFACTORWEIGHT"], &["XFACTORCAP"]),
+            SpViolation => (&["SPVIOLATIONWEIGHT"], &["SPVIOLATIONCAP"]),
+            Bypass => (&["BYPASSWEIGHT"], &["BYPASSCAP"]),
+            TargetQueueTime => (&["TARGETQUEUETIMEWEIGHT"], &["TARGETQUEUETIMECAP"]),
+            TargetXFactor => (&["TARGETXFACTORWEIGHT"], &["TARGETXFACTORCAP"]),
+            User => (&["USERWEIGHT"], &["USERCAP"]),
+            Group => (&["GROUPWEIGHT"], &["GROUPCAP"]),
+            Account => (&["ACCOUNTWEIGHT"], &["ACCOUNTCAP"]),
+            Qos => (&["QOSWEIGHT"], &["QOSCAP"]),
+            Class => (&["CLASSWEIGHT"], &["CLASSCAP"]),
+            FsUser => (&["FSUSERWEIGHT"], &["FSUSERCAP"]),
+            FsGroup => (&["FSGROUPWEIGHT"], &["FSGROUPCAP"]),
+            FsAccount => (&["FSACCOUNTWEIGHT"], &["FSACCOUNTCAP"]),
+            FsQos => (&["FSQOSWEIGHT"], &["FSQOSCAP"]),
+            FsClass => (&["FSCLASSWEIGHT"], &["FSCLASSCAP"]),
+            Node => (&["NODEWEIGHT"], &["NODECAP"]),
+            Proc => (&["PROCWEIGHT"], &["PROCCAP"]),
+            Mem => (&["MEMWEIGHT"], &["MEMCAP"]),
+            Swap => (&["SWAPWEIGHT"], &["SWAPCAP"]),
+            Disk => (&["DISKWEIGHT"], &["DISKCAP"]),
+            Ps => (&["PSWEIGHT"], &["PSCAP"]),
+            Pe => (&["PEWEIGHT"], &["PECAP"]),
+            Walltime => (&["WALLTIMEWEIGHT"], &["WALLTIMECAP"]),
+            Consumed => (
+                &["CONSUMEDWEIGHT", "USAGECONSUMEDWEIGHT"],
+                &["CONSUMEDCAP", "USAGECONSUMEDCAP"],
+            ),
+            Remaining => (
+                &["REMAININGWEIGHT", "USAGEREMAININGWEIGHT"],
+                &["REMAININGCAP", "USAGEREMAININGCAP"],
+            ),
+            Percent => (
+                &["PERCENTWEIGHT", "USAGEPERCENTWEIGHT"],
+                &["PERCENTCAP", "USAGEPERCENTCAP"],
+            ),
+            ExecutionTime => (
+                &["USAGEEXECUTIONTIMEWEIGHT", "EXECUTIONTIMEWEIGHT"],
+                &["USAGEEXECUTIONTIMECAP", "EXECUTIONTIMECAP"],
+            ),
+        }
+    }
+
+    /// The fairshare subcomponent of a credential kind.
+    pub fn fairshare(kind: CredKind) -> Sub {
+        match kind {
+            CredKind::User => Sub::FsUser,
+            CredKind::Group => Sub::FsGroup,
+            CredKind::Account => Sub::FsAccount,
+            CredKind::Qos => Sub::FsQos,
+            CredKind::Class => Sub::FsClass,
+        }
+    }
+
+    /// The credential subcomponent of a credential kind.
+    pub fn credential(kind: CredKind) -> Sub {
+        match kind {
+            CredKind::User => Sub::User,
+            CredKind::Group => Sub::Group,
+            CredKind::Account => Sub::Account,
+            CredKind::Qos => Sub::Qos,
+            CredKind::Class => Sub::Class,
+        }
+    }
+}
+
+/// JOBPRIOACCRUALPOLICY: when a queued job's effective queue time accrues.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum AccrualPolicy {
+    /// From submission, whatever blocks the job.
+    Always,
+    /// Not while the job fails its hard idle, active or system limits (Maui's default).
+    QueuePolicy,
+    /// Not while anything blocks it: limits, holds, fairshare caps.
+    FullPolicy,
+}
+
+/// Fairshare priority deltas (target − usage, floors and ceilings applied) per
+/// credential, filled by the fairshare policy each iteration. Empty means zero.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FsDeltas {
+    pub per_kind: [Vec<f64>; 5],
+}
+
+impl FsDeltas {
+    pub fn get(&self, kind: CredKind, id: crate::cred::CredId) -> f64 {
+        id.get()
+            .and_then(|i| self.per_kind[kind.index()].get(i))
+            .copied()
+            .unwrap_or(0.0)
+    }
+}
+
+/// Weights, caps and switches of the priority function (maui.cfg, validated).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PriorityConfig {
+    pub component_weight: [f64; Component::COUNT],
+    pub component_cap: [f64; Component::COUNT],
+    pub weight: [f64; Sub::COUNT],
+    pub cap: [f64; Sub::COUNT],
+    /// XFMINWCLIMIT (s): the smallest limit the XFACTOR divides by.
+    pub xf_min_wclimit: Time,
+    /// ENABLENEGJOBPRIORITY.
+    pub allow_negative: bool,
+    /// JOBPRIOACCRUALPOLICY.
+    pub accrual: AccrualPolicy,
+}
+
+impl Default for PriorityConfig {
+    /// Maui 3.3.1's defaults (DECISIONS.md): component weights 1, QUEUETIMEWEIGHT 1,
+    /// every other subcomponent weight 0, no caps, XFMINWCLIMIT 120 s.
+    fn default() -> Self {
+        let mut weight = [0.0; Sub::COUNT];
+        weight[Sub::QueueTime as usize] = 1.0;
+        PriorityConfig {
+            component_weight: [1.0; Component::COUNT],
+            component_cap: [0.0; Component::COUNT],
+            weight,
+            cap: [0.0; Sub::COUNT],
+            xf_min_wclimit: 120,
+            allow_negative: false,
+            accrual: AccrualPolicy::QueuePolicy,
+        }
+    }
+}
+
+/// Every factor of one job's priority at one instant.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Breakdown {
+    /// The raw factor `F_s` of each subcomponent (minutes, ratio, MB, …).
+    pub factor: [f64; Sub::COUNT],
+    /// The effective subcomponent weight (after QOS QTWEIGHT / XFWEIGHT and the group's
+    /// CLASSWEIGHT).
+    pub weight: [f64; Sub::COUNT],
+    /// `SW_s · cap(F_s, SCAP_s)`.
+    pub sub: [f64; Sub::COUNT],
+    /// `CW_c · cap(Σ sub, CCAP_c)`: what each component adds to the priority.
+    pub component: [f64; Component::COUNT],
+    /// Σ components, before the final clamps.
+    pub raw: f64,
+    /// The priority the scheduler sorts by.
+    pub priority: i64,
+}
+
+impl Breakdown {
+    fn new() -> Self {
+        Breakdown {
+            factor: [0.0; Sub::COUNT],
+            weight: [0.0; Sub::COUNT],
+            sub: [0.0; Sub::COUNT],
+            component: [0.0; Component::COUNT],
+            raw: 0.0,
+            priority: 0,
+        }
+    }
+}
+
+/// `max(ε, target − value)^−2` while the target is ahead; once reached it keeps growing
+/// linearly from `ε^−2` (DECISIONS.md "Target service").
+fn target_factor(value: f64, target: f64) -> f64 {
+    let ahead = target - value;
+    if ahead > TARGET_EPSILON {
+        1.0 / (ahead * ahead)
+    } else if ahead > 0.0 {
+        TARGET_REACHED
+    } else {
+        TARGET_REACHED - ahead
+    }
+}
+
+impl PriorityConfig {
+    pub fn weight_of(&self, sub: Sub) -> f64 {
+        self.weight[sub as usize]
+    }
+
+    /// The start priority of an idle job at `now`.
+    pub fn priority(&self, job: &QueuedJob, now: Time, fs: &FsDeltas) -> i64 {
+        self.priority_with_static(job, now, fs, self.static_part(job))
+    }
+
+    /// Every factor of an idle job's start priority at `now` (USAGE is zero: it applies
+    /// to running jobs only, see [`PriorityConfig::usage`]).
+    pub fn breakdown(&self, job: &QueuedJob, now: Time, fs: &FsDeltas) -> Breakdown {
+        let mut b = Breakdown::new();
+        b.weight = self.weight;
+        let creds = &job.cred_factors;
+        let queued = job.eff_queued(now) as f64;
+        let wcl = job.wcl as f64;
+        let xfactor = (queued + wcl) / (job.wcl.max(self.xf_min_wclimit) as f64);
+        let f = &mut b.factor;
+        f[Sub::QueueTime as usize] = queued / 60.0;
+        f[Sub::XFactor as usize] = xfactor;
+        f[Sub::SpViolation as usize] = if job.soft_violation { 1.0 } else { 0.0 };
+        f[Sub::Bypass as usize] = job.bypass as f64;
+        if let Some(target) = creds.qt_target {
+            f[Sub::TargetQueueTime as usize] = target_factor(queued / 60.0, target as f64 / 60.0);
+        }
+        if let Some(target) = creds.xf_target {
+            f[Sub::TargetXFactor as usize] = target_factor(xfactor, target);
+        }
+        for kind in CredKind::ALL {
+            f[Sub::credential(kind) as usize] = creds.priority[kind.index()];
+            f[Sub::fairshare(kind) as usize] = fs.get(kind, job.creds.get(kind));
+        }
+        let r = &job.resources;
+        let procs = job.procs as f64;
+        f[Sub::Node as usize] = r.nodes as f64;
+        f[Sub::Proc as usize] = procs;
+        f[Sub::Mem as usize] = r.mem_mb;
+        f[Sub::Swap as usize] = r.swap_mb;
+        f[Sub::Disk as usize] = r.disk_mb;
+        f[Sub::Ps as usize] = procs * wcl;
+        f[Sub::Pe as usize] = r.pe;
+        f[Sub::Walltime as usize] = wcl;
+        b.weight[Sub::QueueTime as usize] += creds.qt_weight;
+        b.weight[Sub::XFactor as usize] += creds.xf_weight;
+        if let Some(w) = creds.class_weight {
+            b.weight[Sub::Class as usize] = w;
+        }
+        self.finish(&mut b, job.system_priority);
+        b
+    }
+
+    /// The USAGE component of a running job (guide 5.1.2: active jobs only).
+    pub fn usage(&self, procs: u64, start: Time, wcl: Time, now: Time) -> Breakdown {
+        let mut b = Breakdown::new();
+        b.weight = self.weight;
+        let ran = (now - start).max(0) as f64;
+        let procs = procs as f64;
+        let f = &mut b.factor;
+        f[Sub::Consumed as usize] = procs * ran;
+        f[Sub::Remaining as usize] = procs * ((start + wcl - now).max(0) as f64);
+        f[Sub::Percent as usize] = 100.0 * ran / (wcl.max(1) as f64);
+        f[Sub::ExecutionTime as usize] = ran;
+        for sub in Sub::ALL {
+            if sub.component() != Component::Usage {
+                b.weight[sub as usize] = 0.0;
+            }
+        }
+        self.finish(&mut b, 0);
+        b
+    }
+
+    /// `SW · cap(F, SCAP)`; zero without computing `F` when the weight is zero (the TARG
+    /// factors grow huge and must not turn 0 · x into something else). `+ 0.0` turns a
+    /// weighted −0 into 0, so reports never print "-0".
+    #[inline]
+    fn term(&self, sub: Sub, weight: f64, factor: impl FnOnce() -> f64) -> f64 {
+        if weight == 0.0 {
+            0.0
+        } else {
+            weight * cap(factor(), self.cap[sub as usize]) + 0.0
+        }
+    }
+
+    /// `CW · cap(Σ subcomponents, CCAP)`.
+    #[inline]
+    fn component_value(&self, c: Component, sum: f64) -> f64 {
+        let weight = self.component_weight[c as usize];
+        if weight == 0.0 {
+            0.0
+        } else {
+            weight * cap(sum, self.component_cap[c as usize]) + 0.0
+        }
+    }
+
+    /// The floor at 1, the 1e9 ceiling, system priority, truncation.
+    #[inline]
+    fn clamp(&self, raw: f64, system_priority: u32) -> i64 {
+        let mut prio = raw;
         if !self.allow_negative {
             prio = prio.max(1.0);
         }
-        prio.min(MAX_PRIORITY) as i64
+        prio = prio.min(MAX_PRIORITY);
+        if system_priority > 0 {
+            prio = MAX_PRIORITY + system_priority as f64;
+        }
+        prio as i64
     }
 
-    /// True when priority never decreases with time queued and depends on nothing else,
-    /// so the `(submit, id)` order *is* the priority order and sorting can be skipped.
-    pub fn is_queue_order(&self) -> bool {
+    /// The components a queued job's priority does not change over time: CRED, ATTR,
+    /// RES (and USAGE, zero while idle). Summed in the order [`Self::finish`] uses, so
+    /// that the cached value gives bit-identical priorities.
+    pub fn static_part(&self, job: &QueuedJob) -> f64 {
+        let b = self.breakdown(job, job.submit, &FsDeltas::default());
+        let c = |c: Component| b.component[c as usize];
+        (c(Component::Cred) + c(Component::Attr)) + (c(Component::Res) + c(Component::Usage))
+    }
+
+    /// The start priority from the time-dependent components and a cached
+    /// [`Self::static_part`]: what the scheduler sorts by, every iteration.
+    pub fn priority_with_static(
+        &self,
+        job: &QueuedJob,
+        now: Time,
+        fs: &FsDeltas,
+        static_part: f64,
+    ) -> i64 {
+        let creds = &job.cred_factors;
+        let queued = job.eff_queued(now) as f64;
+        let wcl = job.wcl as f64;
+        let xfactor = (queued + wcl) / (job.wcl.max(self.xf_min_wclimit) as f64);
+        let w = |s: Sub| self.weight[s as usize];
+        let mut serv = 0.0;
+        serv += self.term(Sub::QueueTime, w(Sub::QueueTime) + creds.qt_weight, || {
+            queued / 60.0
+        });
+        serv += self.term(Sub::XFactor, w(Sub::XFactor) + creds.xf_weight, || xfactor);
+        serv += self.term(Sub::SpViolation, w(Sub::SpViolation), || {
+            if job.soft_violation {
+                1.0
+            } else {
+                0.0
+            }
+        });
+        serv += self.term(Sub::Bypass, w(Sub::Bypass), || job.bypass as f64);
+        let mut targ = 0.0;
+        targ += self.term(Sub::TargetQueueTime, w(Sub::TargetQueueTime), || {
+            creds
+                .qt_target
+                .map_or(0.0, |t| target_factor(queued / 60.0, t as f64 / 60.0))
+        });
+        targ += self.term(Sub::TargetXFactor, w(Sub::TargetXFactor), || {
+            creds.xf_target.map_or(0.0, |t| target_factor(xfactor, t))
+        });
+        let mut fair = 0.0;
+        for kind in CredKind::ALL {
+            let sub = Sub::fairshare(kind);
+            fair += self.term(sub, w(sub), || fs.get(kind, job.creds.get(kind)));
+        }
+        let raw = (self.component_value(Component::Serv, serv)
+            + self.component_value(Component::Targ, targ))
+            + self.component_value(Component::Fs, fair)
+            + static_part;
+        self.clamp(raw, job.system_priority)
+    }
+
+    /// Weights, caps, component sums and the final clamps, in Maui's order.
+    fn finish(&self, b: &mut Breakdown, system_priority: u32) {
+        let mut sums = [0.0; Component::COUNT];
+        for sub in Sub::ALL {
+            let s = sub as usize;
+            b.sub[s] = self.term(sub, b.weight[s], || b.factor[s]);
+            sums[sub.component() as usize] += b.sub[s];
+        }
+        for c in Component::ALL {
+            b.component[c as usize] = self.component_value(c, sums[c as usize]);
+        }
+        let v = |c: Component| b.component[c as usize];
+        // The order [`Self::priority_with_static`] adds them in.
+        b.raw = ((v(Component::Serv) + v(Component::Targ)) + v(Component::Fs))
+            + ((v(Component::Cred) + v(Component::Attr))
+                + (v(Component::Res) + v(Component::Usage)));
+        b.priority = self.clamp(b.raw, system_priority);
+    }
+
+    /// True when every job's priority is the same nondecreasing function of its effective
+    /// queue time alone, so that for jobs whose effective queue time started at submission
+    /// the `(submit, id)` order *is* the priority order and sorting can be skipped.
+    /// `creds_neutral` says no QOS adds queue-time or xfactor weight.
+    pub fn is_queue_order(&self, creds_neutral: bool) -> bool {
+        let only_queue_time = Sub::ALL
+            .iter()
+            .all(|&s| s == Sub::QueueTime || self.weight[s as usize] == 0.0);
+        let serv = self.component_weight[Component::Serv as usize];
         // A decreasing priority is clamped to the constant 1 unless negatives are allowed.
-        !self.allow_negative || self.service * self.queue_time >= 0.0
+        let monotone = !self.allow_negative || serv * self.weight[Sub::QueueTime as usize] >= 0.0;
+        only_queue_time && creds_neutral && monotone
+    }
+}
+
+/// Weight and cap of one component or subcomponent, as summary.json shows them.
+#[derive(Serialize)]
+struct WeightCap {
+    weight: f64,
+    cap: f64,
+}
+
+/// `{NAME: {weight, cap}, …}` in the guide's order.
+struct Table<'a> {
+    names: &'a [&'static str],
+    weight: &'a [f64],
+    cap: &'a [f64],
+}
+
+impl Serialize for Table<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.names.len()))?;
+        for (i, name) in self.names.iter().enumerate() {
+            let entry = WeightCap {
+                weight: self.weight[i],
+                cap: self.cap[i],
+            };
+            map.serialize_entry(name, &entry)?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for PriorityConfig {
+    /// Readable in summary.json: weights and caps by their maui.cfg names.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let component_names = Component::ALL.map(Component::name);
+        let sub_names = Sub::ALL.map(Sub::name);
+        let mut s = serializer.serialize_struct("PriorityConfig", 5)?;
+        s.serialize_field(
+            "components",
+            &Table {
+                names: &component_names,
+                weight: &self.component_weight,
+                cap: &self.component_cap,
+            },
+        )?;
+        s.serialize_field(
+            "subcomponents",
+            &Table {
+                names: &sub_names,
+                weight: &self.weight,
+                cap: &self.cap,
+            },
+        )?;
+        s.serialize_field("xf_min_wclimit", &self.xf_min_wclimit)?;
+        s.serialize_field("allow_negative", &self.allow_negative)?;
+        s.serialize_field("accrual", &self.accrual)?;
+        s.end()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cred::{CredId, JobCreds};
     use crate::job::JobIdx;
 
-    fn job(submit: Time) -> QueuedJob {
-        QueuedJob::new(JobIdx(0), 1, submit, 1, 60)
+    fn job(submit: Time, wcl: Time) -> QueuedJob {
+        QueuedJob::new(JobIdx(0), 1, submit, 1, wcl)
     }
+
+    fn only(sub: Sub, weight: f64) -> PriorityConfig {
+        let mut c = PriorityConfig {
+            weight: [0.0; Sub::COUNT],
+            allow_negative: true,
+            ..PriorityConfig::default()
+        };
+        c.weight[sub as usize] = weight;
+        c
+    }
+
+    const NO_FS: FsDeltas = FsDeltas {
+        per_kind: [Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new()],
+    };
 
     #[test]
     fn default_priority_is_whole_minutes_queued_floored_at_one() {
-        let w = PriorityWeights::default();
-        assert_eq!(w.priority(&job(0), 0), 1);
-        assert_eq!(w.priority(&job(0), 119), 1);
-        assert_eq!(w.priority(&job(0), 120), 2);
-        assert_eq!(w.priority(&job(0), 3600), 60);
+        let w = PriorityConfig::default();
+        assert_eq!(w.priority(&job(0, 60), 0, &NO_FS), 1);
+        assert_eq!(w.priority(&job(0, 60), 119, &NO_FS), 1);
+        assert_eq!(w.priority(&job(0, 60), 120, &NO_FS), 2);
+        assert_eq!(w.priority(&job(0, 60), 3600, &NO_FS), 60);
     }
 
     #[test]
     fn weights_caps_and_clamps_apply_in_order() {
-        let w = PriorityWeights {
-            service: 10.0,
-            service_cap: 500.0,
-            queue_time: 2.0,
-            queue_time_cap: 30.0,
-            allow_negative: false,
-        };
-        // 100 min → capped to 30 → ×2 = 60 → ×10 = 600
-        assert_eq!(w.priority(&job(0), 6000), 600);
-        let w = PriorityWeights {
-            service_cap: 50.0,
-            ..w
-        };
-        assert_eq!(w.priority(&job(0), 6000), 500);
-        let neg = PriorityWeights {
-            queue_time: -1.0,
-            allow_negative: true,
-            ..PriorityWeights::default()
-        };
-        assert_eq!(neg.priority(&job(0), 600), -10);
-        let clamped = PriorityWeights {
+        let mut w = PriorityConfig::default();
+        w.component_weight[Component::Serv as usize] = 10.0;
+        w.component_cap[Component::Serv as usize] = 500.0;
+        w.weight[Sub::QueueTime as usize] = 2.0;
+        w.cap[Sub::QueueTime as usize] = 30.0;
+        // 100 min → capped to 30 → ×2 = 60 (under the component cap) → ×10 = 600
+        assert_eq!(w.priority(&job(0, 60), 6000, &NO_FS), 600);
+        w.component_cap[Component::Serv as usize] = 50.0;
+        assert_eq!(w.priority(&job(0, 60), 6000, &NO_FS), 500);
+        let neg = only(Sub::QueueTime, -1.0);
+        assert_eq!(neg.priority(&job(0, 60), 600, &NO_FS), -10);
+        let clamped = PriorityConfig {
             allow_negative: false,
             ..neg
         };
-        assert_eq!(clamped.priority(&job(0), 600), 1);
-        let huge = PriorityWeights {
-            queue_time: 1e12,
-            ..PriorityWeights::default()
+        assert_eq!(clamped.priority(&job(0, 60), 600, &NO_FS), 1);
+        let huge = only(Sub::QueueTime, 1e12);
+        assert_eq!(huge.priority(&job(0, 60), 60, &NO_FS), 1_000_000_000);
+    }
+
+    #[test]
+    fn system_priority_beats_every_computed_priority() {
+        let w = only(Sub::QueueTime, 1e12);
+        let mut j = job(0, 60);
+        j.system_priority = 7;
+        assert_eq!(w.priority(&j, 60, &NO_FS), 1_000_000_007);
+    }
+
+    /// The guide's table: xfactor of 1-hour and 4-hour jobs after 1 … 16 hours queued.
+    #[test]
+    fn guide_xfactor_table() {
+        let w = only(Sub::XFactor, 1.0);
+        let hour = 3600;
+        let expected = [
+            (1, [2.0, 3.0, 5.0, 9.0, 17.0]),
+            (4, [1.25, 1.5, 2.0, 3.0, 5.0]),
+        ];
+        for (length, row) in expected {
+            for (queued, want) in [1, 2, 4, 8, 16].into_iter().zip(row) {
+                let b = w.breakdown(&job(0, length * hour), queued * hour, &NO_FS);
+                assert_eq!(
+                    b.factor[Sub::XFactor as usize],
+                    want,
+                    "{length} h job, {queued} h"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn xfactor_divides_by_at_least_xfminwclimit() {
+        let w = only(Sub::XFactor, 1.0);
+        // 60 s job queued 60 s: (60 + 60) / max(120, 60) = 1.
+        let b = w.breakdown(&job(0, 60), 60, &NO_FS);
+        assert_eq!(b.factor[Sub::XFactor as usize], 1.0);
+        let w = PriorityConfig {
+            xf_min_wclimit: -1,
+            ..w
         };
-        assert_eq!(huge.priority(&job(0), 60), 1_000_000_000);
+        assert_eq!(
+            w.breakdown(&job(0, 60), 60, &NO_FS).factor[Sub::XFactor as usize],
+            2.0
+        );
+    }
+
+    /// The guide's fairshare example: 100 · (10·5 + 20·0 + 30·(−10) + 40·0 + 0·0) = −25000.
+    #[test]
+    fn guide_fairshare_example() {
+        let mut w = only(Sub::FsUser, 0.0);
+        w.component_weight[Component::Fs as usize] = 100.0;
+        for (sub, weight) in [
+            (Sub::FsUser, 10.0),
+            (Sub::FsGroup, 20.0),
+            (Sub::FsAccount, 30.0),
+            (Sub::FsQos, 40.0),
+            (Sub::FsClass, 0.0),
+        ] {
+            w.weight[sub as usize] = weight;
+        }
+        let mut j = job(0, 60);
+        let mut creds = JobCreds::default();
+        for kind in CredKind::ALL {
+            creds.set(kind, CredId(0));
+        }
+        j.creds = creds;
+        // User A 5 below target; group B has no target; account C 10 over; the QOS floor
+        // is not binding; class E has no target.
+        let fs = FsDeltas {
+            per_kind: [vec![5.0], vec![0.0], vec![-10.0], vec![0.0], vec![0.0]],
+        };
+        let b = w.breakdown(&j, 0, &fs);
+        assert_eq!(b.component[Component::Fs as usize], -25000.0);
+        assert_eq!(b.priority, -25000);
+    }
+
+    #[test]
+    fn target_queue_time_grows_towards_the_target_then_linearly() {
+        let w = only(Sub::TargetQueueTime, 1.0);
+        let mut j = job(0, 60);
+        j.cred_factors.qt_target = Some(3600);
+        let f = |now| w.breakdown(&j, now, &NO_FS).factor[Sub::TargetQueueTime as usize];
+        assert_eq!(f(0), 1.0 / 3600.0); // (60 min)^-2
+        assert_eq!(f(1800), 1.0 / 900.0); // (30 min)^-2
+        assert!(f(3540) > f(1800));
+        assert_eq!(f(3600), 1e8);
+        assert_eq!(f(3600 + 600), 1e8 + 10.0);
+        // No QOS target: no term.
+        assert_eq!(
+            w.breakdown(&job(0, 60), 100, &NO_FS).factor[Sub::TargetQueueTime as usize],
+            0.0
+        );
+    }
+
+    #[test]
+    fn target_xfactor_uses_the_xfactor() {
+        let w = only(Sub::TargetXFactor, 1.0);
+        let mut j = job(0, 3600);
+        j.cred_factors.xf_target = Some(3.0);
+        // After 1 h: xfactor 2, one below the target.
+        assert_eq!(
+            w.breakdown(&j, 3600, &NO_FS).factor[Sub::TargetXFactor as usize],
+            1.0
+        );
+        // After 4 h: xfactor 5, two past it.
+        assert_eq!(
+            w.breakdown(&j, 4 * 3600, &NO_FS).factor[Sub::TargetXFactor as usize],
+            1e8 + 2.0
+        );
+    }
+
+    #[test]
+    fn qos_weights_add_and_group_class_weight_replaces() {
+        let mut w = only(Sub::QueueTime, 1.0);
+        w.weight[Sub::Class as usize] = 2.0;
+        let mut j = job(0, 60);
+        j.cred_factors.qt_weight = 4.0;
+        j.cred_factors.priority[CredKind::Class.index()] = 100.0;
+        let b = w.breakdown(&j, 600, &NO_FS);
+        assert_eq!(b.sub[Sub::QueueTime as usize], 50.0);
+        assert_eq!(b.sub[Sub::Class as usize], 200.0);
+        j.cred_factors.class_weight = Some(3.0);
+        let b = w.breakdown(&j, 600, &NO_FS);
+        assert_eq!(b.sub[Sub::Class as usize], 300.0);
+        assert_eq!(b.priority, 350);
+    }
+
+    #[test]
+    fn resource_factors_and_caps() {
+        let mut w = only(Sub::Node, 0.0);
+        w.allow_negative = false;
+        for (sub, weight) in [
+            (Sub::Node, 1.0),
+            (Sub::Proc, 10.0),
+            (Sub::Mem, 0.5),
+            (Sub::Ps, 0.001),
+            (Sub::Walltime, 0.01),
+        ] {
+            w.weight[sub as usize] = weight;
+        }
+        let mut j = QueuedJob::new(JobIdx(0), 1, 0, 8, 1000);
+        j.resources.nodes = 2;
+        j.resources.mem_mb = 100.0;
+        let b = w.breakdown(&j, 0, &NO_FS);
+        // 2 + 80 + 50 + 8 + 10
+        assert_eq!(b.component[Component::Res as usize], 150.0);
+        w.cap[Sub::Proc as usize] = 4.0;
+        w.component_cap[Component::Res as usize] = 100.0;
+        let b = w.breakdown(&j, 0, &NO_FS);
+        assert_eq!(b.sub[Sub::Proc as usize], 40.0);
+        assert_eq!(b.component[Component::Res as usize], 100.0);
+    }
+
+    #[test]
+    fn usage_applies_to_running_jobs() {
+        let mut w = PriorityConfig::default();
+        for sub in [
+            Sub::Consumed,
+            Sub::Remaining,
+            Sub::Percent,
+            Sub::ExecutionTime,
+        ] {
+            w.weight[sub as usize] = 1.0;
+        }
+        let b = w.usage(4, 100, 1000, 350);
+        assert_eq!(b.factor[Sub::Consumed as usize], 1000.0);
+        assert_eq!(b.factor[Sub::Remaining as usize], 3000.0);
+        assert_eq!(b.factor[Sub::Percent as usize], 25.0);
+        assert_eq!(b.factor[Sub::ExecutionTime as usize], 250.0);
+        assert_eq!(b.raw, 4275.0);
+        // Idle jobs have no usage.
+        let idle = w.breakdown(&job(0, 60), 0, &NO_FS);
+        assert_eq!(idle.component[Component::Usage as usize], 0.0);
+    }
+
+    proptest::proptest! {
+        /// The cached fast path the scheduler sorts by and the full breakdown agree on
+        /// every priority, whatever the weights, caps and job.
+        #[test]
+        fn fast_priority_equals_breakdown(
+            weights in proptest::collection::vec(-1000.0..1000.0f64, Sub::COUNT),
+            caps in proptest::collection::vec(0.0..500.0f64, Sub::COUNT),
+            component_weights in proptest::collection::vec(-10.0..10.0f64, Component::COUNT),
+            zero_mask in proptest::collection::vec(proptest::bool::ANY, Sub::COUNT),
+            queued in 0i64..1_000_000,
+            wcl in 1i64..200_000,
+            procs in 1u64..5000,
+            bypass in 0u32..50,
+            qt_target in proptest::option::of(1i64..100_000),
+            xf_target in proptest::option::of(1.0..50.0f64),
+            fs_delta in -50.0..50.0f64,
+            allow_negative in proptest::bool::ANY,
+            system_priority in 0u32..3,
+        ) {
+            let mut w = PriorityConfig { allow_negative, ..PriorityConfig::default() };
+            for s in 0..Sub::COUNT {
+                w.weight[s] = if zero_mask[s] { 0.0 } else { weights[s] };
+                w.cap[s] = caps[s];
+            }
+            w.component_weight.copy_from_slice(&component_weights);
+            let mut j = QueuedJob::new(JobIdx(0), 1, 0, procs, wcl);
+            j.bypass = bypass;
+            j.system_priority = system_priority;
+            j.cred_factors.qt_target = qt_target;
+            j.cred_factors.xf_target = xf_target;
+            j.cred_factors.priority = [3.0, -2.0, 7.5, 1.0, 4.0];
+            j.cred_factors.qt_weight = 2.0;
+            j.resources.mem_mb = 1000.0;
+            let mut creds = JobCreds::default();
+            for kind in CredKind::ALL {
+                creds.set(kind, CredId(0));
+            }
+            j.creds = creds;
+            let fs = FsDeltas { per_kind: [vec![fs_delta], vec![-fs_delta], vec![1.0], vec![0.0], vec![2.0]] };
+            let fast = w.priority_with_static(&j, queued, &fs, w.static_part(&j));
+            proptest::prop_assert_eq!(fast, w.breakdown(&j, queued, &fs).priority);
+        }
+    }
+
+    #[test]
+    fn queue_order_fast_path_only_for_pure_queue_time() {
+        let w = PriorityConfig::default();
+        assert!(w.is_queue_order(true));
+        assert!(!w.is_queue_order(false));
+        assert!(!only(Sub::XFactor, 1.0).is_queue_order(true));
+        assert!(!only(Sub::QueueTime, -1.0).is_queue_order(true));
+        let mut zero_res = w.clone();
+        zero_res.component_weight[Component::Res as usize] = 0.0;
+        assert!(zero_res.is_queue_order(true));
     }
 }

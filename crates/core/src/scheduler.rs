@@ -16,6 +16,7 @@
 
 use crate::job::{JobIdx, QueuedJob};
 use crate::policy::{BackfillPolicy, PolicyConfig};
+use crate::priority::{Breakdown, FsDeltas};
 use crate::profile::Profile;
 use crate::Time;
 
@@ -27,6 +28,15 @@ pub struct Start {
     pub queue_pos: usize,
     /// Started while a higher-priority job stayed blocked.
     pub backfilled: bool,
+}
+
+/// What became of a job in one iteration, by its place in the priority order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fate {
+    Waits,
+    StartedInPriorityPass,
+    /// Started in the backfill phase: every job still waiting ahead of it was bypassed.
+    Backfilled,
 }
 
 /// A blocked job's promised start, valid for this iteration.
@@ -57,24 +67,34 @@ impl Decisions {
 #[derive(Debug, Clone)]
 pub struct Scheduler {
     policy: PolicyConfig,
+    /// The priority order is the queue order whenever no job has a system priority or a
+    /// reset effective queue time: sorting can be skipped.
+    queue_order: bool,
     profile: Profile,
+    /// Fairshare priority deltas per credential, kept current by the caller.
+    fs: FsDeltas,
     /// Scratch: queue positions in priority order.
     order: Vec<usize>,
     /// Scratch: priority sort keys.
     keys: Vec<(i64, Time, u64, usize)>,
     /// Scratch: reservations of this iteration, released at its end.
     held: Vec<(Time, Time, u64)>,
+    /// Scratch: each job's fate this iteration, by priority rank.
+    fate: Vec<Fate>,
 }
 
 impl Scheduler {
     /// A scheduler for a machine of `total_procs` processors, idle from `origin` on.
     pub fn new(total_procs: u64, origin: Time, policy: PolicyConfig) -> Self {
         Scheduler {
+            queue_order: policy.priority_is_queue_order(),
             policy,
             profile: Profile::new(total_procs, origin),
+            fs: FsDeltas::default(),
             order: Vec::new(),
             keys: Vec::new(),
             held: Vec::new(),
+            fate: Vec::new(),
         }
     }
 
@@ -84,6 +104,22 @@ impl Scheduler {
 
     pub fn profile(&self) -> &Profile {
         &self.profile
+    }
+
+    /// The fairshare deltas the FS priority component reads.
+    pub fn fs_deltas_mut(&mut self) -> &mut FsDeltas {
+        &mut self.fs
+    }
+
+    /// Every factor of an idle job's priority at `now` (`diagnose -p`).
+    pub fn breakdown(&self, job: &QueuedJob, now: Time) -> Breakdown {
+        self.policy.priority.breakdown(job, now, &self.fs)
+    }
+
+    /// Queue positions in priority order at `now`, highest first.
+    pub fn priority_order(&mut self, now: Time, queue: &mut [QueuedJob]) -> Vec<usize> {
+        self.prioritize(now, queue);
+        self.order.clone()
     }
 
     /// Processors free at `now` by the plan: a running job's processors count as free once
@@ -116,11 +152,15 @@ impl Scheduler {
         let mut reservations_left = self.policy.reservation_depth;
         let mut blocked = false;
         let mut priority_pass = true;
-        for &pos in &order {
+        self.fate.clear();
+        self.fate.resize(order.len(), Fate::Waits);
+        let mut any_backfilled = false;
+        for (rank, &pos) in order.iter().enumerate() {
             let job = &mut queue[pos];
             if priority_pass {
                 if !(strict && blocked) && self.profile.fits(now, job.wcl, job.procs) {
                     self.start(now, job, pos, blocked, out);
+                    self.fate[rank] = Fate::StartedInPriorityPass;
                     continue;
                 }
                 blocked = true;
@@ -148,7 +188,12 @@ impl Scheduler {
             }
             if self.profile.fits(now, job.wcl, job.procs) {
                 self.start(now, job, pos, true, out);
+                self.fate[rank] = Fate::Backfilled;
+                any_backfilled = true;
             }
+        }
+        if any_backfilled {
+            count_bypasses(&order, &self.fate, queue);
         }
         self.order = order;
         for (start, end, procs) in self.held.drain(..) {
@@ -173,21 +218,42 @@ impl Scheduler {
     }
 
     /// Fills `self.order` with queue positions, highest priority first.
-    fn prioritize(&mut self, now: Time, queue: &[QueuedJob]) {
+    fn prioritize(&mut self, now: Time, queue: &mut [QueuedJob]) {
         self.order.clear();
-        let weights = &self.policy.priority;
-        if weights.is_queue_order() {
+        if self.queue_order
+            && queue
+                .iter()
+                .all(|j| j.eff_queue_start == j.submit && j.system_priority == 0)
+        {
             self.order.extend(0..queue.len());
             return;
         }
+        let priority = &self.policy.priority;
+        let fs = &self.fs;
         self.keys.clear();
-        self.keys.extend(
-            queue
-                .iter()
-                .enumerate()
-                .map(|(pos, j)| (-weights.priority(j, now), j.submit, j.id, pos)),
-        );
+        self.keys
+            .extend(queue.iter_mut().enumerate().map(|(pos, j)| {
+                let static_part = match j.static_priority {
+                    Some(p) => p,
+                    None => *j.static_priority.insert(priority.static_part(j)),
+                };
+                let p = priority.priority_with_static(j, now, fs, static_part);
+                (-p, j.submit, j.id, pos)
+            }));
         self.keys.sort_unstable();
         self.order.extend(self.keys.iter().map(|k| k.3));
+    }
+}
+
+/// BYPASS (MAUI-SEMANTICS §1): each job started by backfill adds one to every job still
+/// waiting ahead of it in the priority order. One backward sweep counts them all.
+fn count_bypasses(order: &[usize], fate: &[Fate], queue: &mut [QueuedJob]) {
+    let mut backfilled_behind = 0;
+    for (rank, &pos) in order.iter().enumerate().rev() {
+        match fate[rank] {
+            Fate::Backfilled => backfilled_behind += 1,
+            Fate::Waits => queue[pos].bypass += backfilled_behind,
+            Fate::StartedInPriorityPass => {}
+        }
     }
 }

@@ -10,7 +10,9 @@
 
 use crate::error::{Result, SimError};
 use crate::workload::Job;
-use mauisim_core::{Decisions, JobIdx, PolicyConfig, QueuedJob, Scheduler, Time, FOREVER};
+use mauisim_core::{
+    Decisions, JobIdx, PolicyConfig, QueuedJob, Resources, Scheduler, Time, FOREVER,
+};
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -41,6 +43,8 @@ pub struct Outcome {
     pub cancelled: bool,
     /// The first start a reservation promised the job, if it ever had one.
     pub first_reservation: Option<Time>,
+    /// Times a lower-priority job was backfilled ahead of it (BYPASS).
+    pub bypass: u32,
 }
 
 impl Outcome {
@@ -80,16 +84,30 @@ enum EventKind {
 struct Sim<'a> {
     jobs: &'a [Job],
     options: EngineOptions,
+    origin: Time,
     scheduler: Scheduler,
     queue: Vec<QueuedJob>,
     events: BinaryHeap<Reverse<Event>>,
     /// Until when the scheduler believes each running job holds its processors.
     planned_end: Vec<Time>,
     outcomes: Vec<Outcome>,
+    started: Vec<bool>,
     decisions: Decisions,
     started_pos: Vec<usize>,
     next_submit: usize,
+    /// No instant after this one is simulated ([`simulate_until`]).
+    stop: Time,
     stats: RunStats,
+}
+
+/// The state of a run at one instant, after that instant's iteration.
+pub struct Snapshot {
+    pub now: Time,
+    pub scheduler: Scheduler,
+    /// Idle jobs, in queue (submit) order.
+    pub queue: Vec<QueuedJob>,
+    /// Indexes of the jobs running at `now`, with their start times.
+    pub running: Vec<(usize, Time)>,
 }
 
 /// Simulates `jobs` (sorted by `(submit, id)`) on a machine of `procs` processors.
@@ -99,32 +117,8 @@ pub fn simulate(
     policy: PolicyConfig,
     options: EngineOptions,
 ) -> Result<(Vec<Outcome>, RunStats)> {
-    let origin = jobs.first().map_or(0, |j| j.submit);
-    let mut sim = Sim {
-        jobs,
-        options,
-        scheduler: Scheduler::new(procs, origin, policy),
-        queue: Vec::new(),
-        events: BinaryHeap::new(),
-        planned_end: vec![0; jobs.len()],
-        outcomes: vec![Outcome::default(); jobs.len()],
-        decisions: Decisions::default(),
-        started_pos: Vec::new(),
-        next_submit: 0,
-        stats: RunStats {
-            iterations: 0,
-            events: 0,
-            max_queue: 0,
-        },
-    };
-    if options.poll_interval > 0 {
-        sim.run_polled(origin);
-    } else {
-        match options.order {
-            EventOrder::PerInstant => sim.run_per_instant(),
-            EventOrder::PerEvent => sim.run_per_event(),
-        }
-    }
+    let mut sim = Sim::new(jobs, procs, policy, options, Time::MAX);
+    sim.run();
     if !sim.queue.is_empty() {
         return Err(SimError::Usage(format!(
             "{} jobs could never start (first: job {}); this is a bug, please report it",
@@ -135,7 +129,71 @@ pub fn simulate(
     Ok((sim.outcomes, sim.stats))
 }
 
-impl Sim<'_> {
+/// Simulates up to and including the iteration at `at` (or the last one before it) and
+/// returns the state there: what `diagnose` would look at.
+pub fn simulate_until(
+    jobs: &[Job],
+    procs: u64,
+    policy: PolicyConfig,
+    options: EngineOptions,
+    at: Time,
+) -> Snapshot {
+    let mut sim = Sim::new(jobs, procs, policy, options, at);
+    sim.run();
+    let running = (0..sim.next_submit)
+        .filter(|&i| sim.started[i] && sim.outcomes[i].end > at)
+        .map(|i| (i, sim.outcomes[i].start))
+        .collect();
+    Snapshot {
+        now: at,
+        scheduler: sim.scheduler,
+        queue: sim.queue,
+        running,
+    }
+}
+
+impl<'a> Sim<'a> {
+    fn new(
+        jobs: &'a [Job],
+        procs: u64,
+        policy: PolicyConfig,
+        options: EngineOptions,
+        stop: Time,
+    ) -> Self {
+        let origin = jobs.first().map_or(0, |j| j.submit);
+        Sim {
+            jobs,
+            options,
+            origin,
+            scheduler: Scheduler::new(procs, origin, policy),
+            queue: Vec::new(),
+            events: BinaryHeap::new(),
+            planned_end: vec![0; jobs.len()],
+            outcomes: vec![Outcome::default(); jobs.len()],
+            started: vec![false; jobs.len()],
+            decisions: Decisions::default(),
+            started_pos: Vec::new(),
+            next_submit: 0,
+            stop,
+            stats: RunStats {
+                iterations: 0,
+                events: 0,
+                max_queue: 0,
+            },
+        }
+    }
+
+    fn run(&mut self) {
+        if self.options.poll_interval > 0 {
+            self.run_polled(self.origin);
+        } else {
+            match self.options.order {
+                EventOrder::PerInstant => self.run_per_instant(),
+                EventOrder::PerEvent => self.run_per_event(),
+            }
+        }
+    }
+
     fn next_submit_time(&self) -> Option<Time> {
         self.jobs.get(self.next_submit).map(|j| j.submit)
     }
@@ -147,13 +205,20 @@ impl Sim<'_> {
     fn submit_next(&mut self) {
         let i = self.next_submit;
         let job = &self.jobs[i];
-        self.queue.push(QueuedJob::new(
-            JobIdx(i as u32),
-            job.id,
-            job.submit,
-            job.procs,
-            job.wcl,
-        ));
+        let mut queued = QueuedJob::new(JobIdx(i as u32), job.id, job.submit, job.procs, job.wcl);
+        queued.resources = Resources {
+            nodes: job.nodes,
+            mem_mb: job.mem_mb,
+            swap_mb: 0.0,
+            disk_mb: 0.0,
+            // Processor equivalents need configured memory, disk and swap totals; the
+            // homogeneous machine has processors only, so PE = processors.
+            pe: job.procs as f64,
+        };
+        queued.creds = job.creds;
+        queued.cred_factors = self.scheduler.policy().creds.resolve(&job.creds);
+        queued.system_priority = job.system_priority;
+        self.queue.push(queued);
         self.stats.max_queue = self.stats.max_queue.max(self.queue.len());
         self.next_submit += 1;
     }
@@ -186,13 +251,11 @@ impl Sim<'_> {
         for k in 0..self.decisions.starts.len() {
             let start = self.decisions.starts[k];
             self.started_pos.push(start.queue_pos);
-            let first_reservation = self.queue[start.queue_pos].first_reservation;
-            self.launch(
-                start.job.0 as usize,
-                now,
-                start.backfilled,
-                first_reservation,
-            );
+            let queued = &self.queue[start.queue_pos];
+            let (first_reservation, bypass) = (queued.first_reservation, queued.bypass);
+            let i = start.job.0 as usize;
+            self.launch(i, now, start.backfilled, first_reservation);
+            self.outcomes[i].bypass = bypass;
         }
         self.started_pos.sort_unstable();
         let mut pos = 0;
@@ -220,7 +283,9 @@ impl Sim<'_> {
             backfilled,
             cancelled,
             first_reservation,
+            bypass: 0,
         };
+        self.started[i] = true;
         self.planned_end[i] = now + job.wcl;
         self.push_event(now + run, EventKind::End, i);
         if run > job.wcl {
@@ -246,6 +311,9 @@ impl Sim<'_> {
                 (None, None) => return,
                 (a, b) => a.unwrap_or(Time::MAX).min(b.unwrap_or(Time::MAX)),
             };
+            if now > self.stop {
+                return;
+            }
             while self.next_event_time() == Some(now) {
                 let Reverse(event) = self.events.pop().expect("peeked");
                 self.apply_event(event, now);
@@ -269,6 +337,14 @@ impl Sim<'_> {
                 (Some(_), None) => false,
                 (Some(s), Some(e)) => e.time < s || (e.time == s && e.kind == EventKind::Limit),
             };
+            let next = if take_event {
+                event.map_or(Time::MAX, |e| e.time)
+            } else {
+                submit.unwrap_or(Time::MAX)
+            };
+            if next > self.stop {
+                return;
+            }
             if take_event {
                 let Reverse(e) = self.events.pop().expect("peeked");
                 self.apply_event(e, e.time);
@@ -291,7 +367,7 @@ impl Sim<'_> {
     fn run_polled(&mut self, origin: Time) {
         let step = self.options.poll_interval;
         let mut now = origin;
-        loop {
+        while now <= self.stop {
             while self.next_event_time().is_some_and(|t| t <= now) {
                 let Reverse(event) = self.events.pop().expect("peeked");
                 self.apply_event(event, now);

@@ -3,6 +3,8 @@
 //! Reads traces (SWF) and maui.cfg files, drives the core with an event loop, computes
 //! metrics and writes outputs. The only crate that touches the file system.
 
+pub mod credentials;
+pub mod diagnose;
 pub mod engine;
 pub mod error;
 pub mod metrics;
@@ -11,8 +13,10 @@ pub mod params;
 pub mod swf;
 pub mod workload;
 
+use credentials::{AccountFrom, Resolver};
 use engine::{EngineOptions, EventOrder, Outcome, RunStats};
 use error::Result;
+use mauisim_core::{PolicyConfig, Time};
 use metrics::Metrics;
 use params::{LoadedConfig, SimConfig};
 use serde::Serialize;
@@ -28,6 +32,8 @@ pub struct RunOptions {
     pub estimate: Estimate,
     pub machine: MachineOverride,
     pub event_order: EventOrder,
+    /// Where trace jobs' requested accounts come from.
+    pub account_from: AccountFrom,
 }
 
 /// Everything a run produced.
@@ -93,8 +99,17 @@ impl RunReport {
     }
 }
 
-/// Reads the config and the trace, simulates, and computes the metrics.
-pub fn run(options: RunOptions) -> Result<RunReport> {
+/// A config and a workload, read and tied together: ready to simulate.
+pub struct Prepared {
+    pub config: LoadedConfig,
+    pub workload: Workload,
+    /// The config's policy with credential names resolved to the workload's ids.
+    pub policy: PolicyConfig,
+    pub engine: EngineOptions,
+}
+
+/// Reads the config and the trace and gives every job its credentials.
+pub fn prepare(options: &RunOptions) -> Result<Prepared> {
     let config = match &options.config {
         Some(path) => params::from_file(path)?,
         None => LoadedConfig {
@@ -108,19 +123,41 @@ pub fn run(options: RunOptions) -> Result<RunReport> {
         machine: options.machine,
         default_wclimit: config.config.default_wclimit,
     };
-    let workload = workload::load(&options.trace, &load)?;
+    let mut workload = workload::load(&options.trace, &load)?;
+    let resolver = Resolver::new(&config.config.credentials, &mut workload.names);
+    credentials::assign_all(
+        &mut workload.jobs,
+        &mut workload.names,
+        &resolver,
+        options.account_from,
+        &mut workload.adjusted,
+    );
+    let mut policy = config.config.policy.clone();
+    policy.creds = resolver.tables;
     let engine = EngineOptions {
         order: options.event_order,
         poll_interval: config.config.poll_interval,
         max_overrun: config.config.max_overrun,
     };
-    let clock = std::time::Instant::now();
-    let (outcomes, stats) = engine::simulate(
-        &workload.jobs,
-        workload.machine.procs(),
-        config.config.policy.clone(),
+    Ok(Prepared {
+        config,
+        workload,
+        policy,
         engine,
-    )?;
+    })
+}
+
+/// Reads the config and the trace, simulates, and computes the metrics.
+pub fn run(options: RunOptions) -> Result<RunReport> {
+    let Prepared {
+        config,
+        workload,
+        policy,
+        engine,
+    } = prepare(&options)?;
+    let clock = std::time::Instant::now();
+    let (outcomes, stats) =
+        engine::simulate(&workload.jobs, workload.machine.procs(), policy, engine)?;
     let sim_seconds = clock.elapsed().as_secs_f64();
     let metrics = metrics::compute(&workload.jobs, &outcomes, workload.machine.procs());
     Ok(RunReport {
@@ -132,4 +169,15 @@ pub fn run(options: RunOptions) -> Result<RunReport> {
         metrics,
         sim_seconds,
     })
+}
+
+/// The state of a run at `at` (trace time, seconds), for `mauisim inspect`.
+pub fn snapshot(prepared: &Prepared, at: Time) -> engine::Snapshot {
+    engine::simulate_until(
+        &prepared.workload.jobs,
+        prepared.workload.machine.procs(),
+        prepared.policy.clone(),
+        prepared.engine,
+        at,
+    )
 }

@@ -30,6 +30,9 @@ pub struct Metrics {
     pub backfilled_fraction: f64,
     pub cancelled_jobs: u64,
     pub avg_wallclock_accuracy: f64,
+    /// Maui's BYPASS count at start: how often a lower-priority job was backfilled ahead.
+    pub avg_bypass: f64,
+    pub max_bypass: u32,
 }
 
 /// Neumaier's compensated sum.
@@ -82,6 +85,7 @@ pub fn compute(jobs: &[Job], outcomes: &[Outcome], machine_procs: u64) -> Metric
     let mut waits = Vec::with_capacity(n);
     let (mut backfilled, mut cancelled) = (0u64, 0u64);
     let mut max_bsld: f64 = 0.0;
+    let (mut bypass, mut max_bypass) = (Sum::default(), 0u32);
     let first_submit = jobs.iter().map(|j| j.submit).min().unwrap_or(0);
     let last_end = outcomes.iter().map(|o| o.end).max().unwrap_or(first_submit);
     for (job, o) in jobs.iter().zip(outcomes) {
@@ -100,6 +104,8 @@ pub fn compute(jobs: &[Job], outcomes: &[Outcome], machine_procs: u64) -> Metric
         accuracy.add(run as f64 / job.wcl as f64);
         backfilled += o.backfilled as u64;
         cancelled += o.cancelled as u64;
+        bypass.add(o.bypass as f64);
+        max_bypass = max_bypass.max(o.bypass);
     }
     waits.sort_unstable();
     let mean = |s: &Sum| if n == 0 { 0.0 } else { s.value() / n as f64 };
@@ -133,6 +139,8 @@ pub fn compute(jobs: &[Job], outcomes: &[Outcome], machine_procs: u64) -> Metric
         },
         cancelled_jobs: cancelled,
         avg_wallclock_accuracy: mean(&accuracy),
+        avg_bypass: mean(&bypass),
+        max_bypass,
     }
 }
 

@@ -7,6 +7,7 @@
 use crate::error::{Result, SimError};
 use crate::swf;
 use crate::RunReport;
+use mauisim_core::CredKind;
 use serde::Serialize;
 use std::fs;
 use std::io::{BufWriter, Write};
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 pub const FILES: [&str; 3] = ["jobs.csv", "schedule.swf", "summary.json"];
 
 #[derive(Serialize)]
-struct JobRow {
+struct JobRow<'a> {
     id: u64,
     submit: i64,
     start: i64,
@@ -24,11 +25,15 @@ struct JobRow {
     runtime: i64,
     wcl: i64,
     procs: u64,
-    user: i64,
-    group: i64,
-    class: i64,
+    user: &'a str,
+    group: &'a str,
+    account: &'a str,
+    qos: &'a str,
+    class: &'a str,
     backfilled: u8,
     cancelled: u8,
+    /// Times a lower-priority job was backfilled ahead of this one (Maui's BYPASS).
+    bypass: u32,
 }
 
 fn io_err(path: &Path) -> impl Fn(std::io::Error) -> SimError + '_ {
@@ -98,6 +103,7 @@ fn write_jobs_csv(path: &Path, report: &RunReport) -> Result<()> {
         path: path.to_path_buf(),
         message: e.to_string(),
     };
+    let names = &report.workload.names;
     for (job, o) in report.workload.jobs.iter().zip(&report.outcomes) {
         out.serialize(JobRow {
             id: job.id,
@@ -108,11 +114,14 @@ fn write_jobs_csv(path: &Path, report: &RunReport) -> Result<()> {
             runtime: o.run(),
             wcl: job.wcl,
             procs: job.procs,
-            user: job.user,
-            group: job.group,
-            class: job.class,
+            user: names.name(CredKind::User, job.creds.get(CredKind::User)),
+            group: names.name(CredKind::Group, job.creds.get(CredKind::Group)),
+            account: names.name(CredKind::Account, job.creds.get(CredKind::Account)),
+            qos: names.name(CredKind::Qos, job.creds.get(CredKind::Qos)),
+            class: names.name(CredKind::Class, job.creds.get(CredKind::Class)),
             backfilled: o.backfilled as u8,
             cancelled: o.cancelled as u8,
+            bypass: o.bypass,
         })
         .map_err(csv_err)?;
     }

@@ -4,8 +4,9 @@
 //! `mauisim_config`'s job; this module maps entries onto [`SimConfig`]. To support a new
 //! parameter, add one row to [`PARAMS`].
 
-use mauisim_config::{self as cfg, ConfigError, Duration, Entry, Location};
-use mauisim_core::{BackfillPolicy, PolicyConfig, Time};
+use crate::credentials::{CredConfig, DEFAULT};
+use mauisim_config::{self as cfg, Attr, ConfigError, Duration, Entry, Location};
+use mauisim_core::{AccrualPolicy, BackfillPolicy, Component, CredKind, PolicyConfig, Sub, Time};
 use serde::Serialize;
 use std::path::Path;
 
@@ -19,6 +20,8 @@ pub struct SimConfig {
     pub poll_interval: Time,
     /// CLASSCFG[DEFAULT] DEFAULT.WCLIMIT: the limit of jobs that request none.
     pub default_wclimit: Option<Time>,
+    /// USERCFG, GROUPCFG, ACCOUNTCFG, QOSCFG, CLASSCFG objects by name.
+    pub credentials: CredConfig,
 }
 
 impl Default for SimConfig {
@@ -28,6 +31,7 @@ impl Default for SimConfig {
             max_overrun: Some(0),
             poll_interval: 0,
             default_wclimit: None,
+            credentials: CredConfig::default(),
         }
     }
 }
@@ -53,6 +57,7 @@ fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
     for entry in &parsed.entries {
         apply(&mut config, entry, &mut warnings)?;
     }
+    config.credentials.check()?;
     Ok(LoadedConfig { config, warnings })
 }
 
@@ -74,39 +79,19 @@ const PARAMS: &[Param] = &[
         apply: reservation_depth,
     },
     Param {
-        names: &["QUEUETIMEWEIGHT"],
-        apply: |c, e, _| {
-            c.policy.priority.queue_time = float(e)?;
-            Ok(())
-        },
-    },
-    Param {
-        names: &["QUEUETIMECAP"],
-        apply: |c, e, _| {
-            c.policy.priority.queue_time_cap = cap(e)?;
-            Ok(())
-        },
-    },
-    Param {
-        names: &["SERVWEIGHT", "SERVICEWEIGHT"],
-        apply: |c, e, _| {
-            c.policy.priority.service = float(e)?;
-            Ok(())
-        },
-    },
-    Param {
-        names: &["SERVCAP", "SERVICECAP"],
-        apply: |c, e, _| {
-            c.policy.priority.service_cap = cap(e)?;
-            Ok(())
-        },
-    },
-    Param {
         names: &["ENABLENEGJOBPRIORITY"],
         apply: |c, e, _| {
             c.policy.priority.allow_negative = boolean(e)?;
             Ok(())
         },
+    },
+    Param {
+        names: &["XFMINWCLIMIT"],
+        apply: xf_min_wclimit,
+    },
+    Param {
+        names: &["JOBPRIOACCRUALPOLICY"],
+        apply: accrual_policy,
     },
     Param {
         names: &["JOBMAXOVERRUN"],
@@ -117,80 +102,53 @@ const PARAMS: &[Param] = &[
         apply: rm_poll_interval,
     },
     Param {
+        names: &["USERCFG"],
+        apply: |c, e, w| credential_cfg(c, e, w, CredKind::User),
+    },
+    Param {
+        names: &["GROUPCFG"],
+        apply: |c, e, w| credential_cfg(c, e, w, CredKind::Group),
+    },
+    Param {
+        names: &["ACCOUNTCFG"],
+        apply: |c, e, w| credential_cfg(c, e, w, CredKind::Account),
+    },
+    Param {
+        names: &["QOSCFG"],
+        apply: |c, e, w| credential_cfg(c, e, w, CredKind::Qos),
+    },
+    Param {
         names: &["CLASSCFG"],
-        apply: class_cfg,
+        apply: |c, e, w| credential_cfg(c, e, w, CredKind::Class),
     },
 ];
 
 /// Maui parameters that are understood by name but not simulated yet: a warning, not an
 /// "unknown parameter" guess.
 const NOT_YET_SIMULATED: &[&str] = &[
-    "ACCOUNTCFG",
-    "ACCOUNTWEIGHT",
-    "ATTRWEIGHT",
     "BACKFILLDEPTH",
     "BACKFILLMAXSCHEDULES",
     "BACKFILLMETRIC",
     "BFCHUNKDURATION",
     "BFCHUNKSIZE",
-    "BYPASSCAP",
-    "BYPASSWEIGHT",
-    "CLASSWEIGHT",
-    "CONSUMEDWEIGHT",
-    "CREDWEIGHT",
     "DEFERTIME",
-    "DISKWEIGHT",
-    "FSACCOUNTWEIGHT",
-    "FSCAP",
-    "FSCLASSWEIGHT",
     "FSDECAY",
     "FSDEPTH",
-    "FSGROUPWEIGHT",
     "FSINTERVAL",
     "FSPOLICY",
-    "FSQOSWEIGHT",
-    "FSUSERWEIGHT",
-    "FSWEIGHT",
-    "GROUPCFG",
-    "GROUPWEIGHT",
-    "JOBPRIOACCRUALPOLICY",
-    "MEMWEIGHT",
     "NODEACCESSPOLICY",
     "NODEALLOCATIONPOLICY",
     "NODECFG",
-    "NODEWEIGHT",
-    "PEWEIGHT",
-    "PERCENTWEIGHT",
-    "PROCWEIGHT",
-    "PSWEIGHT",
-    "QOSCFG",
-    "QOSWEIGHT",
-    "REMAININGWEIGHT",
     "RESERVATIONPOLICY",
     "RESERVATIONQOSLIST",
     "RESERVATIONTHRESHOLDTYPE",
     "RESERVATIONTHRESHOLDVALUE",
-    "RESWEIGHT",
     "SCHEDULINGCRITERIA",
-    "SPVIOLATIONWEIGHT",
-    "SWAPWEIGHT",
     "SYSTEMCFG",
     "SYSTEMMAXJOBWALLTIME",
     "SYSTEMMAXPROCPERJOB",
     "SYSTEMMAXPROCSECONDPERJOB",
-    "TARGETQUEUETIMEWEIGHT",
-    "TARGETWEIGHT",
-    "TARGETXFACTORWEIGHT",
-    "TARGWEIGHT",
-    "USAGEEXECUTIONTIMEWEIGHT",
-    "USAGEWEIGHT",
-    "USERCFG",
-    "USERWEIGHT",
-    "WALLTIMEWEIGHT",
     "WCVIOLATIONACTION",
-    "XFACTORCAP",
-    "XFACTORWEIGHT",
-    "XFMINWCLIMIT",
     "SIMWCACCURACY",
     "SIMWCACCURACYCHANGE",
     "SIMWCSCALINGPERCENT",
@@ -213,11 +171,74 @@ const NOT_YET_SIMULATED: &[&str] = &[
 
 /// All names the reader knows, for "did you mean" suggestions.
 pub fn known_names() -> Vec<&'static str> {
+    let priority = Component::ALL
+        .iter()
+        .flat_map(|c| c.weight_names().iter().chain(c.cap_names()))
+        .chain(
+            Sub::ALL
+                .iter()
+                .flat_map(|s| s.weight_names().iter().chain(s.cap_names())),
+        )
+        .copied();
     PARAMS
         .iter()
         .flat_map(|p| p.names.iter().copied())
+        .chain(priority)
         .chain(NOT_YET_SIMULATED.iter().copied())
         .collect()
+}
+
+/// What a priority weight or cap parameter sets.
+#[derive(Debug, Clone, Copy)]
+enum PriorityParam {
+    ComponentWeight(Component),
+    ComponentCap(Component),
+    Weight(Sub),
+    Cap(Sub),
+}
+
+fn priority_param(name: &str) -> Option<PriorityParam> {
+    for c in Component::ALL {
+        if c.weight_names().contains(&name) {
+            return Some(PriorityParam::ComponentWeight(c));
+        }
+        if c.cap_names().contains(&name) {
+            return Some(PriorityParam::ComponentCap(c));
+        }
+    }
+    for s in Sub::ALL {
+        if s.weight_names().contains(&name) {
+            return Some(PriorityParam::Weight(s));
+        }
+        if s.cap_names().contains(&name) {
+            return Some(PriorityParam::Cap(s));
+        }
+    }
+    None
+}
+
+fn apply_priority_param(
+    config: &mut SimConfig,
+    entry: &Entry,
+    param: PriorityParam,
+    warnings: &mut Vec<String>,
+) -> Result<(), ConfigError> {
+    let p = &mut config.policy.priority;
+    match param {
+        PriorityParam::ComponentWeight(c) => {
+            p.component_weight[c as usize] = float(entry)?;
+            if c == Component::Attr && p.component_weight[c as usize] != 0.0 {
+                warnings.push(format!(
+                    "{}: warning: ATTRWEIGHT: the ATTR component has no factors (as in Maui 3.3.1); it adds nothing",
+                    entry.location
+                ));
+            }
+        }
+        PriorityParam::ComponentCap(c) => p.component_cap[c as usize] = cap(entry)?,
+        PriorityParam::Weight(s) => p.weight[s as usize] = float(entry)?,
+        PriorityParam::Cap(s) => p.cap[s as usize] = cap(entry)?,
+    }
+    Ok(())
 }
 
 fn apply(
@@ -230,6 +251,9 @@ fn apply(
         .find(|p| p.names.contains(&entry.name.as_str()))
     {
         return (param.apply)(config, entry, warnings);
+    }
+    if let Some(param) = priority_param(&entry.name) {
+        return apply_priority_param(config, entry, param, warnings);
     }
     let location = &entry.location;
     if NOT_YET_SIMULATED.contains(&entry.name.as_str()) {
@@ -379,21 +403,238 @@ fn rm_poll_interval(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result
     Ok(())
 }
 
-fn class_cfg(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(), ConfigError> {
-    let class = e.index.as_deref().unwrap_or("DEFAULT");
-    for attr in e.attrs()? {
-        match (class.eq_ignore_ascii_case("DEFAULT"), attr.name.as_str()) {
-            (true, "DEFAULT.WCLIMIT") => {
-                c.default_wclimit = match duration(e, &attr.value, &attr.location, w)? {
-                    Duration::Seconds(s) if s > 0 => Some(s),
-                    _ => None,
-                };
+fn xf_min_wclimit(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(), ConfigError> {
+    let (text, at) = scalar(e)?;
+    // −1 (the guide's default) turns the floor off: the xfactor divides by the WCL itself.
+    c.policy.priority.xf_min_wclimit = match text.trim() {
+        "-1" => -1,
+        _ => match duration(e, text, at, w)? {
+            Duration::Seconds(s) => s,
+            Duration::Infinity => {
+                return Err(ConfigError::at(
+                    at.clone(),
+                    "XFMINWCLIMIT cannot be INFINITY",
+                ))
             }
-            (_, name) => w.push(format!(
-                "{}: warning: CLASSCFG[{class}] {name} is not simulated yet; ignored",
-                attr.location
-            )),
+        },
+    };
+    Ok(())
+}
+
+fn accrual_policy(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(), ConfigError> {
+    let (text, at) = scalar(e)?;
+    c.policy.priority.accrual = match text.to_ascii_uppercase().as_str() {
+        "ALWAYS" => AccrualPolicy::Always,
+        "QUEUEPOLICY" => AccrualPolicy::QueuePolicy,
+        "FULLPOLICY" => AccrualPolicy::FullPolicy,
+        _ => {
+            return Err(ConfigError::at(
+                at.clone(),
+                format!(
+                "JOBPRIOACCRUALPOLICY: expected ALWAYS, QUEUEPOLICY or FULLPOLICY, found `{text}`"
+            ),
+            ))
         }
+    };
+    Ok(())
+}
+
+/// Credential attributes mauisim reads: name and the kinds that accept it.
+const CRED_ATTRS: &[(&str, &[CredKind])] = &[
+    ("PRIORITY", &CredKind::ALL),
+    (
+        "QDEF",
+        &[
+            CredKind::User,
+            CredKind::Group,
+            CredKind::Account,
+            CredKind::Class,
+        ],
+    ),
+    (
+        "QLIST",
+        &[
+            CredKind::User,
+            CredKind::Group,
+            CredKind::Account,
+            CredKind::Class,
+        ],
+    ),
+    ("ADEF", &[CredKind::User, CredKind::Group]),
+    ("ALIST", &[CredKind::User, CredKind::Group]),
+    ("CLASSWEIGHT", &[CredKind::Group]),
+    ("QTWEIGHT", &[CredKind::Qos]),
+    ("XFWEIGHT", &[CredKind::Qos]),
+    ("QTTARGET", &[CredKind::Qos]),
+    ("XFTARGET", &[CredKind::Qos]),
+    ("DEFAULT.WCLIMIT", &[CredKind::Class]),
+];
+
+/// Credential attributes of Maui that later parts of mauisim simulate (fairshare,
+/// throttling, partitions, QOS flags): accepted with a warning.
+const CRED_ATTRS_NOT_YET: &[&str] = &[
+    "FSTARGET",
+    "PLIST",
+    "PDEF",
+    "QFLAGS",
+    "FLAGS",
+    "OVERRUN",
+    "MAX.WCLIMIT",
+    "MINPROC",
+    "MAXJOBPERUSER",
+    "MAXNODEPERUSER",
+    "MAXPROCPERUSER",
+];
+
+fn is_limit_attr(name: &str) -> bool {
+    // MAX*, idle MAXI*, and the QOS overrides OMAX*, OMAXI*, OMAXJ*.
+    let base = name.strip_prefix('O').unwrap_or(name);
+    ["MAXI", "MAXJ", "MAX"].iter().any(|prefix| {
+        matches!(
+            base.strip_prefix(prefix),
+            Some("JOB" | "PROC" | "NODE" | "PS" | "PE" | "WC" | "MEM")
+        )
+    })
+}
+
+fn credential_cfg(
+    c: &mut SimConfig,
+    e: &Entry,
+    w: &mut Vec<String>,
+    kind: CredKind,
+) -> Result<(), ConfigError> {
+    let cfg_name = kind.cfg_name();
+    let name = match e.index.as_deref() {
+        Some(n) if !n.is_empty() => n,
+        _ => {
+            return Err(ConfigError::at(
+                e.location.clone(),
+                format!("{cfg_name} needs a name: {cfg_name}[name] ATTR=VALUE"),
+            ))
+        }
+    };
+    // DEFAULT is the fallback object whatever its case; other names are case-sensitive.
+    let name = if name.eq_ignore_ascii_case(DEFAULT) {
+        DEFAULT
+    } else {
+        name
+    };
+    for attr in e.attrs()? {
+        credential_attr(c, &attr, w, kind, name)?;
+    }
+    Ok(())
+}
+
+fn credential_attr(
+    c: &mut SimConfig,
+    attr: &Attr,
+    w: &mut Vec<String>,
+    kind: CredKind,
+    name: &str,
+) -> Result<(), ConfigError> {
+    let cfg_name = kind.cfg_name();
+    let object_name = format!("{cfg_name}[{name}] {}", attr.name);
+    let at = &attr.location;
+    let err = |message: String| ConfigError::at(at.clone(), message);
+    if let Some((_, kinds)) = CRED_ATTRS.iter().find(|(n, _)| *n == attr.name) {
+        if !kinds.contains(&kind) {
+            let owners: Vec<&str> = kinds.iter().map(|k| k.cfg_name()).collect();
+            return Err(err(format!(
+                "{object_name}: {} is an attribute of {}, not of {cfg_name}",
+                attr.name,
+                owners.join(", ")
+            )));
+        }
+    } else if CRED_ATTRS_NOT_YET.contains(&attr.name.as_str()) || is_limit_attr(&attr.name) {
+        w.push(format!(
+            "{at}: warning: {object_name} is not simulated yet; ignored"
+        ));
+        return Ok(());
+    } else {
+        let mut known: Vec<&str> = CRED_ATTRS.iter().map(|(n, _)| *n).collect();
+        known.extend(CRED_ATTRS_NOT_YET);
+        known.extend([
+            "MAXJOB", "MAXPROC", "MAXNODE", "MAXPS", "MAXPE", "MAXWC", "MAXMEM",
+        ]);
+        let hint = match cfg::closest(&attr.name, &known) {
+            Some(near) => format!("; did you mean {near}?"),
+            None => String::new(),
+        };
+        return Err(err(format!(
+            "{cfg_name}[{name}]: unknown attribute {}{hint}",
+            attr.name
+        )));
+    }
+    let number =
+        |text: &str| cfg::parse_float(text).map_err(|e| err(format!("{object_name}: {}", e.0)));
+    let names = |text: &str| -> Result<Vec<String>, ConfigError> {
+        let list: Vec<String> = text
+            .split([',', ':'])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect();
+        if list.is_empty() {
+            return Err(err(format!("{object_name}: expected a list of names")));
+        }
+        Ok(list)
+    };
+    let one_name = |text: &str| -> Result<String, ConfigError> {
+        let text = text.trim();
+        if text.is_empty() || text.contains([',', ' ']) {
+            return Err(err(format!(
+                "{object_name}: expected one name, found `{text}`"
+            )));
+        }
+        Ok(text.to_string())
+    };
+    if attr.name == "DEFAULT.WCLIMIT" {
+        if name != DEFAULT {
+            w.push(format!(
+                "{at}: warning: {object_name}: per-class wallclock defaults are not simulated yet (CLASSCFG[DEFAULT] is); ignored"
+            ));
+            return Ok(());
+        }
+        c.default_wclimit = match cfg::parse_duration(&attr.value)
+            .map_err(|e| err(format!("{object_name}: {}", e.0)))?
+        {
+            (Duration::Seconds(s), _) if s > 0 => Some(s),
+            _ => None,
+        };
+        return Ok(());
+    }
+    let object = c.credentials.object_mut(kind, name);
+    let settings = &mut object.settings;
+    match attr.name.as_str() {
+        "PRIORITY" => settings.priority = number(&attr.value)?,
+        "QDEF" => {
+            object.qdef = Some(one_name(&attr.value)?);
+            object.qdef_location = Some(at.clone());
+        }
+        "QLIST" => object.qlist = Some(names(&attr.value)?),
+        "ADEF" => object.adef = Some(one_name(&attr.value)?),
+        "ALIST" => object.alist = Some(names(&attr.value)?),
+        "CLASSWEIGHT" => settings.class_weight = Some(number(&attr.value)?),
+        "QTWEIGHT" => settings.qt_weight = number(&attr.value)?,
+        "XFWEIGHT" => settings.xf_weight = number(&attr.value)?,
+        "QTTARGET" => {
+            let (value, warning) = cfg::parse_duration(&attr.value)
+                .map_err(|e| err(format!("{object_name}: {}", e.0)))?;
+            if let Some(warning) = warning {
+                w.push(format!("{at}: warning: {object_name}: {warning}"));
+            }
+            settings.qt_target = value.as_secs().filter(|s| *s > 0);
+        }
+        "XFTARGET" => {
+            let target = number(&attr.value)?;
+            if target < 1.0 {
+                return Err(err(format!(
+                    "{object_name}: an expansion factor target is at least 1, found {target}"
+                )));
+            }
+            settings.xf_target = Some(target);
+        }
+        other => unreachable!("attribute {other} is listed in CRED_ATTRS"),
     }
     Ok(())
 }
@@ -416,8 +657,11 @@ mod tests {
         let cfg = c.config;
         assert_eq!(cfg.policy.backfill, BackfillPolicy::None);
         assert_eq!(cfg.policy.reservation_depth, 4);
-        assert_eq!(cfg.policy.priority.queue_time, 2.5);
-        assert_eq!(cfg.policy.priority.service, 3.0);
+        assert_eq!(cfg.policy.priority.weight[Sub::QueueTime as usize], 2.5);
+        assert_eq!(
+            cfg.policy.priority.component_weight[Component::Serv as usize],
+            3.0
+        );
         assert_eq!(cfg.max_overrun, Some(600));
         assert_eq!(cfg.poll_interval, 30);
         assert_eq!(cfg.default_wclimit, Some(3600));
@@ -465,5 +709,158 @@ mod tests {
             e,
             "maui.cfg:1:20: RESERVATIONDEPTH takes one value, found more"
         );
+    }
+
+    #[test]
+    fn every_priority_weight_and_cap_is_read_by_either_name() {
+        let c = load(
+            "SERVWEIGHT 2\nTARGETWEIGHT 3\nTARGCAP 7\nCREDWEIGHT 4\nFSWEIGHT 5\nRESWEIGHT 6\n\
+             USAGEWEIGHT 8\nXFACTORWEIGHT 9\nXFACTORCAP 10\nUSAGEEXECUTIONTIMEWEIGHT 11\n\
+             USAGECONSUMEDWEIGHT 12\nPEWEIGHT 13\nFSACCOUNTWEIGHT 30\nXFMINWCLIMIT 00:05:00\n\
+             JOBPRIOACCRUALPOLICY fullpolicy\nENABLENEGJOBPRIORITY true\n",
+        )
+        .unwrap();
+        let p = &c.config.policy.priority;
+        let cw = |comp: Component| p.component_weight[comp as usize];
+        assert_eq!(
+            [
+                cw(Component::Serv),
+                cw(Component::Targ),
+                cw(Component::Cred),
+                cw(Component::Fs)
+            ],
+            [2.0, 3.0, 4.0, 5.0]
+        );
+        assert_eq!([cw(Component::Res), cw(Component::Usage)], [6.0, 8.0]);
+        assert_eq!(p.component_cap[Component::Targ as usize], 7.0);
+        let w = |s: Sub| p.weight[s as usize];
+        assert_eq!(
+            [
+                w(Sub::XFactor),
+                w(Sub::ExecutionTime),
+                w(Sub::Consumed),
+                w(Sub::Pe),
+                w(Sub::FsAccount)
+            ],
+            [9.0, 11.0, 12.0, 13.0, 30.0]
+        );
+        assert_eq!(p.cap[Sub::XFactor as usize], 10.0);
+        assert_eq!(p.xf_min_wclimit, 300);
+        assert_eq!(p.accrual, AccrualPolicy::FullPolicy);
+        assert!(p.allow_negative);
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+        assert_eq!(
+            load("XFMINWCLIMIT -1")
+                .unwrap()
+                .config
+                .policy
+                .priority
+                .xf_min_wclimit,
+            -1
+        );
+    }
+
+    #[test]
+    fn credential_objects_are_read_by_kind_and_name() {
+        let c = load(
+            "USERCFG[17] PRIORITY=-1000 QDEF=high ADEF=physics ALIST=physics,chem\n\
+             USERCFG[default] PRIORITY=5\n\
+             GROUPCFG[staff] PRIORITY=20 CLASSWEIGHT=3 QLIST=high:low\n\
+             ACCOUNTCFG[physics] PRIORITY=30\n\
+             QOSCFG[high] PRIORITY=100 QTWEIGHT=5000 XFWEIGHT=10 QTTARGET=1:00:00 XFTARGET=2.5\n\
+             QOSCFG[low] PRIORITY=-100\n\
+             CLASSCFG[batch] PRIORITY=7\n",
+        )
+        .unwrap();
+        let creds = &c.config.credentials;
+        let steve = &creds.user["17"];
+        assert_eq!(steve.settings.priority, -1000.0);
+        assert_eq!(steve.qdef.as_deref(), Some("high"));
+        assert_eq!(steve.adef.as_deref(), Some("physics"));
+        assert_eq!(
+            steve.alist,
+            Some(vec!["physics".to_string(), "chem".to_string()])
+        );
+        assert_eq!(creds.user[DEFAULT].settings.priority, 5.0);
+        let staff = &creds.group["staff"];
+        assert_eq!(
+            (staff.settings.priority, staff.settings.class_weight),
+            (20.0, Some(3.0))
+        );
+        assert_eq!(
+            staff.qlist,
+            Some(vec!["high".to_string(), "low".to_string()])
+        );
+        assert_eq!(creds.account["physics"].settings.priority, 30.0);
+        let high = &creds.qos["high"].settings;
+        assert_eq!(
+            (
+                high.priority,
+                high.qt_weight,
+                high.xf_weight,
+                high.qt_target,
+                high.xf_target
+            ),
+            (100.0, 5000.0, 10.0, Some(3600), Some(2.5))
+        );
+        assert_eq!(creds.class["batch"].settings.priority, 7.0);
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    }
+
+    #[test]
+    fn later_parts_attributes_warn_and_are_ignored() {
+        let c = load("USERCFG[steve] MAXJOB=2,4 FSTARGET=25 PRIORITY=3\n").unwrap();
+        assert_eq!(c.config.credentials.user["steve"].settings.priority, 3.0);
+        assert_eq!(
+            c.warnings,
+            vec![
+                "maui.cfg:1:16: warning: USERCFG[steve] MAXJOB is not simulated yet; ignored",
+                "maui.cfg:1:27: warning: USERCFG[steve] FSTARGET is not simulated yet; ignored",
+            ]
+        );
+    }
+
+    /// The issue's bad-input list: each is a located error and nothing runs.
+    #[test]
+    fn bad_credential_and_weight_input_is_a_located_error() {
+        let cases = [
+            (
+                "USERCFG[steve] PRIORTY=5\n",
+                "maui.cfg:1:16: USERCFG[steve]: unknown attribute PRIORTY; did you mean PRIORITY?",
+            ),
+            (
+                "XFACTORWEIGHT lots\n",
+                "maui.cfg:1:15: XFACTORWEIGHT: expected a number, found `lots`",
+            ),
+            ("\nRESCAP -1\n", "maui.cfg:2:8: RESCAP: a cap cannot be negative"),
+            (
+                "QOSCFG[high] PRIORITY=1\nCLASSCFG[batch] QDEF=gold\n",
+                "maui.cfg:2:17: CLASSCFG[batch] QDEF=gold: no QOS gold is defined (add a QOSCFG[gold] line)",
+            ),
+            (
+                "USERCFG[steve] QTWEIGHT=5\n",
+                "maui.cfg:1:16: USERCFG[steve] QTWEIGHT: QTWEIGHT is an attribute of QOSCFG, not of USERCFG",
+            ),
+            (
+                "GROUPCFG PRIORITY=5\n",
+                "maui.cfg:1:1: GROUPCFG needs a name: GROUPCFG[name] ATTR=VALUE",
+            ),
+            (
+                "QOSCFG[high] XFTARGET=0.5\n",
+                "maui.cfg:1:14: QOSCFG[high] XFTARGET: an expansion factor target is at least 1, found 0.5",
+            ),
+            (
+                "USERCFG[a] PRIORITY=high\n",
+                "maui.cfg:1:12: USERCFG[a] PRIORITY: expected a number, found `high`",
+            ),
+            (
+                "JOBPRIOACCRUALPOLICY SOMETIMES\n",
+                "maui.cfg:1:22: JOBPRIOACCRUALPOLICY: expected ALWAYS, QUEUEPOLICY or FULLPOLICY, found `SOMETIMES`",
+            ),
+        ];
+        for (text, want) in cases {
+            let got = load(text).map(|_| ()).unwrap_err().to_string();
+            assert_eq!(got, want, "for {text:?}");
+        }
     }
 }

@@ -1,8 +1,9 @@
 //! From trace records to simulated jobs: filters, skip reasons, machine size, estimates.
 
+use crate::credentials::Names;
 use crate::error::{Result, SimError};
 use crate::swf::{self, SwfHeader, SwfRecord};
-use mauisim_core::Time;
+use mauisim_core::{CredId, CredKind, JobCreds, Time};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -68,9 +69,19 @@ pub struct Job {
     /// The wallclock limit: planned with, and enforced.
     pub wcl: Time,
     pub procs: u64,
-    pub user: i64,
-    pub group: i64,
-    pub class: i64,
+    /// Nodes the processors span on the simulated machine.
+    pub nodes: u64,
+    /// User, group, class and partition from the trace; account and QOS once assigned
+    /// from the config ([`crate::credentials::Resolver::assign`]).
+    pub creds: JobCreds,
+    /// The account the trace (or the account mapping) asks for, if any.
+    pub requested_account: CredId,
+    /// The QOS the job asks for, if any (scenario files; SWF has none).
+    pub requested_qos: CredId,
+    /// Requested memory over all tasks, MB (SWF field 10 is KB per processor).
+    pub mem_mb: f64,
+    /// Admin system priority (`setspri`), 0 for none.
+    pub system_priority: u32,
     /// The record as read, for writing the simulated schedule back as SWF.
     pub record: SwfRecord,
 }
@@ -91,9 +102,12 @@ impl Job {
             runtime,
             wcl: wcl.max(1),
             procs,
-            user: -1,
-            group: -1,
-            class: -1,
+            nodes: procs,
+            creds: JobCreds::default(),
+            requested_account: CredId::NONE,
+            requested_qos: CredId::NONE,
+            mem_mb: 0.0,
+            system_priority: 0,
             record: SwfRecord { fields, line: 0 },
         }
     }
@@ -109,6 +123,8 @@ pub struct Workload {
     pub machine: Machine,
     /// Sorted by `(submit, id)`.
     pub jobs: Vec<Job>,
+    /// Credential names of the jobs (and, once the config is applied, of the config).
+    pub names: Names,
     pub records: u64,
     pub skipped: Counts,
     pub adjusted: Counts,
@@ -122,7 +138,9 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Workload> {
     let mut builder = Builder {
         options,
         max_procs: machine.procs(),
+        procs_per_node: machine.procs_per_node,
         jobs: Vec::new(),
+        names: Names::default(),
         skipped: Counts::new(),
         adjusted: Counts::new(),
     };
@@ -143,6 +161,7 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Workload> {
     }
     let Builder {
         mut jobs,
+        names,
         skipped,
         mut adjusted,
         ..
@@ -172,6 +191,7 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Workload> {
         header: reader.header,
         machine,
         jobs,
+        names,
         records,
         skipped,
         adjusted,
@@ -234,7 +254,9 @@ fn machine_size(header: &SwfHeader, cli: &MachineOverride, path: &Path) -> Resul
 struct Builder<'a> {
     options: &'a LoadOptions,
     max_procs: u64,
+    procs_per_node: u64,
     jobs: Vec<Job>,
+    names: Names,
     skipped: Counts,
     adjusted: Counts,
 }
@@ -327,15 +349,29 @@ impl Builder<'_> {
             Estimate::Trace => requested,
             Estimate::Exact => runtime,
         };
+        let mut creds = JobCreds::default();
+        for (kind, field) in [
+            (CredKind::User, 12),
+            (CredKind::Group, 13),
+            (CredKind::Class, 15),
+        ] {
+            creds.set(kind, self.names.intern_number(kind, record.int(field)));
+        }
+        creds.partition = self.names.intern_partition(record.int(16));
+        // Field 10 is requested memory in KB per processor; −1 when not recorded.
+        let mem_per_proc_kb = record.fields[9].max(0.0);
         self.jobs.push(Job {
             id: record.int(1).max(0) as u64,
             submit: record.int(2),
             runtime,
             wcl: wcl.max(1),
             procs,
-            user: record.int(12),
-            group: record.int(13),
-            class: record.int(15),
+            nodes: procs.div_ceil(self.procs_per_node),
+            creds,
+            requested_account: CredId::NONE,
+            requested_qos: CredId::NONE,
+            mem_mb: mem_per_proc_kb * procs as f64 / 1024.0,
+            system_priority: 0,
             record,
         });
     }

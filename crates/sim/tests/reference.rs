@@ -51,6 +51,7 @@ fn check(
     let reference_path = dir.join("reference_outputs").join(reference);
     let expected = reference_starts(&reference_path);
     let report = run(RunOptions {
+        account_from: Default::default(),
         trace: input,
         config: None,
         filter,

@@ -1,0 +1,249 @@
+//! Credentials: who a job runs as, and what the config says about each credential.
+//!
+//! Names are the caller's business (the simulator interns them); the core sees dense ids
+//! and the settings of the `*CFG[name]` objects, so no string work happens per iteration.
+
+use crate::Time;
+use serde::Serialize;
+
+/// The five credential kinds that carry priorities, fairshare targets and limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CredKind {
+    User,
+    Group,
+    Account,
+    Qos,
+    Class,
+}
+
+impl CredKind {
+    pub const ALL: [CredKind; 5] = [
+        CredKind::User,
+        CredKind::Group,
+        CredKind::Account,
+        CredKind::Qos,
+        CredKind::Class,
+    ];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The maui.cfg object that configures this kind.
+    pub fn cfg_name(self) -> &'static str {
+        match self {
+            CredKind::User => "USERCFG",
+            CredKind::Group => "GROUPCFG",
+            CredKind::Account => "ACCOUNTCFG",
+            CredKind::Qos => "QOSCFG",
+            CredKind::Class => "CLASSCFG",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            CredKind::User => "user",
+            CredKind::Group => "group",
+            CredKind::Account => "account",
+            CredKind::Qos => "qos",
+            CredKind::Class => "class",
+        }
+    }
+}
+
+/// Index of a credential in its kind's name table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CredId(pub u32);
+
+impl Default for CredId {
+    fn default() -> Self {
+        CredId::NONE
+    }
+}
+
+impl CredId {
+    /// The job has no credential of this kind (e.g. no account in an SWF trace).
+    pub const NONE: CredId = CredId(u32::MAX);
+
+    pub fn get(self) -> Option<usize> {
+        (self != CredId::NONE).then_some(self.0 as usize)
+    }
+}
+
+/// A job's credentials, one per kind, plus its partition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct JobCreds {
+    pub ids: [CredId; 5],
+    pub partition: CredId,
+}
+
+impl Default for JobCreds {
+    fn default() -> Self {
+        JobCreds {
+            ids: [CredId::NONE; 5],
+            partition: CredId::NONE,
+        }
+    }
+}
+
+impl JobCreds {
+    pub fn get(&self, kind: CredKind) -> CredId {
+        self.ids[kind.index()]
+    }
+
+    pub fn set(&mut self, kind: CredKind, id: CredId) {
+        self.ids[kind.index()] = id;
+    }
+}
+
+/// What one `*CFG[name]` object sets that the scheduling policy uses. Attributes that
+/// only make sense for one kind (QOS targets, the group's class weight) stay at their
+/// neutral values elsewhere.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct CredSettings {
+    /// PRIORITY: the CRED subcomponent's factor.
+    pub priority: f64,
+    /// QOSCFG QTWEIGHT: added to QUEUETIMEWEIGHT for this QOS's jobs.
+    pub qt_weight: f64,
+    /// QOSCFG XFWEIGHT: added to XFACTORWEIGHT.
+    pub xf_weight: f64,
+    /// QOSCFG QTTARGET (seconds): drives TARGETQUEUETIME.
+    pub qt_target: Option<Time>,
+    /// QOSCFG XFTARGET: drives TARGETXFACTOR.
+    pub xf_target: Option<f64>,
+    /// GROUPCFG CLASSWEIGHT: replaces CLASSWEIGHT for the group's jobs when > 0.
+    pub class_weight: Option<f64>,
+}
+
+/// The settings of every configured credential, by kind and id, with each kind's
+/// DEFAULT object. A credential the config never mentions has neutral settings.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct CredTables {
+    pub defaults: [CredSettings; 5],
+    /// Indexed by [`CredId`]; shorter than the name table when the last names are
+    /// unconfigured.
+    pub settings: [Vec<CredSettings>; 5],
+}
+
+static NEUTRAL: CredSettings = CredSettings {
+    priority: 0.0,
+    qt_weight: 0.0,
+    xf_weight: 0.0,
+    qt_target: None,
+    xf_target: None,
+    class_weight: None,
+};
+
+impl CredTables {
+    /// The credential's own settings (neutral when unconfigured or absent).
+    pub fn own(&self, kind: CredKind, id: CredId) -> &CredSettings {
+        id.get()
+            .and_then(|i| self.settings[kind.index()].get(i))
+            .unwrap_or(&NEUTRAL)
+    }
+
+    pub fn own_mut(&mut self, kind: CredKind, id: CredId) -> &mut CredSettings {
+        let i = id.get().expect("a configured credential has an id");
+        let table = &mut self.settings[kind.index()];
+        if table.len() <= i {
+            table.resize(i + 1, CredSettings::default());
+        }
+        &mut table[i]
+    }
+
+    pub fn default_of(&self, kind: CredKind) -> &CredSettings {
+        &self.defaults[kind.index()]
+    }
+
+    /// Resolves, once per job, the credential-dependent inputs of its priority.
+    pub fn resolve(&self, creds: &JobCreds) -> ResolvedCreds {
+        let mut priority = [0.0; 5];
+        for kind in CredKind::ALL {
+            let own = self.own(kind, creds.get(kind)).priority;
+            // A credential without its own PRIORITY takes its kind's DEFAULT
+            // (MAUI-SEMANTICS §1). The QOS has no such fallback in Maui.
+            priority[kind.index()] = if own != 0.0 || kind == CredKind::Qos {
+                own
+            } else {
+                self.default_of(kind).priority
+            };
+        }
+        let qos = self.own(CredKind::Qos, creds.get(CredKind::Qos));
+        let class_weight = self
+            .own(CredKind::Group, creds.get(CredKind::Group))
+            .class_weight
+            .or(self.default_of(CredKind::Group).class_weight)
+            .filter(|w| *w > 0.0);
+        ResolvedCreds {
+            priority,
+            qt_weight: qos.qt_weight,
+            xf_weight: qos.xf_weight,
+            qt_target: qos.qt_target,
+            xf_target: qos.xf_target,
+            class_weight,
+        }
+    }
+}
+
+/// A job's credential-dependent priority inputs, resolved when it is queued.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ResolvedCreds {
+    /// PRIORITY of user, group, account, QOS, class (DEFAULT fallback applied).
+    pub priority: [f64; 5],
+    pub qt_weight: f64,
+    pub xf_weight: f64,
+    pub qt_target: Option<Time>,
+    pub xf_target: Option<f64>,
+    pub class_weight: Option<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn creds(user: u32, group: u32, qos: u32) -> JobCreds {
+        let mut c = JobCreds::default();
+        c.set(CredKind::User, CredId(user));
+        c.set(CredKind::Group, CredId(group));
+        c.set(CredKind::Qos, CredId(qos));
+        c
+    }
+
+    #[test]
+    fn own_priority_wins_and_default_fills_zero() {
+        let mut t = CredTables::default();
+        t.own_mut(CredKind::User, CredId(1)).priority = -1000.0;
+        t.defaults[CredKind::User.index()].priority = 50.0;
+        t.defaults[CredKind::Qos.index()].priority = 7.0;
+        t.own_mut(CredKind::Qos, CredId(2)).priority = 3.0;
+        let a = t.resolve(&creds(1, 0, 2));
+        assert_eq!(a.priority[CredKind::User.index()], -1000.0);
+        assert_eq!(a.priority[CredKind::Qos.index()], 3.0);
+        let b = t.resolve(&creds(0, 0, 0));
+        assert_eq!(b.priority[CredKind::User.index()], 50.0);
+        // The QOS takes its own priority only.
+        assert_eq!(b.priority[CredKind::Qos.index()], 0.0);
+        // No account at all: the DEFAULT account's priority (zero here).
+        assert_eq!(b.priority[CredKind::Account.index()], 0.0);
+    }
+
+    #[test]
+    fn qos_weights_targets_and_group_class_weight_resolve() {
+        let mut t = CredTables::default();
+        let q = t.own_mut(CredKind::Qos, CredId(4));
+        q.qt_weight = 5000.0;
+        q.xf_weight = 10.0;
+        q.qt_target = Some(3600);
+        q.xf_target = Some(2.5);
+        t.own_mut(CredKind::Group, CredId(3)).class_weight = Some(9.0);
+        let r = t.resolve(&creds(0, 3, 4));
+        assert_eq!(
+            (r.qt_weight, r.xf_weight, r.qt_target, r.xf_target),
+            (5000.0, 10.0, Some(3600), Some(2.5))
+        );
+        assert_eq!(r.class_weight, Some(9.0));
+        assert_eq!(t.resolve(&creds(0, 1, 0)).class_weight, None);
+        assert_eq!(t.resolve(&JobCreds::default()).qt_target, None);
+    }
+}
