@@ -76,6 +76,13 @@ impl QueuedJob {
         }
     }
 
+    /// A job whose priority is not the common function of its submit time: a system
+    /// priority, or an effective queue time that no longer starts at submission. (Whatever
+    /// moves `eff_queue_start` must keep [`crate::Scheduler`]'s count of these.)
+    pub fn breaks_queue_order(&self) -> bool {
+        self.system_priority > 0 || self.eff_queue_start != self.submit
+    }
+
     /// Seconds of effective queue time at `now`.
     pub fn eff_queued(&self, now: Time) -> Time {
         (now - self.eff_queue_start).max(0)

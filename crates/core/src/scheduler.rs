@@ -67,9 +67,12 @@ impl Decisions {
 #[derive(Debug, Clone)]
 pub struct Scheduler {
     policy: PolicyConfig,
-    /// The priority order is the queue order whenever no job has a system priority or a
-    /// reset effective queue time: sorting can be skipped.
+    /// The priority order is the queue order whenever no queued job breaks it
+    /// ([`QueuedJob::breaks_queue_order`]): sorting can be skipped.
     queue_order: bool,
+    /// Queued jobs that break the queue order, counted as they are admitted and started,
+    /// so the fast path needs no scan of the queue.
+    out_of_queue_order: usize,
     profile: Profile,
     /// Fairshare priority deltas per credential, kept current by the caller.
     fs: FsDeltas,
@@ -88,6 +91,7 @@ impl Scheduler {
     pub fn new(total_procs: u64, origin: Time, policy: PolicyConfig) -> Self {
         Scheduler {
             queue_order: policy.priority_is_queue_order(),
+            out_of_queue_order: 0,
             policy,
             profile: Profile::new(total_procs, origin),
             fs: FsDeltas::default(),
@@ -104,6 +108,16 @@ impl Scheduler {
 
     pub fn profile(&self) -> &Profile {
         &self.profile
+    }
+
+    /// Takes a newly queued job in: resolves its credential-dependent priority factors and
+    /// notes whether it breaks the queue order. Every job given to [`Scheduler::schedule`]
+    /// must have passed through here once.
+    pub fn admit(&mut self, job: &mut QueuedJob) {
+        job.cred_factors = self.policy.creds.resolve(&job.creds);
+        if job.breaks_queue_order() {
+            self.out_of_queue_order += 1;
+        }
     }
 
     /// The fairshare deltas the FS priority component reads.
@@ -210,6 +224,9 @@ impl Scheduler {
         out: &mut Decisions,
     ) {
         self.profile.occupy(now, now + job.wcl, job.procs);
+        if job.breaks_queue_order() {
+            self.out_of_queue_order -= 1;
+        }
         out.starts.push(Start {
             job: job.idx,
             queue_pos: pos,
@@ -220,11 +237,11 @@ impl Scheduler {
     /// Fills `self.order` with queue positions, highest priority first.
     fn prioritize(&mut self, now: Time, queue: &mut [QueuedJob]) {
         self.order.clear();
-        if self.queue_order
-            && queue
-                .iter()
-                .all(|j| j.eff_queue_start == j.submit && j.system_priority == 0)
-        {
+        if self.queue_order && self.out_of_queue_order == 0 {
+            debug_assert!(
+                !queue.iter().any(QueuedJob::breaks_queue_order),
+                "a job breaking the queue order was not admitted"
+            );
             self.order.extend(0..queue.len());
             return;
         }

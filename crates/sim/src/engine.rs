@@ -216,8 +216,8 @@ impl<'a> Sim<'a> {
             pe: job.procs as f64,
         };
         queued.creds = job.creds;
-        queued.cred_factors = self.scheduler.policy().creds.resolve(&job.creds);
         queued.system_priority = job.system_priority;
+        self.scheduler.admit(&mut queued);
         self.queue.push(queued);
         self.stats.max_queue = self.stats.max_queue.max(self.queue.len());
         self.next_submit += 1;
