@@ -182,21 +182,94 @@ pub enum AccountFrom {
     Class,
 }
 
+/// How one credential (account or QOS) is chosen: each holder credential's default
+/// (ADEF / QDEF) and access list (ALIST / QLIST), by kind and id, with each kind's DEFAULT
+/// object's values apart.
+#[derive(Debug, Clone, Default)]
+struct Selection {
+    default: [Vec<Option<CredId>>; 5],
+    list: [Vec<Option<Vec<CredId>>>; 5],
+    default_of_kind: [Option<CredId>; 5],
+    list_of_kind: [Option<Vec<CredId>>; 5],
+}
+
+impl Selection {
+    fn set(
+        &mut self,
+        kind: CredKind,
+        id: Option<CredId>,
+        default: Option<CredId>,
+        list: Option<Vec<CredId>>,
+    ) {
+        let k = kind.index();
+        match id.and_then(CredId::get) {
+            None => {
+                self.default_of_kind[k] = default;
+                self.list_of_kind[k] = list;
+            }
+            Some(i) => {
+                if self.default[k].len() <= i {
+                    self.default[k].resize(i + 1, None);
+                    self.list[k].resize(i + 1, None);
+                }
+                self.default[k][i] = default;
+                self.list[k][i] = list;
+            }
+        }
+    }
+
+    /// The holder's own value, else its kind's DEFAULT object's.
+    fn lookup<'a, T>(own: &'a [Option<T>], of_kind: &'a Option<T>, id: CredId) -> Option<&'a T> {
+        id.get()
+            .and_then(|i| own.get(i).and_then(Option::as_ref))
+            .or(of_kind.as_ref())
+    }
+
+    /// Access lists grant a name if any holder's list has it; when no holder has a list
+    /// at all, everything is allowed.
+    fn allowed(&self, holders: &[(CredKind, CredId)], wanted: CredId) -> bool {
+        let mut any_list = false;
+        for &(kind, id) in holders {
+            let k = kind.index();
+            if let Some(list) = Self::lookup(&self.list[k], &self.list_of_kind[k], id) {
+                any_list = true;
+                if list.contains(&wanted) {
+                    return true;
+                }
+            }
+        }
+        !any_list
+    }
+
+    /// The requested credential when the lists allow it, else the first holder's default,
+    /// else `fallback`; and whether a request was denied.
+    fn choose(
+        &self,
+        holders: &[(CredKind, CredId)],
+        requested: CredId,
+        fallback: CredId,
+    ) -> (CredId, bool) {
+        if requested != CredId::NONE && self.allowed(holders, requested) {
+            return (requested, false);
+        }
+        let default = holders
+            .iter()
+            .find_map(|&(kind, id)| {
+                let k = kind.index();
+                Self::lookup(&self.default[k], &self.default_of_kind[k], id).copied()
+            })
+            .unwrap_or(fallback);
+        (default, requested != CredId::NONE)
+    }
+}
+
 /// The config's credential objects as id-indexed tables, plus what account and QOS
 /// selection needs.
 #[derive(Debug, Clone, Default)]
 pub struct Resolver {
     pub tables: CredTables,
-    /// Per kind, per id: QDEF / ADEF as ids, QLIST / ALIST as id lists.
-    qdef: [Vec<Option<CredId>>; 5],
-    adef: [Vec<Option<CredId>>; 5],
-    qlist: [Vec<Option<Vec<CredId>>>; 5],
-    alist: [Vec<Option<Vec<CredId>>>; 5],
-    /// The same for each kind's DEFAULT object.
-    default_qdef: [Option<CredId>; 5],
-    default_adef: [Option<CredId>; 5],
-    default_qlist: [Option<Vec<CredId>>; 5],
-    default_alist: [Option<Vec<CredId>>; 5],
+    account: Selection,
+    qos: Selection,
     default_qos: CredId,
 }
 
@@ -216,29 +289,25 @@ impl Resolver {
             ..Resolver::default()
         };
         for kind in CredKind::ALL {
-            let k = kind.index();
             for (name, object) in config.objects(kind) {
-                let qdef = object
-                    .qdef
-                    .as_deref()
-                    .map(|q| names.intern(CredKind::Qos, q));
-                let adef = object
-                    .adef
-                    .as_deref()
-                    .map(|a| names.intern(CredKind::Account, a));
-                let list = |names: &mut Names, kind, list: &Option<Vec<String>>| {
-                    list.as_ref()
-                        .map(|l| l.iter().map(|n| names.intern(kind, n)).collect::<Vec<_>>())
+                let one = |names: &mut Names, target, name: &Option<String>| {
+                    name.as_deref().map(|n| names.intern(target, n))
                 };
+                let list = |names: &mut Names, target, list: &Option<Vec<String>>| {
+                    list.as_ref().map(|l| {
+                        l.iter()
+                            .map(|n| names.intern(target, n))
+                            .collect::<Vec<_>>()
+                    })
+                };
+                let qdef = one(names, CredKind::Qos, &object.qdef);
                 let qlist = list(names, CredKind::Qos, &object.qlist);
+                let adef = one(names, CredKind::Account, &object.adef);
                 let alist = list(names, CredKind::Account, &object.alist);
-                let is_default = name == DEFAULT;
-                if is_default {
-                    r.tables.defaults[k] = object.settings.clone();
-                    r.default_qdef[k] = qdef;
-                    r.default_adef[k] = adef;
-                    r.default_qlist[k] = qlist.clone();
-                    r.default_alist[k] = alist.clone();
+                if name == DEFAULT {
+                    r.tables.defaults[kind.index()] = object.settings.clone();
+                    r.account.set(kind, None, adef, alist.clone());
+                    r.qos.set(kind, None, qdef, qlist.clone());
                     // Only the QOS named DEFAULT is also a credential jobs can have.
                     if kind != CredKind::Qos {
                         continue;
@@ -246,33 +315,11 @@ impl Resolver {
                 }
                 let id = names.intern(kind, name);
                 *r.tables.own_mut(kind, id) = object.settings.clone();
-                let i = id.0 as usize;
-                for table in [&mut r.qdef[k], &mut r.adef[k]] {
-                    if table.len() <= i {
-                        table.resize(i + 1, None);
-                    }
-                }
-                for table in [&mut r.qlist[k], &mut r.alist[k]] {
-                    if table.len() <= i {
-                        table.resize(i + 1, None);
-                    }
-                }
-                r.qdef[k][i] = qdef;
-                r.adef[k][i] = adef;
-                r.qlist[k][i] = qlist;
-                r.alist[k][i] = alist;
+                r.account.set(kind, Some(id), adef, alist);
+                r.qos.set(kind, Some(id), qdef, qlist);
             }
         }
         r
-    }
-
-    fn own<T: Clone>(table: &[Option<T>], id: CredId) -> Option<T> {
-        id.get().and_then(|i| table.get(i).cloned().flatten())
-    }
-
-    /// The credential's own value, else its kind's DEFAULT object's.
-    fn lookup<T: Clone>(own: &[Option<T>], default: &Option<T>, id: CredId) -> Option<T> {
-        Self::own(own, id).or_else(|| default.clone())
     }
 
     /// Gives the job its account and QOS: the requested one when the credentials' lists
@@ -284,78 +331,28 @@ impl Resolver {
         requested_account: CredId,
         requested_qos: CredId,
     ) -> Option<Denied> {
-        let mut denied = None;
-        let user = creds.get(CredKind::User);
-        let group = creds.get(CredKind::Group);
-        let class = creds.get(CredKind::Class);
-        let holders = [(CredKind::User, user), (CredKind::Group, group)];
-        let account = if requested_account != CredId::NONE
-            && self.allowed(
-                &self.alist,
-                &self.default_alist,
-                &holders,
-                requested_account,
-            ) {
-            requested_account
-        } else {
-            if requested_account != CredId::NONE {
-                denied = Some(Denied::Account);
-            }
-            holders
-                .iter()
-                .find_map(|&(kind, id)| {
-                    let k = kind.index();
-                    Self::lookup(&self.adef[k], &self.default_adef[k], id)
-                })
-                .unwrap_or(CredId::NONE)
-        };
+        let user = (CredKind::User, creds.get(CredKind::User));
+        let group = (CredKind::Group, creds.get(CredKind::Group));
+        let (account, account_denied) =
+            self.account
+                .choose(&[user, group], requested_account, CredId::NONE);
         creds.set(CredKind::Account, account);
         let holders = [
-            (CredKind::User, user),
-            (CredKind::Group, group),
+            user,
+            group,
             (CredKind::Account, account),
-            (CredKind::Class, class),
+            (CredKind::Class, creds.get(CredKind::Class)),
         ];
-        let qos = if requested_qos != CredId::NONE
-            && self.allowed(&self.qlist, &self.default_qlist, &holders, requested_qos)
-        {
-            requested_qos
-        } else {
-            if requested_qos != CredId::NONE {
-                denied = Some(Denied::Qos);
-            }
-            holders
-                .iter()
-                .find_map(|&(kind, id)| {
-                    let k = kind.index();
-                    Self::lookup(&self.qdef[k], &self.default_qdef[k], id)
-                })
-                .unwrap_or(self.default_qos)
-        };
+        let (qos, qos_denied) = self.qos.choose(&holders, requested_qos, self.default_qos);
         creds.set(CredKind::Qos, qos);
-        denied
-    }
-
-    /// Access lists (QLIST, ALIST) grant a name if any holder's list has it; when no
-    /// holder has a list at all, everything is allowed.
-    fn allowed(
-        &self,
-        own: &[Vec<Option<Vec<CredId>>>; 5],
-        default: &[Option<Vec<CredId>>; 5],
-        holders: &[(CredKind, CredId)],
-        wanted: CredId,
-    ) -> bool {
-        let mut any_list = false;
-        for &(kind, id) in holders {
-            let k = kind.index();
-            if let Some(list) = Self::lookup(&own[k], &default[k], id) {
-                any_list = true;
-                if list.contains(&wanted) {
-                    return true;
-                }
-            }
+        // One reason per job: when both requests are denied, the QOS is the one counted.
+        if qos_denied {
+            Some(Denied::Qos)
+        } else if account_denied {
+            Some(Denied::Account)
+        } else {
+            None
         }
-        !any_list
     }
 }
 
