@@ -305,8 +305,8 @@ pub fn to_text(report: &PriorityReport) -> String {
         .iter()
         .flat_map(|j| j.components.iter().map(|c| c.value.abs()))
         .sum();
-    let mut totals = format!("\n{:<12} {:>10}", "Percent Contribution", "");
-    totals = format!("{:<23}", totals.trim_end());
+    // The label is wider than the Job and PRIORITY columns it spans.
+    let mut totals = format!("\n{:<22}", "Percent Contribution");
     for (ci, c) in report.shown.iter().enumerate() {
         let subs = &c.subcomponents;
         let comp: f64 = idle_rows.iter().map(|j| j.components[ci].value).sum();

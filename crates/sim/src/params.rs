@@ -328,17 +328,36 @@ fn boolean(entry: &Entry) -> Result<bool, ConfigError> {
     located(cfg::parse_bool(text), entry, at)
 }
 
+/// A time value of the parameter or attribute called `what`; a two-field value draws
+/// the warning that says how it was read.
 fn duration(
-    entry: &Entry,
+    what: &str,
     text: &str,
     at: &Location,
     warnings: &mut Vec<String>,
 ) -> Result<Duration, ConfigError> {
-    let (value, warning) = located(cfg::parse_duration(text), entry, at)?;
+    let (value, warning) = cfg::parse_duration(text)
+        .map_err(|e| ConfigError::at(at.clone(), format!("{what}: {}", e.0)))?;
     if let Some(w) = warning {
-        warnings.push(format!("{at}: warning: {}: {w}", entry.name));
+        warnings.push(format!("{at}: warning: {what}: {w}"));
     }
     Ok(value)
+}
+
+/// A time value that must be finite.
+fn finite_duration(
+    what: &str,
+    text: &str,
+    at: &Location,
+    warnings: &mut Vec<String>,
+) -> Result<Time, ConfigError> {
+    match duration(what, text, at, warnings)? {
+        Duration::Seconds(s) => Ok(s),
+        Duration::Infinity => Err(ConfigError::at(
+            at.clone(),
+            format!("{what} cannot be INFINITY"),
+        )),
+    }
 }
 
 fn backfill_policy(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(), ConfigError> {
@@ -381,7 +400,7 @@ fn job_max_overrun(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<
     let (text, at) = scalar(e)?;
     c.max_overrun = match text.trim() {
         "-1" => None,
-        _ => match duration(e, text, at, w)? {
+        _ => match duration(&e.name, text, at, w)? {
             Duration::Seconds(s) => Some(s),
             Duration::Infinity => None,
         },
@@ -391,15 +410,7 @@ fn job_max_overrun(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<
 
 fn rm_poll_interval(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(), ConfigError> {
     let (text, at) = scalar(e)?;
-    c.poll_interval = match duration(e, text, at, w)? {
-        Duration::Seconds(s) => s,
-        Duration::Infinity => {
-            return Err(ConfigError::at(
-                at.clone(),
-                "RMPOLLINTERVAL cannot be INFINITY",
-            ));
-        }
-    };
+    c.poll_interval = finite_duration(&e.name, text, at, w)?;
     Ok(())
 }
 
@@ -408,15 +419,7 @@ fn xf_min_wclimit(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(
     // −1 (the guide's default) turns the floor off: the xfactor divides by the WCL itself.
     c.policy.priority.xf_min_wclimit = match text.trim() {
         "-1" => -1,
-        _ => match duration(e, text, at, w)? {
-            Duration::Seconds(s) => s,
-            Duration::Infinity => {
-                return Err(ConfigError::at(
-                    at.clone(),
-                    "XFMINWCLIMIT cannot be INFINITY",
-                ))
-            }
-        },
+        _ => finite_duration(&e.name, text, at, w)?,
     };
     Ok(())
 }
@@ -595,10 +598,8 @@ fn credential_attr(
             ));
             return Ok(());
         }
-        c.default_wclimit = match cfg::parse_duration(&attr.value)
-            .map_err(|e| err(format!("{object_name}: {}", e.0)))?
-        {
-            (Duration::Seconds(s), _) if s > 0 => Some(s),
+        c.default_wclimit = match duration(&object_name, &attr.value, at, w)? {
+            Duration::Seconds(s) if s > 0 => Some(s),
             _ => None,
         };
         return Ok(());
@@ -618,11 +619,7 @@ fn credential_attr(
         "QTWEIGHT" => settings.qt_weight = number(&attr.value)?,
         "XFWEIGHT" => settings.xf_weight = number(&attr.value)?,
         "QTTARGET" => {
-            let (value, warning) = cfg::parse_duration(&attr.value)
-                .map_err(|e| err(format!("{object_name}: {}", e.0)))?;
-            if let Some(warning) = warning {
-                w.push(format!("{at}: warning: {object_name}: {warning}"));
-            }
+            let value = duration(&object_name, &attr.value, at, w)?;
             settings.qt_target = value.as_secs().filter(|s| *s > 0);
         }
         "XFTARGET" => {
@@ -805,6 +802,30 @@ mod tests {
         );
         assert_eq!(creds.class["batch"].settings.priority, 7.0);
         assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    }
+
+    #[test]
+    fn two_field_times_in_attributes_warn_how_they_were_read() {
+        let c =
+            load("CLASSCFG[DEFAULT] DEFAULT.WCLIMIT=30:00\nQOSCFG[q] QTTARGET=10:00\n").unwrap();
+        assert_eq!(c.config.default_wclimit, Some(1800));
+        assert_eq!(c.config.credentials.qos["q"].settings.qt_target, Some(600));
+        assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
+        assert!(
+            c.warnings[0]
+                .starts_with("maui.cfg:1:19: warning: CLASSCFG[DEFAULT] DEFAULT.WCLIMIT: "),
+            "{:?}",
+            c.warnings
+        );
+        assert!(
+            c.warnings[1].starts_with("maui.cfg:2:11: warning: QOSCFG[q] QTTARGET: "),
+            "{:?}",
+            c.warnings
+        );
+        let e = load("RMPOLLINTERVAL INFINITY\n").unwrap_err().to_string();
+        assert_eq!(e, "maui.cfg:1:16: RMPOLLINTERVAL cannot be INFINITY");
+        let e = load("XFMINWCLIMIT INFINITY\n").unwrap_err().to_string();
+        assert_eq!(e, "maui.cfg:1:14: XFMINWCLIMIT cannot be INFINITY");
     }
 
     #[test]
