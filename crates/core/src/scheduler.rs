@@ -78,8 +78,16 @@ pub struct Scheduler {
     fs: FsDeltas,
     /// Scratch: queue positions in priority order.
     order: Vec<usize>,
-    /// Scratch: priority sort keys.
-    keys: Vec<(i64, Time, u64, usize)>,
+    /// Priority sort keys `(−priority, submit, id, queue position, job)`, kept in the last
+    /// iteration's order: priorities change little between iterations, so the stable
+    /// (run-adaptive) sort of the next iteration sees nearly sorted input.
+    keys: Vec<(i64, Time, u64, usize, JobIdx)>,
+    /// The queue as the last iteration left it: its length and the positions it started
+    /// (ascending), so that `keys` can follow the caller's removal of started jobs.
+    last_len: usize,
+    last_started: Vec<usize>,
+    /// Scratch: old queue position → new one while carrying keys over.
+    new_pos: Vec<usize>,
     /// Scratch: reservations of this iteration, released at its end.
     held: Vec<(Time, Time, u64)>,
     /// Scratch: each job's fate this iteration, by priority rank.
@@ -97,6 +105,9 @@ impl Scheduler {
             fs: FsDeltas::default(),
             order: Vec::new(),
             keys: Vec::new(),
+            last_len: 0,
+            last_started: Vec::new(),
+            new_pos: Vec::new(),
             held: Vec::new(),
             fate: Vec::new(),
         }
@@ -210,6 +221,9 @@ impl Scheduler {
             count_bypasses(&order, &self.fate, queue);
         }
         self.order = order;
+        self.last_started
+            .extend(out.starts.iter().map(|s| s.queue_pos));
+        self.last_started.sort_unstable();
         for (start, end, procs) in self.held.drain(..) {
             self.profile.release(start, end, procs);
         }
@@ -234,6 +248,62 @@ impl Scheduler {
         });
     }
 
+    /// Brings the last iteration's keys up to date with a queue of `len` jobs, assuming the
+    /// caller removed exactly the jobs started then and appended new ones (the evaluation in
+    /// [`Self::prioritize`] checks that every key still names its job). False when even the
+    /// lengths disagree.
+    fn carry_keys_over(&mut self, queue: &[QueuedJob]) -> bool {
+        let kept = self.last_len - self.last_started.len().min(self.last_len);
+        if self.keys.len() != self.last_len || queue.len() < kept {
+            return false;
+        }
+        if !self.last_started.is_empty() {
+            // New position of every old one; `usize::MAX` for the started.
+            self.new_pos.clear();
+            let mut removed = 0;
+            let mut next = self.last_started.iter().peekable();
+            for p in 0..self.last_len {
+                if next.peek() == Some(&&p) {
+                    next.next();
+                    removed += 1;
+                    self.new_pos.push(usize::MAX);
+                } else {
+                    self.new_pos.push(p - removed);
+                }
+            }
+            let new_pos = &self.new_pos;
+            self.keys.retain_mut(|key| {
+                key.3 = new_pos[key.3];
+                key.3 != usize::MAX
+            });
+        }
+        self.keys.extend(
+            queue[kept..]
+                .iter()
+                .enumerate()
+                .map(|(i, j)| (0, j.submit, j.id, kept + i, j.idx)),
+        );
+        true
+    }
+
+    /// Computes every key's priority at `now`; false if a key no longer names its job.
+    fn evaluate_keys(&mut self, now: Time, queue: &mut [QueuedJob]) -> bool {
+        let priority = &self.policy.priority;
+        let fs = &self.fs;
+        for key in &mut self.keys {
+            let j = &mut queue[key.3];
+            if j.idx != key.4 {
+                return false;
+            }
+            let static_part = match j.static_priority {
+                Some(p) => p,
+                None => *j.static_priority.insert(priority.static_part(j)),
+            };
+            key.0 = -priority.priority_with_static(j, now, fs, static_part);
+        }
+        true
+    }
+
     /// Fills `self.order` with queue positions, highest priority first.
     fn prioritize(&mut self, now: Time, queue: &mut [QueuedJob]) {
         self.order.clear();
@@ -243,22 +313,24 @@ impl Scheduler {
                 "a job breaking the queue order was not admitted"
             );
             self.order.extend(0..queue.len());
+            self.keys.clear();
+            self.last_len = 0;
             return;
         }
-        let priority = &self.policy.priority;
-        let fs = &self.fs;
-        self.keys.clear();
-        self.keys
-            .extend(queue.iter_mut().enumerate().map(|(pos, j)| {
-                let static_part = match j.static_priority {
-                    Some(p) => p,
-                    None => *j.static_priority.insert(priority.static_part(j)),
-                };
-                let p = priority.priority_with_static(j, now, fs, static_part);
-                (-p, j.submit, j.id, pos)
-            }));
-        self.keys.sort_unstable();
+        if !(self.carry_keys_over(queue) && self.evaluate_keys(now, queue)) {
+            self.keys.clear();
+            self.keys.extend(
+                queue
+                    .iter()
+                    .enumerate()
+                    .map(|(pos, j)| (0, j.submit, j.id, pos, j.idx)),
+            );
+            self.evaluate_keys(now, queue);
+        }
+        self.keys.sort();
         self.order.extend(self.keys.iter().map(|k| k.3));
+        self.last_len = queue.len();
+        self.last_started.clear();
     }
 }
 
@@ -271,6 +343,75 @@ fn count_bypasses(order: &[usize], fate: &[Fate], queue: &mut [QueuedJob]) {
             Fate::Backfilled => backfilled_behind += 1,
             Fate::Waits => queue[pos].bypass += backfilled_behind,
             Fate::StartedInPriorityPass => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::priority::Sub;
+
+    /// Priority order by definition: every job's full breakdown, then submit, id, position.
+    fn reference_order(s: &Scheduler, now: Time, queue: &[QueuedJob]) -> Vec<usize> {
+        let mut keys: Vec<_> = queue
+            .iter()
+            .enumerate()
+            .map(|(pos, j)| (-s.breakdown(j, now).priority, j.submit, j.id, pos))
+            .collect();
+        keys.sort();
+        keys.into_iter().map(|k| k.3).collect()
+    }
+
+    /// Short jobs overtake long ones (XFACTOR), so the order changes between iterations.
+    fn xfactor_scheduler(procs: u64) -> Scheduler {
+        let mut policy = PolicyConfig::default();
+        policy.priority.weight[Sub::XFactor as usize] = 100.0;
+        Scheduler::new(procs, 0, policy)
+    }
+
+    fn job(i: u32, submit: Time, procs: u64, wcl: Time) -> QueuedJob {
+        QueuedJob::new(JobIdx(i), u64::from(i) + 1, submit, procs, wcl)
+    }
+
+    #[test]
+    fn the_carried_order_follows_removals_appends_and_foreign_edits() {
+        let mut s = xfactor_scheduler(4);
+        let mut queue: Vec<QueuedJob> = (0..12)
+            .map(|i| {
+                job(
+                    i,
+                    i64::from(i) * 60,
+                    1 + u64::from(i % 3),
+                    600 * (1 + i64::from(i % 5)),
+                )
+            })
+            .collect();
+        for j in &mut queue {
+            s.admit(j);
+        }
+        let mut out = Decisions::default();
+        let mut next = 12;
+        for step in 0..8 {
+            let now = 1000 + step * 700;
+            s.schedule(now, &mut queue, &mut out);
+            let mut started: Vec<usize> = out.starts.iter().map(|st| st.queue_pos).collect();
+            started.sort_unstable();
+            for pos in started.into_iter().rev() {
+                let j = queue.remove(pos);
+                s.job_ended(now, now + j.wcl, j.procs);
+            }
+            if step % 3 == 2 {
+                // Not the removal the scheduler expects: it must notice and start over.
+                queue.swap(0, 1);
+            }
+            let mut fresh = job(next, now, 2, 300);
+            s.admit(&mut fresh);
+            queue.push(fresh);
+            next += 1;
+            let later = now + 350;
+            let expected = reference_order(&s, later, &queue);
+            assert_eq!(s.priority_order(later, &mut queue), expected, "step {step}");
         }
     }
 }
