@@ -391,8 +391,7 @@ mod tests {
             s.admit(j);
         }
         let mut out = Decisions::default();
-        let mut next = 12;
-        for step in 0..8 {
+        for (next, step) in (12..).zip(0..8) {
             let now = 1000 + step * 700;
             s.schedule(now, &mut queue, &mut out);
             let mut started: Vec<usize> = out.starts.iter().map(|st| st.queue_pos).collect();
@@ -408,7 +407,6 @@ mod tests {
             let mut fresh = job(next, now, 2, 300);
             s.admit(&mut fresh);
             queue.push(fresh);
-            next += 1;
             let later = now + 350;
             let expected = reference_order(&s, later, &queue);
             assert_eq!(s.priority_order(later, &mut queue), expected, "step {step}");
