@@ -6,10 +6,10 @@ use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use mauisim_config::Duration;
 use mauisim_sim::credentials::AccountFrom;
-use mauisim_sim::diagnose;
 use mauisim_sim::engine::EventOrder;
 use mauisim_sim::workload::{Estimate, Filter, MachineOverride};
 use mauisim_sim::RunOptions;
+use mauisim_sim::{blocked, diagnose};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -95,6 +95,8 @@ struct InspectArgs {
 enum View {
     /// Every idle job's priority, component by component (diagnose -p).
     Priority,
+    /// Every idle job with the first limit that blocks it (checkjob, diagnose -q).
+    Blocked,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -211,6 +213,19 @@ fn inspect(args: InspectArgs) -> anyhow::Result<()> {
                 Format::Text => diagnose::to_text(&report),
                 Format::Csv => diagnose::to_csv(&report)?,
                 Format::Json => serde_json::to_string_pretty(&report)? + "\n",
+            };
+            print!("{text}");
+        }
+        View::Blocked => {
+            let rows = blocked::blocked_report(
+                &mut snapshot,
+                &prepared.workload.jobs,
+                &prepared.workload.names,
+            );
+            let text = match args.format {
+                Format::Text => blocked::to_text(snapshot.now, &rows),
+                Format::Csv => blocked::to_csv(&rows)?,
+                Format::Json => serde_json::to_string_pretty(&rows)? + "\n",
             };
             print!("{text}");
         }

@@ -44,6 +44,18 @@ pub fn render(report: &RunReport, out: &Path) -> String {
             describe(&w.skipped)
         );
     }
+    if !report.held.is_empty() {
+        let _ = writeln!(
+            text,
+            "  held           {} never eligible ({}); see held.csv",
+            s.held,
+            s.held_by
+                .iter()
+                .map(|(k, n)| format!("{k}: {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     if !w.adjusted.is_empty() {
         let _ = writeln!(text, "  adjusted       {}", describe(&w.adjusted));
     }
@@ -84,8 +96,9 @@ pub fn render(report: &RunReport, out: &Path) -> String {
     );
     let _ = writeln!(
         text,
-        "  outputs        {}/{{jobs.csv,schedule.swf,summary.json}}",
-        out.display()
+        "  outputs        {}/{{{}}}",
+        out.display(),
+        mauisim_sim::output::FILES.join(",")
     );
     text
 }

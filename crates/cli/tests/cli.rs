@@ -356,3 +356,66 @@ fn inspect_rejects_a_bad_instant_and_a_bad_config() {
         "{stderr}"
     );
 }
+
+/// Throttling through the CLI: a job over SYSTEMMAXPROCPERJOB is held (summary,
+/// held.csv), and `inspect … blocked` names the limit of each idle job.
+#[test]
+fn limits_hold_jobs_and_inspect_blocked_says_why() {
+    let tmp = tempfile::tempdir().unwrap();
+    // User 7 submits three one-processor jobs and one of 3 processors; MAXJOB=2.
+    let trace = write(
+        tmp.path(),
+        "t.swf",
+        "; MaxProcs: 4\n\
+         1 0 -1 3600 1 -1 -1 1 3600 -1 1 7 1 -1 1 -1 -1 -1\n\
+         2 0 -1 3600 1 -1 -1 1 3600 -1 1 7 1 -1 1 -1 -1 -1\n\
+         3 0 -1 3600 1 -1 -1 1 3600 -1 1 7 1 -1 1 -1 -1 -1\n\
+         4 0 -1 3600 3 -1 -1 3 3600 -1 1 8 1 -1 1 -1 -1 -1\n"
+            .as_bytes(),
+    );
+    let config = write(
+        tmp.path(),
+        "maui.cfg",
+        b"USERCFG[7] MAXJOB=2\nSYSTEMMAXPROCPERJOB 2\n",
+    );
+    let out_dir = tmp.path().join("out");
+    let (t, c, o) = (
+        trace.to_str().unwrap(),
+        config.to_str().unwrap(),
+        out_dir.to_str().unwrap(),
+    );
+    let out = mauisim(&["run", t, "-c", c, "--out", o]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains("held           1 never eligible (SYSTEMMAXPROCPERJOB: 1); see held.csv"),
+        "{stdout}"
+    );
+    let held = std::fs::read_to_string(out_dir.join("held.csv")).unwrap();
+    assert_eq!(
+        held,
+        "id,submit,procs,wcl,user,limit,job,value,reason\n\
+         4,0,3,3600,8,SYSTEMMAXPROCPERJOB,3,2,SYSTEMMAXPROCPERJOB: job needs 3 > 2\n"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["held"], 1);
+    assert_eq!(summary["jobs"], 3);
+    assert_eq!(summary["limit_blocks"]["user MAXJOB"], 1);
+    let out = mauisim(&[
+        "inspect", t, "-c", c, "--at", "0", "blocked", "--format", "csv",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "rank,id,user,procs,state,credential,limit,usage,job,value,source\n\
+         1,3,7,1,blocked,user 7,MAXJOB,2,1,2,own\n"
+    );
+    let out = mauisim(&["inspect", t, "-c", c, "--at", "0", "blocked"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.ends_with("1 idle: 0 eligible, 0 only in the hard pass (soft limit), 1 blocked\n"),
+        "{text}"
+    );
+}

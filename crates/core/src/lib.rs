@@ -6,17 +6,22 @@
 
 pub mod cred;
 pub mod job;
+pub mod limits;
 pub mod policy;
 pub mod priority;
 pub mod profile;
 pub mod scheduler;
+pub mod throttle;
 
 /// Seconds. Integer everywhere: no floating-point clock.
 pub type Time = i64;
 
 pub use cred::{CredId, CredKind, CredSettings, CredTables, JobCreds, ResolvedCreds};
 pub use job::{JobIdx, QueuedJob, Resources};
+pub use limits::{
+    Blocked, Level, LimitKind, LimitPair, Limits, Metric, Owner, PerCredLimit, Scope, Source,
+};
 pub use policy::{BackfillPolicy, PolicyConfig};
 pub use priority::{AccrualPolicy, Breakdown, Component, FsDeltas, PriorityConfig, Sub};
 pub use profile::{Profile, FOREVER};
-pub use scheduler::{Decisions, Reservation, Scheduler, Start};
+pub use scheduler::{Decisions, Reservation, Scheduler, Start, Verdict};

@@ -1,6 +1,7 @@
 //! Policy parameters of one scheduler instance (the meaning of maui.cfg, already validated).
 
 use crate::cred::{CredKind, CredTables};
+use crate::limits::Limits;
 use crate::priority::PriorityConfig;
 use serde::Serialize;
 
@@ -25,6 +26,9 @@ pub struct PolicyConfig {
     /// `*CFG` credential objects by id (the caller shows them by name).
     #[serde(skip)]
     pub creds: CredTables,
+    /// SYSTEMCFG limits (every job together) and SYSTEMMAX*PERJOB (each job alone).
+    #[serde(skip_serializing_if = "Limits::is_empty")]
+    pub system_limits: Limits,
 }
 
 impl Default for PolicyConfig {
@@ -35,6 +39,7 @@ impl Default for PolicyConfig {
             reservation_depth: 1,
             priority: PriorityConfig::default(),
             creds: CredTables::default(),
+            system_limits: Limits::NONE,
         }
     }
 }

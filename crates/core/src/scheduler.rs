@@ -15,9 +15,11 @@
 //! CURRENTHIGHEST), which is how they slide earlier when jobs end early.
 
 use crate::job::{JobIdx, QueuedJob};
+use crate::limits::{Blocked, Level, LimitKind, Metric, Owner, Scope, Source};
 use crate::policy::{BackfillPolicy, PolicyConfig};
-use crate::priority::{Breakdown, FsDeltas};
+use crate::priority::{AccrualPolicy, Breakdown, FsDeltas};
 use crate::profile::Profile;
+use crate::throttle::Throttle;
 use crate::Time;
 
 /// Start this job now.
@@ -37,6 +39,21 @@ enum Fate {
     StartedInPriorityPass,
     /// Started in the backfill phase: every job still waiting ahead of it was bypassed.
     Backfilled,
+    /// Breaks a hard active or an idle limit: not eligible this iteration.
+    Ineligible,
+    /// Breaks a soft active limit only: waits for the second (hard) pass.
+    SoftOnly,
+}
+
+/// Why an idle job is not running, as far as limits go (`inspect … blocked`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Eligible under the soft limits: it waits for resources.
+    Eligible,
+    /// Eligible only in the second pass: it breaks this soft limit.
+    SoftLimit(Blocked),
+    /// Not eligible: it breaks this hard active or idle limit.
+    Blocked(Blocked),
 }
 
 /// A blocked job's promised start, valid for this iteration.
@@ -92,12 +109,15 @@ pub struct Scheduler {
     held: Vec<(Time, Time, u64)>,
     /// Scratch: each job's fate this iteration, by priority rank.
     fate: Vec<Fate>,
+    /// Usage and limit checks; `None` when the config sets no limit.
+    throttle: Option<Throttle>,
 }
 
 impl Scheduler {
     /// A scheduler for a machine of `total_procs` processors, idle from `origin` on.
     pub fn new(total_procs: u64, origin: Time, policy: PolicyConfig) -> Self {
         Scheduler {
+            throttle: Throttle::new(&policy.creds, &policy.system_limits),
             queue_order: policy.priority_is_queue_order(),
             out_of_queue_order: 0,
             policy,
@@ -123,12 +143,41 @@ impl Scheduler {
 
     /// Takes a newly queued job in: resolves its credential-dependent priority factors and
     /// notes whether it breaks the queue order. Every job given to [`Scheduler::schedule`]
-    /// must have passed through here once.
-    pub fn admit(&mut self, job: &mut QueuedJob) {
+    /// must have passed through here once. A job that breaks a per-job limit (or is larger
+    /// than the machine) can never run: it is refused with that limit and must be held.
+    pub fn admit(&mut self, job: &mut QueuedJob) -> Result<(), Blocked> {
+        let total = self.profile.total() as u64;
+        if job.procs > total {
+            return Err(Blocked {
+                scope: Scope::PerJob,
+                level: Level::Hard,
+                owner: Owner::System,
+                metric: Metric::Proc,
+                source: Source::Machine,
+                usage: 0,
+                amount: job.procs,
+                limit: total,
+            });
+        }
+        if self.throttle.is_some() {
+            let policy = &self.policy;
+            if let Some(b) = Throttle::check_per_job(&policy.creds, &policy.system_limits, job) {
+                return Err(b);
+            }
+        }
         job.cred_factors = self.policy.creds.resolve(&job.creds);
         if job.breaks_queue_order() {
             self.out_of_queue_order += 1;
         }
+        Ok(())
+    }
+
+    /// Job-iterations blocked so far, by kind of limit (empty without limits).
+    pub fn limit_blocks(&self) -> Vec<(LimitKind, u64)> {
+        self.throttle
+            .as_ref()
+            .map(Throttle::blocks)
+            .unwrap_or_default()
     }
 
     /// The fairshare deltas the FS priority component reads.
@@ -154,34 +203,101 @@ impl Scheduler {
         self.profile.free_at(now)
     }
 
-    /// A job that was planned to hold `procs` until `planned_end` ended at `now`.
-    pub fn job_ended(&mut self, now: Time, planned_end: Time, procs: u64) {
+    /// `job`, planned to hold `procs` until `planned_end`, ended at `now`.
+    pub fn job_ended(&mut self, now: Time, job: JobIdx, planned_end: Time, procs: u64) {
         self.profile.advance(now);
         self.profile.release(now, planned_end, procs);
+        if let Some(t) = &mut self.throttle {
+            t.discharge(&self.policy.creds, job);
+        }
     }
 
-    /// A running job passed its planned end at `from` and may hold its processors until
+    /// Running `job` passed its planned end at `from` and may hold its processors until
     /// `until` (overrun allowance, or [`crate::FOREVER`] when unbounded).
-    pub fn job_extended(&mut self, from: Time, until: Time, procs: u64) {
+    pub fn job_extended(&mut self, job: JobIdx, from: Time, until: Time, procs: u64) {
         self.profile.advance(from);
         self.profile.occupy(from, until, procs);
+        if let Some(t) = &mut self.throttle {
+            t.passed_limit(&self.policy.creds, job);
+        }
+    }
+
+    /// Every idle job's standing against the limits at `now`, in priority order: what
+    /// the next iteration's selection would find (`inspect … blocked`).
+    pub fn explain(&mut self, now: Time, queue: &mut [QueuedJob]) -> Vec<(usize, Verdict)> {
+        self.profile.advance(now);
+        self.prioritize(now, queue);
+        let order = std::mem::take(&mut self.order);
+        let verdicts = order
+            .iter()
+            .map(|&pos| (pos, Verdict::Eligible))
+            .collect::<Vec<_>>();
+        let Some(throttle) = &mut self.throttle else {
+            self.order = order;
+            return verdicts;
+        };
+        let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
+        throttle.begin_selection();
+        let verdicts = order
+            .iter()
+            .map(|&pos| {
+                let job = &queue[pos];
+                let hard = throttle
+                    .check_active(creds, system, job, Level::Hard, now)
+                    .or_else(|| throttle.check_idle(creds, system, job));
+                if let Some(b) = hard {
+                    return (pos, Verdict::Blocked(b));
+                }
+                throttle.add_idle(job);
+                match throttle.check_active(creds, system, job, Level::Soft, now) {
+                    Some(b) => (pos, Verdict::SoftLimit(b)),
+                    None => (pos, Verdict::Eligible),
+                }
+            })
+            .collect();
+        self.order = order;
+        verdicts
     }
 
     /// Runs one iteration at `now` over the idle `queue` (ordered by `(submit, id)`).
+    ///
+    /// With limits configured, an iteration first selects the eligible jobs in priority
+    /// order (hard active and idle limits; MAUI-SEMANTICS §3), then makes two passes
+    /// (guide 6.2.4, 8.2): the first over the jobs within their soft limits (start,
+    /// reserve, backfill), the second over those within only their hard limits, which may
+    /// use what is still idle around the reservations.
     pub fn schedule(&mut self, now: Time, queue: &mut [QueuedJob], out: &mut Decisions) {
         out.clear();
         self.profile.advance(now);
         self.prioritize(now, queue);
         let order = std::mem::take(&mut self.order);
+        self.fate.clear();
+        self.fate.resize(order.len(), Fate::Waits);
+        let mut soft_only = self.throttle.is_some() && self.select(now, &order, queue);
         let strict = self.policy.backfill == BackfillPolicy::None;
         let mut reservations_left = self.policy.reservation_depth;
         let mut blocked = false;
         let mut priority_pass = true;
-        self.fate.clear();
-        self.fate.resize(order.len(), Fate::Waits);
         let mut any_backfilled = false;
         for (rank, &pos) in order.iter().enumerate() {
+            if self.fate[rank] != Fate::Waits {
+                continue;
+            }
             let job = &mut queue[pos];
+            if let Some(t) = &mut self.throttle {
+                if job.soft_violation {
+                    self.fate[rank] = Fate::SoftOnly;
+                    continue;
+                }
+                // Jobs started earlier in this iteration count now.
+                let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
+                if let Some(b) = t.check_active(creds, system, job, Level::Soft, now) {
+                    t.count_block(&b);
+                    self.fate[rank] = Fate::SoftOnly;
+                    soft_only = true;
+                    continue;
+                }
+            }
             if priority_pass {
                 if !(strict && blocked) && self.profile.fits(now, job.wcl, job.procs) {
                     self.start(now, job, pos, blocked, out);
@@ -217,6 +333,9 @@ impl Scheduler {
                 any_backfilled = true;
             }
         }
+        if soft_only && !(strict && blocked) {
+            any_backfilled |= self.hard_pass(now, &order, queue, out, strict);
+        }
         if any_backfilled {
             count_bypasses(&order, &self.fate, queue);
         }
@@ -229,6 +348,88 @@ impl Scheduler {
         }
     }
 
+    /// The selection of eligible jobs, in priority order: a job breaking a hard active or
+    /// an idle limit is not eligible (and, under JOBPRIOACCRUALPOLICY QUEUEPOLICY or
+    /// FULLPOLICY, its effective queue time starts again); an eligible job joins the idle
+    /// usage; one breaking only a soft limit waits for the hard pass. Returns whether any
+    /// does.
+    fn select(&mut self, now: Time, order: &[usize], queue: &mut [QueuedJob]) -> bool {
+        let Some(t) = &mut self.throttle else {
+            return false;
+        };
+        let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
+        let resets = self.policy.priority.accrual != AccrualPolicy::Always;
+        t.begin_selection();
+        let mut soft_only = false;
+        for (rank, &pos) in order.iter().enumerate() {
+            let job = &mut queue[pos];
+            let hard = t
+                .check_active(creds, system, job, Level::Hard, now)
+                .or_else(|| t.check_idle(creds, system, job));
+            if let Some(b) = hard {
+                t.count_block(&b);
+                self.fate[rank] = Fate::Ineligible;
+                job.soft_violation = true;
+                if resets && job.eff_queue_start != now {
+                    let was_in_order = !job.breaks_queue_order();
+                    job.eff_queue_start = now;
+                    if was_in_order && job.breaks_queue_order() {
+                        self.out_of_queue_order += 1;
+                    }
+                }
+                continue;
+            }
+            t.add_idle(job);
+            let soft = t.check_active(creds, system, job, Level::Soft, now);
+            if let Some(b) = &soft {
+                t.count_block(b);
+                soft_only = true;
+            }
+            job.soft_violation = soft.is_some();
+        }
+        soft_only
+    }
+
+    /// The second pass: jobs within their hard but not their soft limits start, in
+    /// priority order, where they fit now around the reservations. They are backfill:
+    /// every job still waiting ahead of them is bypassed. Returns whether any started.
+    fn hard_pass(
+        &mut self,
+        now: Time,
+        order: &[usize],
+        queue: &mut [QueuedJob],
+        out: &mut Decisions,
+        strict: bool,
+    ) -> bool {
+        let mut any = false;
+        for (rank, &pos) in order.iter().enumerate() {
+            let soft_blocked = self.fate[rank] == Fate::SoftOnly
+                || (self.fate[rank] == Fate::Waits && queue[pos].soft_violation);
+            if !soft_blocked {
+                continue;
+            }
+            if self.profile.free_at(now) <= 0 {
+                break;
+            }
+            let job = &queue[pos];
+            if let Some(t) = &mut self.throttle {
+                let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
+                if let Some(b) = t.check_active(creds, system, job, Level::Hard, now) {
+                    t.count_block(&b);
+                    continue;
+                }
+            }
+            if self.profile.fits(now, job.wcl, job.procs) {
+                self.start(now, job, pos, true, out);
+                self.fate[rank] = Fate::Backfilled;
+                any = true;
+            } else if strict {
+                break;
+            }
+        }
+        any
+    }
+
     fn start(
         &mut self,
         now: Time,
@@ -238,6 +439,9 @@ impl Scheduler {
         out: &mut Decisions,
     ) {
         self.profile.occupy(now, now + job.wcl, job.procs);
+        if let Some(t) = &mut self.throttle {
+            t.charge(&self.policy.creds, job, now);
+        }
         if job.breaks_queue_order() {
             self.out_of_queue_order -= 1;
         }
@@ -315,6 +519,7 @@ impl Scheduler {
             self.order.extend(0..queue.len());
             self.keys.clear();
             self.last_len = 0;
+            self.last_started.clear();
             return;
         }
         if !(self.carry_keys_over(queue) && self.evaluate_keys(now, queue)) {
@@ -341,8 +546,8 @@ fn count_bypasses(order: &[usize], fate: &[Fate], queue: &mut [QueuedJob]) {
     for (rank, &pos) in order.iter().enumerate().rev() {
         match fate[rank] {
             Fate::Backfilled => backfilled_behind += 1,
-            Fate::Waits => queue[pos].bypass += backfilled_behind,
-            Fate::StartedInPriorityPass => {}
+            Fate::Waits | Fate::SoftOnly => queue[pos].bypass += backfilled_behind,
+            Fate::StartedInPriorityPass | Fate::Ineligible => {}
         }
     }
 }
@@ -388,7 +593,7 @@ mod tests {
             })
             .collect();
         for j in &mut queue {
-            s.admit(j);
+            s.admit(j).unwrap();
         }
         let mut out = Decisions::default();
         for (next, step) in (12..).zip(0..8) {
@@ -398,18 +603,43 @@ mod tests {
             started.sort_unstable();
             for pos in started.into_iter().rev() {
                 let j = queue.remove(pos);
-                s.job_ended(now, now + j.wcl, j.procs);
+                s.job_ended(now, j.idx, now + j.wcl, j.procs);
             }
             if step % 3 == 2 {
                 // Not the removal the scheduler expects: it must notice and start over.
                 queue.swap(0, 1);
             }
             let mut fresh = job(next, now, 2, 300);
-            s.admit(&mut fresh);
+            s.admit(&mut fresh).unwrap();
             queue.push(fresh);
             let later = now + 350;
             let expected = reference_order(&s, later, &queue);
             assert_eq!(s.priority_order(later, &mut queue), expected, "step {step}");
+        }
+    }
+
+    /// The carry-over bookkeeping holds one iteration's starts, never a history (on the
+    /// FCFS fast path it once grew by every start of the run).
+    #[test]
+    fn carry_over_state_stays_one_iteration_long() {
+        for mut s in [
+            Scheduler::new(2, 0, PolicyConfig::default()),
+            xfactor_scheduler(2),
+        ] {
+            let mut queue = Vec::new();
+            let mut out = Decisions::default();
+            for i in 0..50u32 {
+                let now = i64::from(i) * 100;
+                let mut j = job(i, now, 1, 50);
+                s.admit(&mut j).unwrap();
+                queue.push(j);
+                s.schedule(now, &mut queue, &mut out);
+                assert_eq!(s.last_started.len(), out.starts.len());
+                for st in out.starts.iter().rev() {
+                    let j = queue.remove(st.queue_pos);
+                    s.job_ended(now + 50, j.idx, now + 50, j.procs);
+                }
+            }
         }
     }
 }

@@ -4,7 +4,9 @@
 //! Names become dense ids here, once; the core only ever sees ids and settings.
 
 use mauisim_config::{ConfigError, Location};
-use mauisim_core::{CredId, CredKind, CredSettings, CredTables, JobCreds};
+use mauisim_core::{
+    CredId, CredKind, CredSettings, CredTables, JobCreds, LimitPair, Metric, PerCredLimit,
+};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -32,6 +34,33 @@ pub struct CredObject {
     /// Where QDEF was set, to point at it if it names an undefined QOS.
     #[serde(skip)]
     pub qdef_location: Option<Location>,
+    /// Limits per credential inside this one, by the other credential's kind and (if
+    /// given) name: `MAXJOB[USER]=2`, `MAXPROC[USER:steve]=3`, `MAXJOBPERUSER=2`.
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "serialize_per_cred"
+    )]
+    pub per_cred: Vec<NamedPerCred>,
+}
+
+/// A per-credential limit as the config names it (resolved to ids by [`Resolver`]).
+pub type NamedPerCred = (Metric, CredKind, Option<String>, LimitPair);
+
+fn serialize_per_cred<S: serde::Serializer>(
+    list: &[NamedPerCred],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = s.serialize_map(Some(list.len()))?;
+    for (metric, kind, who, pair) in list {
+        let kind = kind.label().to_uppercase();
+        let index = match who {
+            Some(name) => format!("{kind}:{name}"),
+            None => kind,
+        };
+        map.serialize_entry(&format!("MAX{}[{index}]", metric.suffix()), pair)?;
+    }
+    map.end()
 }
 
 /// Every configured credential object, by kind and name (`DEFAULT` included).
@@ -304,8 +333,17 @@ impl Resolver {
                 let qlist = list(names, CredKind::Qos, &object.qlist);
                 let adef = one(names, CredKind::Account, &object.adef);
                 let alist = list(names, CredKind::Account, &object.alist);
+                let mut settings = object.settings.clone();
+                settings.limits.per_cred.extend(object.per_cred.iter().map(
+                    |(metric, other, who, limit)| PerCredLimit {
+                        metric: *metric,
+                        kind: *other,
+                        id: who.as_deref().map(|n| names.intern(*other, n)),
+                        limit: *limit,
+                    },
+                ));
                 if name == DEFAULT {
-                    r.tables.defaults[kind.index()] = object.settings.clone();
+                    r.tables.defaults[kind.index()] = settings.clone();
                     r.account.set(kind, None, adef, alist.clone());
                     r.qos.set(kind, None, qdef, qlist.clone());
                     // Only the QOS named DEFAULT is also a credential jobs can have.
@@ -314,7 +352,7 @@ impl Resolver {
                     }
                 }
                 let id = names.intern(kind, name);
-                *r.tables.own_mut(kind, id) = object.settings.clone();
+                *r.tables.own_mut(kind, id) = settings;
                 r.account.set(kind, Some(id), adef, alist);
                 r.qos.set(kind, Some(id), qdef, qlist);
             }

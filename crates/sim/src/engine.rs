@@ -11,7 +11,8 @@
 use crate::error::{Result, SimError};
 use crate::workload::Job;
 use mauisim_core::{
-    Decisions, JobIdx, PolicyConfig, QueuedJob, Resources, Scheduler, Time, FOREVER,
+    Blocked, Decisions, JobIdx, LimitKind, PolicyConfig, QueuedJob, Resources, Scheduler, Time,
+    Verdict, FOREVER,
 };
 use serde::Serialize;
 use std::cmp::Reverse;
@@ -62,6 +63,11 @@ pub struct RunStats {
     /// Timed events created (completions and limit passes).
     pub events: u64,
     pub max_queue: usize,
+    /// Jobs that can never run (a per-job limit, or larger than the machine), by index,
+    /// with the limit: held, never started.
+    pub held: Vec<(usize, Blocked)>,
+    /// Job-iterations blocked by each kind of limit.
+    pub limit_blocks: Vec<(LimitKind, u64)>,
 }
 
 /// A pending timed event. Ordered by time, then kind (limit before end), then creation.
@@ -119,6 +125,8 @@ pub fn simulate(
 ) -> Result<(Vec<Outcome>, RunStats)> {
     let mut sim = Sim::new(jobs, procs, policy, options, Time::MAX);
     sim.run();
+    sim.stats.limit_blocks = sim.scheduler.limit_blocks();
+    sim.hold_the_stuck();
     if !sim.queue.is_empty() {
         return Err(SimError::Usage(format!(
             "{} jobs could never start (first: job {}); this is a bug, please report it",
@@ -179,6 +187,8 @@ impl<'a> Sim<'a> {
                 iterations: 0,
                 events: 0,
                 max_queue: 0,
+                held: Vec::new(),
+                limit_blocks: Vec::new(),
             },
         }
     }
@@ -194,6 +204,36 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// Jobs left idle when nothing else can happen are held if a limit blocks them (a
+    /// user's MAXPROC below the job's size can never be met); what remains is a bug.
+    fn hold_the_stuck(&mut self) {
+        if self.queue.is_empty() {
+            return;
+        }
+        let now = self
+            .outcomes
+            .iter()
+            .map(|o| o.end)
+            .max()
+            .unwrap_or(self.origin);
+        let verdicts = self.scheduler.explain(now, &mut self.queue);
+        let mut held = vec![false; self.queue.len()];
+        for (pos, verdict) in verdicts {
+            if let Verdict::Blocked(limit) = verdict {
+                self.stats
+                    .held
+                    .push((self.queue[pos].idx.0 as usize, limit));
+                held[pos] = true;
+            }
+        }
+        let mut pos = 0;
+        self.queue.retain(|_| {
+            pos += 1;
+            !held[pos - 1]
+        });
+        self.stats.held.sort_by_key(|(i, _)| *i);
+    }
+
     fn next_submit_time(&self) -> Option<Time> {
         self.jobs.get(self.next_submit).map(|j| j.submit)
     }
@@ -202,7 +242,8 @@ impl<'a> Sim<'a> {
         self.events.peek().map(|e| e.0.time)
     }
 
-    fn submit_next(&mut self) {
+    /// Queues the next trace job; false if it is held instead.
+    fn submit_next(&mut self) -> bool {
         let i = self.next_submit;
         let job = &self.jobs[i];
         let mut queued = QueuedJob::new(JobIdx(i as u32), job.id, job.submit, job.procs, job.wcl);
@@ -217,10 +258,18 @@ impl<'a> Sim<'a> {
         };
         queued.creds = job.creds;
         queued.system_priority = job.system_priority;
-        self.scheduler.admit(&mut queued);
-        self.queue.push(queued);
-        self.stats.max_queue = self.stats.max_queue.max(self.queue.len());
         self.next_submit += 1;
+        match self.scheduler.admit(&mut queued) {
+            Ok(()) => {
+                self.queue.push(queued);
+                self.stats.max_queue = self.stats.max_queue.max(self.queue.len());
+                true
+            }
+            Err(limit) => {
+                self.stats.held.push((i, limit));
+                false
+            }
+        }
     }
 
     /// Applies a timed event at `now` (which is the event's time, or a later poll tick).
@@ -233,10 +282,14 @@ impl<'a> Sim<'a> {
                     Some(overrun) => self.outcomes[i].start + self.jobs[i].wcl + overrun,
                     None => FOREVER,
                 };
-                self.scheduler.job_extended(now, until, procs);
+                self.scheduler
+                    .job_extended(JobIdx(i as u32), now, until, procs);
                 self.planned_end[i] = until;
             }
-            EventKind::End => self.scheduler.job_ended(now, self.planned_end[i], procs),
+            EventKind::End => {
+                self.scheduler
+                    .job_ended(now, JobIdx(i as u32), self.planned_end[i], procs)
+            }
         }
     }
 
@@ -356,8 +409,7 @@ impl<'a> Sim<'a> {
                     self.jobs[self.next_submit].submit,
                     self.jobs[self.next_submit].procs,
                 );
-                self.submit_next();
-                if self.scheduler.free_now(s) >= procs as i64 {
+                if self.submit_next() && self.scheduler.free_now(s) >= procs as i64 {
                     self.iterate(s);
                 }
             }

@@ -3,10 +3,12 @@
 //! Reads traces (SWF) and maui.cfg files, drives the core with an event loop, computes
 //! metrics and writes outputs. The only crate that touches the file system.
 
+pub mod blocked;
 pub mod credentials;
 pub mod diagnose;
 pub mod engine;
 pub mod error;
+pub mod limit_params;
 pub mod metrics;
 pub mod output;
 pub mod params;
@@ -16,10 +18,11 @@ pub mod workload;
 use credentials::{AccountFrom, Resolver};
 use engine::{EngineOptions, EventOrder, Outcome, RunStats};
 use error::Result;
-use mauisim_core::{PolicyConfig, Time};
+use mauisim_core::{Blocked, PolicyConfig, Time};
 use metrics::Metrics;
 use params::{LoadedConfig, SimConfig};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use workload::{Counts, Estimate, Filter, LoadOptions, MachineOverride, Workload};
 
@@ -41,8 +44,11 @@ pub struct RunOptions {
 pub struct RunReport {
     pub options: RunOptions,
     pub config: LoadedConfig,
+    /// The jobs that ran (held jobs are moved to `held`).
     pub workload: Workload,
     pub outcomes: Vec<Outcome>,
+    /// Jobs that could never run, with the limit that holds them.
+    pub held: Vec<(workload::Job, Blocked)>,
     pub stats: RunStats,
     pub metrics: Metrics,
     pub sim_seconds: f64,
@@ -57,6 +63,12 @@ pub struct Summary<'a> {
     pub skipped: &'a Counts,
     pub skipped_total: u64,
     pub adjusted: &'a Counts,
+    /// Jobs held because a limit (or the machine's size) can never let them run.
+    pub held: u64,
+    pub held_by: BTreeMap<String, u64>,
+    /// Job-iterations each kind of limit kept a job from being eligible (hard, idle) or
+    /// from the first pass (soft).
+    pub limit_blocks: BTreeMap<String, u64>,
     pub machine_procs: u64,
     pub event_order: EventOrder,
     pub estimate: Estimate,
@@ -81,6 +93,14 @@ impl RunReport {
             skipped: &self.workload.skipped,
             skipped_total: self.workload.skipped.values().sum(),
             adjusted: &self.workload.adjusted,
+            held: self.held.len() as u64,
+            held_by: count_by(self.held.iter().map(|(_, b)| blocked::limit_name(b))),
+            limit_blocks: self
+                .stats
+                .limit_blocks
+                .iter()
+                .map(|(kind, n)| (kind.label(), *n))
+                .collect(),
             machine_procs: self.workload.machine.procs(),
             event_order: self.options.event_order,
             estimate: self.options.estimate,
@@ -151,24 +171,63 @@ pub fn prepare(options: &RunOptions) -> Result<Prepared> {
 pub fn run(options: RunOptions) -> Result<RunReport> {
     let Prepared {
         config,
-        workload,
+        mut workload,
         policy,
         engine,
     } = prepare(&options)?;
     let clock = std::time::Instant::now();
-    let (outcomes, stats) =
+    let (mut outcomes, stats) =
         engine::simulate(&workload.jobs, workload.machine.procs(), policy, engine)?;
     let sim_seconds = clock.elapsed().as_secs_f64();
+    let held = set_held_apart(&mut workload, &mut outcomes, &stats.held);
     let metrics = metrics::compute(&workload.jobs, &outcomes, workload.machine.procs());
     Ok(RunReport {
         options,
         config,
         workload,
         outcomes,
+        held,
         stats,
         metrics,
         sim_seconds,
     })
+}
+
+/// Moves held jobs out of the workload and outcomes, so metrics and `jobs.csv` cover the
+/// jobs that ran.
+fn set_held_apart(
+    workload: &mut Workload,
+    outcomes: &mut Vec<Outcome>,
+    held: &[(usize, Blocked)],
+) -> Vec<(workload::Job, Blocked)> {
+    if held.is_empty() {
+        return Vec::new();
+    }
+    let mut limit_of: Vec<Option<Blocked>> = vec![None; workload.jobs.len()];
+    for (i, b) in held {
+        limit_of[*i] = Some(*b);
+    }
+    let mut apart = Vec::with_capacity(held.len());
+    let jobs = std::mem::take(&mut workload.jobs);
+    let all_outcomes = std::mem::take(outcomes);
+    for ((job, outcome), limit) in jobs.into_iter().zip(all_outcomes).zip(limit_of) {
+        match limit {
+            Some(b) => apart.push((job, b)),
+            None => {
+                workload.jobs.push(job);
+                outcomes.push(outcome);
+            }
+        }
+    }
+    apart
+}
+
+fn count_by(keys: impl Iterator<Item = String>) -> BTreeMap<String, u64> {
+    let mut counts = BTreeMap::new();
+    for k in keys {
+        *counts.entry(k).or_default() += 1;
+    }
+    counts
 }
 
 /// The state of a run at `at` (trace time, seconds), for `mauisim inspect`.

@@ -13,7 +13,7 @@ use std::fs;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-pub const FILES: [&str; 3] = ["jobs.csv", "schedule.swf", "summary.json"];
+pub const FILES: [&str; 4] = ["jobs.csv", "schedule.swf", "summary.json", "held.csv"];
 
 #[derive(Serialize)]
 struct JobRow<'a> {
@@ -69,6 +69,7 @@ fn write_into(staging: &Path, report: &RunReport) -> Result<()> {
     fs::create_dir_all(staging).map_err(io_err(staging))?;
     write_jobs_csv(&staging.join("jobs.csv"), report)?;
     write_schedule_swf(&staging.join("schedule.swf"), report)?;
+    write_held_csv(&staging.join("held.csv"), report)?;
     let path = staging.join("summary.json");
     let json = serde_json::to_string_pretty(&report.summary()).expect("summary serialises");
     fs::write(&path, json + "\n").map_err(io_err(&path))
@@ -122,6 +123,50 @@ fn write_jobs_csv(path: &Path, report: &RunReport) -> Result<()> {
             backfilled: o.backfilled as u8,
             cancelled: o.cancelled as u8,
             bypass: o.bypass,
+        })
+        .map_err(csv_err)?;
+    }
+    out.flush().map_err(io_err(path))
+}
+
+/// Jobs that could never run, with the limit that holds them (a header only if none).
+fn write_held_csv(path: &Path, report: &RunReport) -> Result<()> {
+    #[derive(Serialize)]
+    struct HeldRow<'a> {
+        id: u64,
+        submit: i64,
+        procs: u64,
+        wcl: i64,
+        user: &'a str,
+        limit: String,
+        job: u64,
+        value: u64,
+        reason: String,
+    }
+    let file = fs::File::create(path).map_err(io_err(path))?;
+    let mut out = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(BufWriter::new(file));
+    let csv_err = |e: csv::Error| SimError::Input {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    out.write_record([
+        "id", "submit", "procs", "wcl", "user", "limit", "job", "value", "reason",
+    ])
+    .map_err(csv_err)?;
+    let names = &report.workload.names;
+    for (job, limit) in &report.held {
+        out.serialize(HeldRow {
+            id: job.id,
+            submit: job.submit,
+            procs: job.procs,
+            wcl: job.wcl,
+            user: names.name(CredKind::User, job.creds.get(CredKind::User)),
+            limit: crate::blocked::limit_name(limit),
+            job: limit.amount,
+            value: limit.limit,
+            reason: crate::blocked::describe(limit, names),
         })
         .map_err(csv_err)?;
     }

@@ -5,6 +5,7 @@
 //! parameter, add one row to [`PARAMS`].
 
 use crate::credentials::{CredConfig, DEFAULT};
+use crate::limit_params;
 use mauisim_config::{self as cfg, Attr, ConfigError, Duration, Entry, Location};
 use mauisim_core::{AccrualPolicy, BackfillPolicy, Component, CredKind, PolicyConfig, Sub, Time};
 use serde::Serialize;
@@ -121,6 +122,22 @@ const PARAMS: &[Param] = &[
         names: &["CLASSCFG"],
         apply: |c, e, w| credential_cfg(c, e, w, CredKind::Class),
     },
+    Param {
+        names: &["SYSTEMCFG"],
+        apply: limit_params::system_cfg,
+    },
+    Param {
+        names: &["SYSTEMMAXPROCPERJOB"],
+        apply: limit_params::system_per_job,
+    },
+    Param {
+        names: &["SYSTEMMAXPROCSECONDPERJOB"],
+        apply: limit_params::system_per_job,
+    },
+    Param {
+        names: &["SYSTEMMAXJOBWALLTIME"],
+        apply: limit_params::system_per_job,
+    },
 ];
 
 /// Maui parameters that are understood by name but not simulated yet: a warning, not an
@@ -144,10 +161,6 @@ const NOT_YET_SIMULATED: &[&str] = &[
     "RESERVATIONTHRESHOLDTYPE",
     "RESERVATIONTHRESHOLDVALUE",
     "SCHEDULINGCRITERIA",
-    "SYSTEMCFG",
-    "SYSTEMMAXJOBWALLTIME",
-    "SYSTEMMAXPROCPERJOB",
-    "SYSTEMMAXPROCSECONDPERJOB",
     "WCVIOLATIONACTION",
     "SIMWCACCURACY",
     "SIMWCACCURACYCHANGE",
@@ -330,7 +343,7 @@ fn boolean(entry: &Entry) -> Result<bool, ConfigError> {
 
 /// A time value of the parameter or attribute called `what`; a two-field value draws
 /// the warning that says how it was read.
-fn duration(
+pub(crate) fn duration(
     what: &str,
     text: &str,
     at: &Location,
@@ -484,21 +497,7 @@ const CRED_ATTRS_NOT_YET: &[&str] = &[
     "OVERRUN",
     "MAX.WCLIMIT",
     "MINPROC",
-    "MAXJOBPERUSER",
-    "MAXNODEPERUSER",
-    "MAXPROCPERUSER",
 ];
-
-fn is_limit_attr(name: &str) -> bool {
-    // MAX*, idle MAXI*, and the QOS overrides OMAX*, OMAXI*, OMAXJ*.
-    let base = name.strip_prefix('O').unwrap_or(name);
-    ["MAXI", "MAXJ", "MAX"].iter().any(|prefix| {
-        matches!(
-            base.strip_prefix(prefix),
-            Some("JOB" | "PROC" | "NODE" | "PS" | "PE" | "WC" | "MEM")
-        )
-    })
-}
 
 fn credential_cfg(
     c: &mut SimConfig,
@@ -539,6 +538,15 @@ fn credential_attr(
     let object_name = format!("{cfg_name}[{name}] {}", attr.name);
     let at = &attr.location;
     let err = |message: String| ConfigError::at(at.clone(), message);
+    if limit_params::is_limit_attr(&attr.name) {
+        let object = c.credentials.object_mut(kind, name);
+        return limit_params::credential_limit(object, kind, name, attr, w);
+    }
+    if let Some(index) = &attr.index {
+        return Err(err(format!(
+            "{object_name}[{index}]: only limits (MAXJOB[USER]=…) take an index"
+        )));
+    }
     if let Some((_, kinds)) = CRED_ATTRS.iter().find(|(n, _)| *n == attr.name) {
         if !kinds.contains(&kind) {
             let owners: Vec<&str> = kinds.iter().map(|k| k.cfg_name()).collect();
@@ -548,7 +556,7 @@ fn credential_attr(
                 owners.join(", ")
             )));
         }
-    } else if CRED_ATTRS_NOT_YET.contains(&attr.name.as_str()) || is_limit_attr(&attr.name) {
+    } else if CRED_ATTRS_NOT_YET.contains(&attr.name.as_str()) {
         w.push(format!(
             "{at}: warning: {object_name} is not simulated yet; ignored"
         ));
@@ -556,9 +564,7 @@ fn credential_attr(
     } else {
         let mut known: Vec<&str> = CRED_ATTRS.iter().map(|(n, _)| *n).collect();
         known.extend(CRED_ATTRS_NOT_YET);
-        known.extend([
-            "MAXJOB", "MAXPROC", "MAXNODE", "MAXPS", "MAXPE", "MAXWC", "MAXMEM",
-        ]);
+        known.extend(limit_params::LIMIT_NAMES);
         let hint = match cfg::closest(&attr.name, &known) {
             Some(near) => format!("; did you mean {near}?"),
             None => String::new(),
@@ -834,10 +840,7 @@ mod tests {
         assert_eq!(c.config.credentials.user["steve"].settings.priority, 3.0);
         assert_eq!(
             c.warnings,
-            vec![
-                "maui.cfg:1:16: warning: USERCFG[steve] MAXJOB is not simulated yet; ignored",
-                "maui.cfg:1:27: warning: USERCFG[steve] FSTARGET is not simulated yet; ignored",
-            ]
+            vec!["maui.cfg:1:27: warning: USERCFG[steve] FSTARGET is not simulated yet; ignored"]
         );
     }
 

@@ -1,0 +1,508 @@
+//! Throttling state (guide 6.2, MAUI-SEMANTICS §3): who uses what, and which limit a job
+//! would break.
+//!
+//! Active usage follows starts and ends exactly. PS and WC count the time left to each
+//! running job's wallclock limit, kept as sums (`Σ procs·end`, `Σ procs`) so the remaining
+//! total at any `now` is one subtraction. Idle usage is rebuilt by every iteration's
+//! selection of eligible jobs. Nothing here exists when no limit is configured.
+
+use crate::cred::{CredId, CredKind, CredTables};
+use crate::job::{JobIdx, QueuedJob};
+use crate::limits::{
+    Blocked, Level, LimitKind, Limits, Metric, Owner, PerCredLimit, Scope, Source,
+};
+use crate::Time;
+use std::collections::HashMap;
+
+/// One owner's active usage.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Usage {
+    jobs: u64,
+    procs: u64,
+    nodes: u64,
+    pe: u64,
+    mem: u64,
+    /// Running jobs not yet past their wallclock end: Σ procs, Σ procs·end, count, Σ end.
+    ps_procs: u64,
+    ps_end: i128,
+    wc_jobs: u64,
+    wc_end: i128,
+}
+
+impl Usage {
+    fn value(&self, metric: Metric, now: Time) -> u64 {
+        let remaining = |sum_end: i128, count: u64| {
+            (sum_end - i128::from(now) * i128::from(count)).clamp(0, i128::from(u64::MAX)) as u64
+        };
+        match metric {
+            Metric::Job => self.jobs,
+            Metric::Proc => self.procs,
+            Metric::Node => self.nodes,
+            Metric::Pe => self.pe,
+            Metric::Mem => self.mem,
+            Metric::Ps => remaining(self.ps_end, self.ps_procs),
+            Metric::Wc => remaining(self.wc_end, self.wc_jobs),
+        }
+    }
+
+    fn add(&mut self, c: &Charge, sign: i64) {
+        let step = |v: &mut u64, by: u64| {
+            *v = if sign > 0 { *v + by } else { *v - by };
+        };
+        step(&mut self.jobs, 1);
+        step(&mut self.procs, c.procs);
+        step(&mut self.nodes, c.nodes);
+        step(&mut self.pe, c.pe);
+        step(&mut self.mem, c.mem);
+        if c.counts_remaining {
+            self.add_remaining(c, sign);
+        }
+    }
+
+    fn add_remaining(&mut self, c: &Charge, sign: i64) {
+        let s = i128::from(sign);
+        self.ps_procs = (i128::from(self.ps_procs) + s * i128::from(c.procs)) as u64;
+        self.ps_end += s * i128::from(c.procs) * i128::from(c.end);
+        self.wc_jobs = (i128::from(self.wc_jobs) + s) as u64;
+        self.wc_end += s * i128::from(c.end);
+    }
+}
+
+/// What a running job counts against its credentials.
+#[derive(Debug, Clone, Copy)]
+struct Charge {
+    job: QueuedJobCreds,
+    procs: u64,
+    nodes: u64,
+    pe: u64,
+    mem: u64,
+    /// Its wallclock end (start + WCL).
+    end: Time,
+    /// Still short of `end`: counts in PS and WC.
+    counts_remaining: bool,
+}
+
+type QueuedJobCreds = crate::cred::JobCreds;
+
+/// A queued job's amounts per metric, as an idle or a newly started job: PS and WC count
+/// its whole wallclock limit.
+pub fn amounts(job: &QueuedJob) -> [u64; Metric::COUNT] {
+    let wcl = job.wcl.max(0) as u64;
+    [
+        1,
+        job.procs,
+        job.resources.nodes,
+        job.procs.saturating_mul(wcl),
+        job.resources.pe.ceil().max(0.0) as u64,
+        wcl,
+        job.resources.mem_mb.ceil().max(0.0) as u64,
+    ]
+}
+
+/// Throttling state of one scheduler.
+#[derive(Debug, Clone)]
+pub struct Throttle {
+    active: [Vec<Usage>; 5],
+    system_active: Usage,
+    pairs: HashMap<Owner, Usage>,
+    idle: [Vec<[u64; Metric::COUNT]>; 5],
+    idle_touched: Vec<(usize, usize)>,
+    system_idle: [u64; Metric::COUNT],
+    running: HashMap<JobIdx, Charge>,
+    has_idle: bool,
+    has_pairs: bool,
+    /// Job-iterations blocked, by kind of limit.
+    blocks: Vec<(LimitKind, u64)>,
+}
+
+/// The limit on `metric` for credential (`kind`, `id`) at `scope`: the job's QOS override
+/// first, then the credential's own value, then its kind's DEFAULT.
+fn lookup(
+    tables: &CredTables,
+    qos: &Limits,
+    kind: CredKind,
+    id: CredId,
+    scope: Scope,
+    metric: Metric,
+    level: Level,
+) -> Option<(u64, Source)> {
+    let m = metric as usize;
+    let pick = |l: &Limits, overriding: bool| -> Option<u64> {
+        match (scope, overriding) {
+            (Scope::Active, false) => l.active[m].map(|p| p.at(level)),
+            (Scope::Active, true) => l.override_active[m].map(|p| p.at(level)),
+            (Scope::Idle, false) => l.idle[m],
+            (Scope::Idle, true) => l.override_idle[m],
+            (Scope::PerJob, false) => l.per_job[m],
+            (Scope::PerJob, true) => l.override_per_job[m],
+        }
+    };
+    if let Some(v) = pick(qos, true) {
+        return Some((v, Source::QosOverride));
+    }
+    if let Some(v) = pick(&tables.own(kind, id).limits, false) {
+        return Some((v, Source::Own));
+    }
+    pick(&tables.default_of(kind).limits, false).map(|v| (v, Source::Default))
+}
+
+/// `usage + amount > limit` with a limit of 0 meaning none.
+fn breaks(limit: u64, usage: u64, amount: u64) -> bool {
+    limit > 0 && usage.saturating_add(amount) > limit
+}
+
+impl Throttle {
+    /// `None` when the config sets no limit at all: then throttling costs nothing.
+    pub fn new(tables: &CredTables, system: &Limits) -> Option<Throttle> {
+        let all = tables
+            .defaults
+            .iter()
+            .chain(tables.settings.iter().flatten())
+            .map(|s| &s.limits)
+            .chain([system]);
+        let (mut any, mut has_idle, mut has_pairs) = (false, false, false);
+        for l in all {
+            any |= !l.is_empty();
+            has_idle |= l.idle.iter().chain(&l.override_idle).any(Option::is_some);
+            has_pairs |= !l.per_cred.is_empty();
+        }
+        any.then(|| Throttle {
+            active: Default::default(),
+            system_active: Usage::default(),
+            pairs: HashMap::new(),
+            idle: Default::default(),
+            idle_touched: Vec::new(),
+            system_idle: [0; Metric::COUNT],
+            running: HashMap::new(),
+            has_idle,
+            has_pairs,
+            blocks: Vec::new(),
+        })
+    }
+
+    /// The first per-job limit `job` breaks (SYSTEMMAX*PERJOB, its QOS's `OMAXJ*`).
+    pub fn check_per_job(tables: &CredTables, system: &Limits, job: &QueuedJob) -> Option<Blocked> {
+        let qos = &tables
+            .own(CredKind::Qos, job.creds.get(CredKind::Qos))
+            .limits;
+        let amounts = amounts(job);
+        for metric in Metric::ALL {
+            let m = metric as usize;
+            let (limit, source) = match qos.override_per_job[m] {
+                Some(v) => (v, Source::QosOverride),
+                None => match system.per_job[m] {
+                    Some(v) => (v, Source::Own),
+                    None => continue,
+                },
+            };
+            if breaks(limit, 0, amounts[m]) {
+                return Some(Blocked {
+                    scope: Scope::PerJob,
+                    level: Level::Hard,
+                    owner: Owner::System,
+                    metric,
+                    source,
+                    usage: 0,
+                    amount: amounts[m],
+                    limit,
+                });
+            }
+        }
+        None
+    }
+
+    /// Forgets the last selection's idle usage.
+    pub fn begin_selection(&mut self) {
+        for (kind, id) in self.idle_touched.drain(..) {
+            self.idle[kind][id] = [0; Metric::COUNT];
+        }
+        self.system_idle = [0; Metric::COUNT];
+    }
+
+    /// The first active limit starting `job` now would break at `level`.
+    pub fn check_active(
+        &self,
+        tables: &CredTables,
+        system: &Limits,
+        job: &QueuedJob,
+        level: Level,
+        now: Time,
+    ) -> Option<Blocked> {
+        let amounts = amounts(job);
+        let qos = &tables
+            .own(CredKind::Qos, job.creds.get(CredKind::Qos))
+            .limits;
+        for kind in CredKind::ALL {
+            let id = job.creds.get(kind);
+            let Some(i) = id.get() else { continue };
+            let usage = self.active[kind.index()]
+                .get(i)
+                .copied()
+                .unwrap_or_default();
+            for metric in Metric::ALL {
+                let Some((limit, source)) =
+                    lookup(tables, qos, kind, id, Scope::Active, metric, level)
+                else {
+                    continue;
+                };
+                let used = usage.value(metric, now);
+                if breaks(limit, used, amounts[metric as usize]) {
+                    return Some(Blocked {
+                        scope: Scope::Active,
+                        level,
+                        owner: Owner::Cred(kind, id),
+                        metric,
+                        source,
+                        usage: used,
+                        amount: amounts[metric as usize],
+                        limit,
+                    });
+                }
+            }
+        }
+        for metric in Metric::ALL {
+            let Some(pair) = system.active[metric as usize] else {
+                continue;
+            };
+            let used = self.system_active.value(metric, now);
+            let limit = pair.at(level);
+            if breaks(limit, used, amounts[metric as usize]) {
+                return Some(Blocked {
+                    scope: Scope::Active,
+                    level,
+                    owner: Owner::System,
+                    metric,
+                    source: Source::Own,
+                    usage: used,
+                    amount: amounts[metric as usize],
+                    limit,
+                });
+            }
+        }
+        if self.has_pairs {
+            for (owner, p, source) in pair_limits(tables, &job.creds) {
+                let used = self.pairs.get(&owner).map_or(0, |u| u.value(p.metric, now));
+                let limit = p.limit.at(level);
+                if breaks(limit, used, amounts[p.metric as usize]) {
+                    return Some(Blocked {
+                        scope: Scope::Active,
+                        level,
+                        owner,
+                        metric: p.metric,
+                        source,
+                        usage: used,
+                        amount: amounts[p.metric as usize],
+                        limit,
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// The first idle limit adding `job` to this selection's eligible list would break.
+    pub fn check_idle(
+        &self,
+        tables: &CredTables,
+        system: &Limits,
+        job: &QueuedJob,
+    ) -> Option<Blocked> {
+        if !self.has_idle {
+            return None;
+        }
+        let amounts = amounts(job);
+        let qos = &tables
+            .own(CredKind::Qos, job.creds.get(CredKind::Qos))
+            .limits;
+        for kind in CredKind::ALL {
+            let id = job.creds.get(kind);
+            let Some(i) = id.get() else { continue };
+            let usage = self.idle[kind.index()]
+                .get(i)
+                .copied()
+                .unwrap_or([0; Metric::COUNT]);
+            for metric in Metric::ALL {
+                let Some((limit, source)) =
+                    lookup(tables, qos, kind, id, Scope::Idle, metric, Level::Hard)
+                else {
+                    continue;
+                };
+                let m = metric as usize;
+                if breaks(limit, usage[m], amounts[m]) {
+                    return Some(Blocked {
+                        scope: Scope::Idle,
+                        level: Level::Hard,
+                        owner: Owner::Cred(kind, id),
+                        metric,
+                        source,
+                        usage: usage[m],
+                        amount: amounts[m],
+                        limit,
+                    });
+                }
+            }
+        }
+        for metric in Metric::ALL {
+            let m = metric as usize;
+            if let Some(limit) = system.idle[m] {
+                if breaks(limit, self.system_idle[m], amounts[m]) {
+                    return Some(Blocked {
+                        scope: Scope::Idle,
+                        level: Level::Hard,
+                        owner: Owner::System,
+                        metric,
+                        source: Source::Own,
+                        usage: self.system_idle[m],
+                        amount: amounts[m],
+                        limit,
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// Adds an eligible job to this selection's idle usage.
+    pub fn add_idle(&mut self, job: &QueuedJob) {
+        if !self.has_idle {
+            return;
+        }
+        let amounts = amounts(job);
+        for kind in CredKind::ALL {
+            let Some(i) = job.creds.get(kind).get() else {
+                continue;
+            };
+            let table = &mut self.idle[kind.index()];
+            if table.len() <= i {
+                table.resize(i + 1, [0; Metric::COUNT]);
+            }
+            if table[i] == [0; Metric::COUNT] {
+                self.idle_touched.push((kind.index(), i));
+            }
+            for (u, a) in table[i].iter_mut().zip(amounts) {
+                *u += a;
+            }
+        }
+        for (u, a) in self.system_idle.iter_mut().zip(amounts) {
+            *u += a;
+        }
+    }
+
+    /// `job` started at `now`: its resources count against every credential until it ends.
+    pub fn charge(&mut self, tables: &CredTables, job: &QueuedJob, now: Time) {
+        let a = amounts(job);
+        let charge = Charge {
+            job: job.creds,
+            procs: a[Metric::Proc as usize],
+            nodes: a[Metric::Node as usize],
+            pe: a[Metric::Pe as usize],
+            mem: a[Metric::Mem as usize],
+            end: now + job.wcl,
+            counts_remaining: true,
+        };
+        self.apply(tables, &charge, 1);
+        self.running.insert(job.idx, charge);
+    }
+
+    /// The job ended: it no longer counts.
+    pub fn discharge(&mut self, tables: &CredTables, job: JobIdx) {
+        if let Some(charge) = self.running.remove(&job) {
+            self.apply(tables, &charge, -1);
+        }
+    }
+
+    /// The job ran past its wallclock end: nothing of it remains to count in PS and WC.
+    pub fn passed_limit(&mut self, tables: &CredTables, job: JobIdx) {
+        let Some(mut charge) = self.running.get(&job).copied() else {
+            return;
+        };
+        if !charge.counts_remaining {
+            return;
+        }
+        self.for_each_owner(tables, &charge.job, |u| u.add_remaining(&charge, -1));
+        charge.counts_remaining = false;
+        self.running.insert(job, charge);
+    }
+
+    fn apply(&mut self, tables: &CredTables, charge: &Charge, sign: i64) {
+        self.for_each_owner(tables, &charge.job, |u| u.add(charge, sign));
+    }
+
+    fn for_each_owner(
+        &mut self,
+        tables: &CredTables,
+        creds: &QueuedJobCreds,
+        mut f: impl FnMut(&mut Usage),
+    ) {
+        for kind in CredKind::ALL {
+            let Some(i) = creds.get(kind).get() else {
+                continue;
+            };
+            let table = &mut self.active[kind.index()];
+            if table.len() <= i {
+                table.resize(i + 1, Usage::default());
+            }
+            f(&mut table[i]);
+        }
+        f(&mut self.system_active);
+        if self.has_pairs {
+            let mut owners: Vec<Owner> = pair_limits(tables, creds)
+                .into_iter()
+                .map(|(owner, _, _)| owner)
+                .collect();
+            owners.sort_unstable();
+            owners.dedup();
+            for owner in owners {
+                let usage = self.pairs.entry(owner).or_default();
+                f(usage);
+                if *usage == Usage::default() {
+                    self.pairs.remove(&owner);
+                }
+            }
+        }
+    }
+
+    /// Counts one job-iteration blocked by `blocked`'s kind of limit.
+    pub fn count_block(&mut self, blocked: &Blocked) {
+        let kind = blocked.kind();
+        match self.blocks.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => self.blocks.push((kind, 1)),
+        }
+    }
+
+    /// Job-iterations blocked so far, by kind of limit, in a stable order.
+    pub fn blocks(&self) -> Vec<(LimitKind, u64)> {
+        let mut b = self.blocks.clone();
+        b.sort();
+        b
+    }
+}
+
+/// The per-credential limits that apply to a job with `creds`, each with its owner
+/// (the pair of credentials whose usage it compares). A credential without its own
+/// per-credential limits takes its kind's DEFAULT ones. A pair owner is counted once even
+/// when two limits (say MAXJOB[USER] and MAXPROC[USER]) share it.
+fn pair_limits(tables: &CredTables, creds: &QueuedJobCreds) -> Vec<(Owner, PerCredLimit, Source)> {
+    let mut out: Vec<(Owner, PerCredLimit, Source)> = Vec::new();
+    for kind in CredKind::ALL {
+        let id = creds.get(kind);
+        if id.get().is_none() {
+            continue;
+        }
+        let own = &tables.own(kind, id).limits.per_cred;
+        let (list, source) = if own.is_empty() {
+            (&tables.default_of(kind).limits.per_cred, Source::Default)
+        } else {
+            (own, Source::Own)
+        };
+        for p in list {
+            let other = creds.get(p.kind);
+            if other.get().is_none() || p.id.is_some_and(|want| want != other) {
+                continue;
+            }
+            out.push((Owner::Pair(kind, id, p.kind, other), *p, source));
+        }
+    }
+    out
+}

@@ -1,0 +1,505 @@
+//! Throttling policies end to end (guide 6.2): the guide's worked configuration, remaining
+//! proc-seconds, soft and hard limits in two passes, idle limits with
+//! JOBPRIOACCRUALPOLICY, per-job limits, per-credential limits. Every start is asserted.
+
+use mauisim_core::{Blocked, CredKind, Level, Metric, Owner, Scope, Source, Verdict};
+use mauisim_sim::blocked;
+use mauisim_sim::credentials::{assign_all, AccountFrom, Names, Resolver};
+use mauisim_sim::engine::{
+    simulate, simulate_until, EngineOptions, EventOrder, Outcome, RunStats, Snapshot,
+};
+use mauisim_sim::params;
+use mauisim_sim::workload::{Counts, Job};
+
+const HOUR: i64 = 3600;
+
+/// A job: (id, submit, runtime = WCL, procs, user, group, class).
+type Spec<'a> = (u64, i64, i64, u64, &'a str, &'a str, &'a str);
+
+struct World {
+    jobs: Vec<Job>,
+    names: Names,
+    policy: mauisim_core::PolicyConfig,
+}
+
+fn world(config: &str, specs: &[Spec]) -> World {
+    let loaded = params::from_str(config, "maui.cfg").expect("config reads");
+    let mut names = Names::default();
+    let mut jobs: Vec<Job> = specs
+        .iter()
+        .map(|&(id, submit, run, procs, user, group, class)| {
+            let mut job = Job::synthetic(id, submit, run, run, procs);
+            for (kind, name) in [
+                (CredKind::User, user),
+                (CredKind::Group, group),
+                (CredKind::Class, class),
+            ] {
+                if !name.is_empty() {
+                    job.creds.set(kind, names.intern(kind, name));
+                }
+            }
+            job
+        })
+        .collect();
+    let resolver = Resolver::new(&loaded.config.credentials, &mut names);
+    assign_all(
+        &mut jobs,
+        &mut names,
+        &resolver,
+        AccountFrom::None,
+        &mut Counts::new(),
+    );
+    let mut policy = loaded.config.policy.clone();
+    policy.creds = resolver.tables;
+    World {
+        jobs,
+        names,
+        policy,
+    }
+}
+
+fn options(order: EventOrder) -> EngineOptions {
+    EngineOptions {
+        order,
+        poll_interval: 0,
+        max_overrun: Some(0),
+    }
+}
+
+/// Runs in both trigger modes, which must agree on every start; returns per-instant's.
+fn run(w: &World, procs: u64) -> (Vec<Outcome>, RunStats) {
+    let a = simulate(
+        &w.jobs,
+        procs,
+        w.policy.clone(),
+        options(EventOrder::PerInstant),
+    )
+    .unwrap();
+    let b = simulate(
+        &w.jobs,
+        procs,
+        w.policy.clone(),
+        options(EventOrder::PerEvent),
+    )
+    .unwrap();
+    assert_eq!(starts(&a.0), starts(&b.0), "the trigger modes disagree");
+    a
+}
+
+fn starts(outcomes: &[Outcome]) -> Vec<i64> {
+    outcomes.iter().map(|o| o.start).collect()
+}
+
+fn snapshot(w: &World, procs: u64, at: i64) -> Snapshot {
+    simulate_until(
+        &w.jobs,
+        procs,
+        w.policy.clone(),
+        options(EventOrder::PerInstant),
+        at,
+    )
+}
+
+/// The verdict on each idle job at `at`, by trace id.
+fn verdicts(w: &World, procs: u64, at: i64) -> Vec<(u64, Verdict)> {
+    let mut s = snapshot(w, procs, at);
+    let v = s.scheduler.explain(at, &mut s.queue);
+    let mut out: Vec<(u64, Verdict)> = v.into_iter().map(|(pos, v)| (s.queue[pos].id, v)).collect();
+    out.sort_by_key(|(id, _)| *id);
+    out
+}
+
+fn blocked_by(v: Verdict) -> Blocked {
+    match v {
+        Verdict::Blocked(b) | Verdict::SoftLimit(b) => b,
+        Verdict::Eligible => panic!("expected a blocked job, found an eligible one"),
+    }
+}
+
+/// Guide 6.2.1 and 6.2.2: the configuration of the override example.
+const GUIDE: &str = "USERCFG[steve]   MAXJOB=2 MAXNODE=30 QDEF=hiprio QLIST=hiprio\n\
+                     CLASSCFG[DEFAULT] MAXNODE=16\n\
+                     CLASSCFG[batch]  MAXNODE=64\n\
+                     GROUPCFG[staff]  MAXJOB=5\n\
+                     QOSCFG[hiprio]   MAXJOB=3 OMAXNODE=64\n\
+                     USERCFG[hana]    QDEF=hiprio\nUSERCFG[hugo] QDEF=hiprio\nUSERCFG[hal] QDEF=hiprio\n\
+                     USERCFG[hedy]    QDEF=hiprio\n";
+
+/// "total active jobs associated with user steve does not exceed 2": his third job waits
+/// on an idle machine until one of the first two ends.
+#[test]
+fn guide_steve_runs_at_most_two_jobs() {
+    let w = world(
+        GUIDE,
+        &[
+            (1, 0, HOUR, 1, "steve", "staff", "batch"),
+            (2, 0, 2 * HOUR, 1, "steve", "staff", "batch"),
+            (3, 0, HOUR, 1, "steve", "staff", "batch"),
+        ],
+    );
+    let (o, _) = run(&w, 200);
+    assert_eq!(starts(&o), [0, 0, HOUR]);
+    let v = verdicts(&w, 200, 0);
+    let b = blocked_by(v[0].1);
+    assert_eq!(
+        (b.scope, b.metric, b.usage, b.limit),
+        (Scope::Active, Metric::Job, 2, 2)
+    );
+    assert!(matches!(b.owner, Owner::Cred(CredKind::User, _)));
+    assert_eq!(
+        blocked::describe(&b, &w.names),
+        "user steve MAXJOB: 2 in use + 1 > 2 (own)"
+    );
+}
+
+/// "total nodes used by user steve jobs do not exceed 64": hiprio's OMAXNODE=64 replaces
+/// steve's MAXNODE=30, so 20 + 20 nodes run together, and a third job of 30 (which would
+/// make 70) would wait even if MAXJOB allowed it. Without hiprio, 30 binds.
+#[test]
+fn guide_hiprio_override_replaces_steves_node_limit() {
+    let specs = [
+        (1, 0, HOUR, 20, "steve", "staff", "batch"),
+        (2, 0, HOUR, 20, "steve", "staff", "batch"),
+    ];
+    let (o, _) = run(&world(GUIDE, &specs), 200);
+    assert_eq!(starts(&o), [0, 0], "40 nodes <= OMAXNODE 64");
+    let no_override = GUIDE.replace(" OMAXNODE=64", "");
+    let w = world(&no_override, &specs);
+    let (o, _) = run(&w, 200);
+    assert_eq!(starts(&o), [0, HOUR], "40 nodes > steve's MAXNODE 30");
+    let b = blocked_by(verdicts(&w, 200, 0)[0].1);
+    assert_eq!(
+        (b.metric, b.usage, b.amount, b.limit),
+        (Metric::Node, 20, 20, 30)
+    );
+    assert_eq!(b.source, Source::Own);
+
+    // With the override, the user limit is 64: 30 + 30 fit, a further 5 does not.
+    let over = world(
+        &GUIDE
+            .replace("MAXJOB=2 ", "MAXJOB=4 ")
+            .replace("MAXJOB=3", "MAXJOB=4"),
+        &[
+            (1, 0, HOUR, 30, "steve", "staff", "batch"),
+            (2, 0, HOUR, 30, "steve", "staff", "batch"),
+            (3, 0, HOUR, 5, "steve", "staff", "batch"),
+        ],
+    );
+    let (o, _) = run(&over, 200);
+    assert_eq!(starts(&o), [0, 0, HOUR]);
+    let b = blocked_by(verdicts(&over, 200, 0)[0].1);
+    assert_eq!(
+        (b.metric, b.usage, b.limit, b.source),
+        (Metric::Node, 60, 64, Source::QosOverride)
+    );
+    assert_eq!(
+        blocked::describe(&b, &over.names),
+        "user steve OMAXNODE: 60 in use + 5 > 64 (QOS override)"
+    );
+}
+
+/// "total active jobs associated with group staff does not exceed 5".
+#[test]
+fn guide_group_staff_runs_at_most_five_jobs() {
+    let users = ["u1", "u2", "u3", "u4", "u5", "u6"];
+    let specs: Vec<Spec> = users
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (i as u64 + 1, 0, HOUR, 1, *u, "staff", "batch"))
+        .collect();
+    let (o, _) = run(&world(GUIDE, &specs), 200);
+    assert_eq!(starts(&o), [0, 0, 0, 0, 0, HOUR]);
+    // Another group is not limited.
+    let other: Vec<Spec> = specs
+        .iter()
+        .map(|s| (s.0, s.1, s.2, s.3, s.4, "other", s.6))
+        .collect();
+    let (o, _) = run(&world(GUIDE, &other), 200);
+    assert_eq!(starts(&o), [0; 6]);
+}
+
+/// "total nodes dedicated to class batch jobs do not exceed 64", and the guide's
+/// interactive example: with 14 nodes in use in a class limited to 16 by DEFAULT, a job
+/// of 2 nodes starts and one of 3 waits.
+#[test]
+fn guide_class_node_limits() {
+    let (o, _) = run(
+        &world(
+            GUIDE,
+            &[
+                (1, 0, HOUR, 40, "a", "g", "batch"),
+                (2, 0, HOUR, 24, "b", "g", "batch"),
+                (3, 0, HOUR, 1, "c", "g", "batch"),
+            ],
+        ),
+        200,
+    );
+    assert_eq!(starts(&o), [0, 0, HOUR], "64 nodes in batch, then no more");
+    let w = world(
+        GUIDE,
+        &[
+            (1, 0, HOUR, 14, "a", "g", "interactive"),
+            (2, 10, HOUR, 3, "b", "g", "interactive"),
+            (3, 20, HOUR, 2, "c", "g", "interactive"),
+        ],
+    );
+    let (o, _) = run(&w, 200);
+    assert_eq!(starts(&o), [0, HOUR, 20]);
+    let b = blocked_by(verdicts(&w, 200, 20)[0].1);
+    assert_eq!(
+        (b.metric, b.usage, b.amount, b.limit),
+        (Metric::Node, 16, 3, 16)
+    );
+    assert_eq!(b.source, Source::Default);
+}
+
+/// "total active jobs associated with QOS hiprio does not exceed 3".
+#[test]
+fn guide_hiprio_runs_at_most_three_jobs() {
+    let (o, _) = run(
+        &world(
+            GUIDE,
+            &[
+                (1, 0, HOUR, 1, "hana", "g", "batch"),
+                (2, 0, HOUR, 1, "hugo", "g", "batch"),
+                (3, 0, HOUR, 1, "hal", "g", "batch"),
+                (4, 0, HOUR, 1, "hedy", "g", "batch"),
+                (5, 0, HOUR, 1, "nobody", "g", "batch"),
+            ],
+        ),
+        200,
+    );
+    assert_eq!(starts(&o), [0, 0, 0, HOUR, 0]);
+}
+
+/// Guide 6.2.1 MAXPS: a 4-processor job with 1 h left and a 2-processor job with 6 h left
+/// hold 16 × 3600 outstanding processor-seconds, and the count shrinks as they run.
+#[test]
+fn maxps_counts_remaining_proc_seconds() {
+    let w = world(
+        "USERCFG[u] MAXPS=61200\n",
+        &[
+            (1, 0, HOUR, 4, "u", "", ""),
+            (2, 0, 6 * HOUR, 2, "u", "", ""),
+            (3, 0, 2 * HOUR, 1, "u", "", ""),
+            (4, 599, 10, 1, "v", "", ""),
+            (5, 600, 10, 1, "v", "", ""),
+        ],
+    );
+    let b = blocked_by(verdicts(&w, 100, 0)[0].1);
+    assert_eq!(b.usage, 16 * 3600, "the guide's 16 x 3600");
+    assert_eq!((b.amount, b.limit), (7200, 61200));
+    // 57600 - 6 t + 7200 <= 61200 from t = 600 on; iterations at 599 and 600 test both sides.
+    let b = blocked_by(verdicts(&w, 100, 599)[0].1);
+    assert_eq!(b.usage, 16 * 3600 - 6 * 599);
+    let (o, _) = run(&w, 100);
+    assert_eq!(starts(&o), [0, 0, 600, 599, 600]);
+}
+
+/// MAXWC counts remaining seconds the same way.
+#[test]
+fn maxwc_counts_remaining_seconds() {
+    let w = world(
+        "USERCFG[u] MAXWC=2:00:00\n",
+        &[
+            (1, 0, HOUR, 1, "u", "", ""),
+            (2, 0, HOUR, 1, "u", "", ""),
+            (3, 1800, 10, 1, "v", "", ""),
+        ],
+    );
+    let (o, _) = run(&w, 10);
+    // 3600 + 3600 > 7200 is false: both fit at once.
+    assert_eq!(starts(&o), [0, 0, 1800]);
+    let w = world(
+        "USERCFG[u] MAXWC=1:30:00\n",
+        &[
+            (1, 0, HOUR, 1, "u", "", ""),
+            (2, 0, HOUR, 1, "u", "", ""),
+            (3, 1799, 10, 1, "v", "", ""),
+            (4, 1800, 10, 1, "v", "", ""),
+        ],
+    );
+    let (o, _) = run(&w, 10);
+    // Remaining 3600 - t plus 3600 fits 5400 from t = 1800.
+    assert_eq!(starts(&o), [0, 1800, 1799, 1800]);
+}
+
+/// Guide 6.2.4: with MAXJOB=2,8 a user's third job starts only on processors nobody
+/// within their soft limits wants; with MAXJOB=2 it never does.
+#[test]
+fn soft_limits_yield_to_jobs_within_them() {
+    let a_and_b = |b_jobs: u64| -> Vec<Spec<'static>> {
+        let mut s: Vec<Spec> = (1..=4).map(|i| (i, 0, HOUR, 1, "a", "", "")).collect();
+        s.extend((0..b_jobs).map(|i| (10 + i, 0, HOUR, 1, "b", "", "")));
+        s
+    };
+    // a's first two start; the third takes the idle fourth processor in the hard pass.
+    let w = world("USERCFG[DEFAULT] MAXJOB=2,8\n", &a_and_b(0));
+    let (o, _) = run(&w, 3);
+    assert_eq!(starts(&o), [0, 0, 0, HOUR]);
+    assert_eq!(
+        o.iter().map(|o| o.backfilled).collect::<Vec<_>>(),
+        [false, false, true, false],
+        "a hard-pass start is backfill"
+    );
+    // With b's jobs waiting within their soft limits, they come first although a's
+    // third and fourth job have higher priority (same submit time, lower ids). Per
+    // instant only: per event, a's jobs arrive (and start) before b's are submitted.
+    let w = world("USERCFG[DEFAULT] MAXJOB=2,8\n", &a_and_b(2));
+    let (o, _) = simulate(
+        &w.jobs,
+        4,
+        w.policy.clone(),
+        options(EventOrder::PerInstant),
+    )
+    .unwrap();
+    assert_eq!(starts(&o), [0, 0, HOUR, HOUR, 0, 0]);
+    // Hard = soft = 2: the idle processor stays idle.
+    let (o, _) = run(&world("USERCFG[DEFAULT] MAXJOB=2\n", &a_and_b(0)), 3);
+    assert_eq!(starts(&o), [0, 0, HOUR, HOUR]);
+}
+
+/// Guide 6.2.3 and JOBPRIOACCRUALPOLICY: with MAXIJOB=1 only one of a's idle jobs is
+/// eligible at a time; under QUEUEPOLICY the others' queue time starts again at every
+/// iteration they are ineligible, so b, who queued later than a's second job, runs first.
+#[test]
+fn idle_limits_and_queue_time_accrual() {
+    let specs = [
+        (1, 0, HOUR, 1, "z", "", ""),
+        (2, 0, HOUR, 1, "a", "", ""),
+        (3, 10, HOUR, 1, "a", "", ""),
+        (4, 20, HOUR, 1, "a", "", ""),
+        (5, 30, HOUR, 1, "b", "", ""),
+    ];
+    let (o, _) = run(&world("", &specs), 1);
+    assert_eq!(starts(&o), [0, HOUR, 2 * HOUR, 3 * HOUR, 4 * HOUR], "FCFS");
+    let w = world("USERCFG[DEFAULT] MAXIJOB=1\n", &specs);
+    let (o, stats) = run(&w, 1);
+    assert_eq!(starts(&o), [0, HOUR, 3 * HOUR, 4 * HOUR, 2 * HOUR]);
+    let idle_blocks: u64 = stats
+        .limit_blocks
+        .iter()
+        .filter(|(k, _)| k.scope == Scope::Idle)
+        .map(|(_, n)| n)
+        .sum();
+    assert!(idle_blocks > 0);
+    let b = blocked_by(verdicts(&w, 1, 30)[1].1);
+    assert_eq!(
+        (b.scope, b.metric, b.usage, b.limit),
+        (Scope::Idle, Metric::Job, 1, 1)
+    );
+    // ALWAYS: ineligible jobs keep their queue time; a's jobs run in submit order.
+    let w = world(
+        "USERCFG[DEFAULT] MAXIJOB=1\nJOBPRIOACCRUALPOLICY ALWAYS\n",
+        &specs,
+    );
+    let (o, _) = run(&w, 1);
+    assert_eq!(starts(&o), [0, HOUR, 2 * HOUR, 3 * HOUR, 4 * HOUR]);
+}
+
+/// Guide 6.2.1 System Job Limits: a job over SYSTEMMAXPROCPERJOB is held and reported,
+/// the rest run; a QOS OMAXJPROC lets its jobs past the system value.
+#[test]
+fn per_job_limits_hold_jobs() {
+    let specs = [
+        (1, 0, HOUR, 3, "a", "", ""),
+        (2, 0, HOUR, 2, "a", "", ""),
+        (3, 0, HOUR, 3, "big", "", ""),
+    ];
+    let w = world(
+        "SYSTEMMAXPROCPERJOB 2\nUSERCFG[big] QDEF=wide\nQOSCFG[wide] OMAXJPROC=4\n",
+        &specs,
+    );
+    let (o, stats) = run(&w, 10);
+    assert_eq!(stats.held.len(), 1);
+    let (idx, b) = stats.held[0];
+    assert_eq!(idx, 0);
+    assert_eq!(
+        (b.scope, b.metric, b.amount, b.limit),
+        (Scope::PerJob, Metric::Proc, 3, 2)
+    );
+    assert_eq!((o[1].start, o[2].start), (0, 0));
+    // Wallclock and proc-seconds per job.
+    let w = world(
+        "SYSTEMMAXJOBWALLTIME 1:00:00\nSYSTEMMAXPROCSECONDPERJOB 7200\n",
+        &specs,
+    );
+    let (_, stats) = run(&w, 10);
+    let held: Vec<(usize, Metric)> = stats.held.iter().map(|(i, b)| (*i, b.metric)).collect();
+    assert_eq!(held, [(0, Metric::Ps), (2, Metric::Ps)]);
+}
+
+/// An active limit a job can never meet (MAXPROC below its size) holds it at the end of
+/// the run, named; it is not an error.
+#[test]
+fn a_job_over_its_users_hard_limit_is_held() {
+    let w = world(
+        "USERCFG[a] MAXPROC=2\n",
+        &[(1, 0, HOUR, 3, "a", "", ""), (2, 0, HOUR, 2, "a", "", "")],
+    );
+    let (o, stats) = run(&w, 10);
+    assert_eq!(o[1].start, 0);
+    assert_eq!(stats.held.len(), 1);
+    let (idx, b) = stats.held[0];
+    assert_eq!(
+        (idx, b.metric, b.level, b.limit),
+        (0, Metric::Proc, Level::Hard, 2)
+    );
+}
+
+/// Guide 6.2.1 multi-dimensional limits: per user within a class, for one named user,
+/// and the MAXJOBPERUSER shorthand.
+#[test]
+fn per_credential_limits_within_a_class() {
+    let specs = [
+        (1, 0, HOUR, 1, "a", "", "fast"),
+        (2, 0, HOUR, 1, "a", "", "fast"),
+        (3, 0, HOUR, 1, "b", "", "fast"),
+        (4, 0, HOUR, 1, "a", "", "slow"),
+    ];
+    for config in [
+        "CLASSCFG[fast] MAXJOB[USER]=1\n",
+        "CLASSCFG[fast] MAXJOBPERUSER=1\n",
+    ] {
+        let w = world(config, &specs);
+        let (o, _) = run(&w, 10);
+        assert_eq!(starts(&o), [0, HOUR, 0, 0], "{config}");
+        let b = blocked_by(verdicts(&w, 10, 0)[0].1);
+        assert!(matches!(
+            b.owner,
+            Owner::Pair(CredKind::Class, _, CredKind::User, _)
+        ));
+    }
+    // Only steve is limited, to 3 processors within the class.
+    let w = world(
+        "CLASSCFG[fast] MAXPROC[USER:steve]=3\n",
+        &[
+            (1, 0, HOUR, 2, "steve", "", "fast"),
+            (2, 0, HOUR, 2, "steve", "", "fast"),
+            (3, 0, HOUR, 2, "bob", "", "fast"),
+            (4, 0, HOUR, 2, "bob", "", "fast"),
+        ],
+    );
+    let (o, _) = run(&w, 10);
+    assert_eq!(starts(&o), [0, HOUR, 0, 0]);
+    // A class DEFAULT's per-user limit applies to classes without their own.
+    let (o, _) = run(&world("CLASSCFG[DEFAULT] MAXJOB[USER]=1\n", &specs), 10);
+    assert_eq!(starts(&o), [0, HOUR, 0, 0]);
+}
+
+/// SYSTEMCFG limits count every job together.
+#[test]
+fn system_wide_limits() {
+    let (o, _) = run(
+        &world(
+            "SYSTEMCFG MAXJOB=2\n",
+            &[
+                (1, 0, HOUR, 1, "a", "", ""),
+                (2, 0, HOUR, 1, "b", "", ""),
+                (3, 0, HOUR, 1, "c", "", ""),
+            ],
+        ),
+        10,
+    );
+    assert_eq!(starts(&o), [0, 0, HOUR]);
+}
