@@ -8,6 +8,8 @@
 #   easy      EASY/FCFS on every trace (issue 2's targets)
 #   priority  FCFS against the full priority stack (scenarios/full-priority.cfg), issue 3's
 #             target: the full stack costs less than 2x the FCFS run
+#   limits    FCFS against per-user soft/hard, idle and per-job limits
+#             (scenarios/fair-limits.cfg)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -48,6 +50,16 @@ if [ "$suite" = priority ]; then
     curie="$shared/reference_outputs/CEA-curie.pyss-easy-reqtime.swf.gz"
     bench "CEA-Curie, FCFS (default priority)" "$curie"
     bench "CEA-Curie, full priority stack" "$curie" "${full[@]}"
+  fi
+  exit 0
+fi
+if [ "$suite" = limits ]; then
+  bench "KTH-SP2, FCFS, no limits" traces/KTH-SP2-1996-2.swf.gz --filter published
+  bench "KTH-SP2, scenarios/fair-limits.cfg" traces/KTH-SP2-1996-2.swf.gz --filter published -c scenarios/fair-limits.cfg
+  if [ -d "$shared/reference_outputs" ]; then
+    curie="$shared/reference_outputs/CEA-curie.pyss-easy-reqtime.swf.gz"
+    bench "CEA-Curie, FCFS, no limits" "$curie"
+    bench "CEA-Curie, scenarios/fair-limits.cfg" "$curie" -c scenarios/fair-limits.cfg
   fi
   exit 0
 fi

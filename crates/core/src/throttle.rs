@@ -111,6 +111,10 @@ pub struct Throttle {
     running: HashMap<JobIdx, Charge>,
     has_idle: bool,
     has_pairs: bool,
+    /// Per kind and metric: whether any object of the kind (or a QOS override) sets an
+    /// active / idle limit on it. Checks skip the rest, so unused limits cost nothing.
+    active_set: [[bool; Metric::COUNT]; 5],
+    idle_set: [[bool; Metric::COUNT]; 5],
     /// Job-iterations blocked, by kind of limit.
     blocks: Vec<(LimitKind, u64)>,
 }
@@ -166,7 +170,37 @@ impl Throttle {
             has_idle |= l.idle.iter().chain(&l.override_idle).any(Option::is_some);
             has_pairs |= !l.per_cred.is_empty();
         }
+        let mut active_set = [[false; Metric::COUNT]; 5];
+        let mut idle_set = [[false; Metric::COUNT]; 5];
+        let qos = CredKind::Qos.index();
+        for kind in CredKind::ALL {
+            let k = kind.index();
+            let objects = tables.settings[k]
+                .iter()
+                .chain([&tables.defaults[k]])
+                .map(|s| &s.limits);
+            for l in objects {
+                for m in 0..Metric::COUNT {
+                    active_set[k][m] |= l.active[m].is_some();
+                    idle_set[k][m] |= l.idle[m].is_some();
+                }
+            }
+        }
+        let overrides = tables.settings[qos]
+            .iter()
+            .chain([&tables.defaults[qos]])
+            .map(|s| &s.limits);
+        for l in overrides {
+            for m in 0..Metric::COUNT {
+                for k in 0..5 {
+                    active_set[k][m] |= l.override_active[m].is_some();
+                    idle_set[k][m] |= l.override_idle[m].is_some();
+                }
+            }
+        }
         any.then(|| Throttle {
+            active_set,
+            idle_set,
             active: Default::default(),
             system_active: Usage::default(),
             pairs: HashMap::new(),
@@ -235,11 +269,18 @@ impl Throttle {
         for kind in CredKind::ALL {
             let id = job.creds.get(kind);
             let Some(i) = id.get() else { continue };
+            let set = &self.active_set[kind.index()];
+            if !set.contains(&true) {
+                continue;
+            }
             let usage = self.active[kind.index()]
                 .get(i)
                 .copied()
                 .unwrap_or_default();
             for metric in Metric::ALL {
+                if !set[metric as usize] {
+                    continue;
+                }
                 let Some((limit, source)) =
                     lookup(tables, qos, kind, id, Scope::Active, metric, level)
                 else {
@@ -317,11 +358,18 @@ impl Throttle {
         for kind in CredKind::ALL {
             let id = job.creds.get(kind);
             let Some(i) = id.get() else { continue };
+            let set = &self.idle_set[kind.index()];
+            if !set.contains(&true) {
+                continue;
+            }
             let usage = self.idle[kind.index()]
                 .get(i)
                 .copied()
                 .unwrap_or([0; Metric::COUNT]);
             for metric in Metric::ALL {
+                if !set[metric as usize] {
+                    continue;
+                }
                 let Some((limit, source)) =
                     lookup(tables, qos, kind, id, Scope::Idle, metric, Level::Hard)
                 else {
