@@ -24,4 +24,5 @@ pub use limits::{
 pub use policy::{BackfillPolicy, PolicyConfig};
 pub use priority::{AccrualPolicy, Breakdown, Component, FsDeltas, PriorityConfig, Sub};
 pub use profile::{Profile, FOREVER};
-pub use scheduler::{Decisions, Reservation, Scheduler, Start, Verdict};
+pub use scheduler::{Decisions, Reservation, Scheduler, Start};
+pub use throttle::Verdict;

@@ -19,7 +19,7 @@ use crate::limits::{Blocked, Level, LimitKind, Metric, Owner, Scope, Source};
 use crate::policy::{BackfillPolicy, PolicyConfig};
 use crate::priority::{AccrualPolicy, Breakdown, FsDeltas};
 use crate::profile::Profile;
-use crate::throttle::Throttle;
+use crate::throttle::{Throttle, Verdict};
 use crate::Time;
 
 /// Start this job now.
@@ -43,17 +43,6 @@ enum Fate {
     Ineligible,
     /// Breaks a soft active limit only: waits for the second (hard) pass.
     SoftOnly,
-}
-
-/// Why an idle job is not running, as far as limits go (`inspect … blocked`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    /// Eligible under the soft limits: it waits for resources.
-    Eligible,
-    /// Eligible only in the second pass: it breaks this soft limit.
-    SoftLimit(Blocked),
-    /// Not eligible: it breaks this hard active or idle limit.
-    Blocked(Blocked),
 }
 
 /// A blocked job's promised start, valid for this iteration.
@@ -228,31 +217,18 @@ impl Scheduler {
         self.profile.advance(now);
         self.prioritize(now, queue);
         let order = std::mem::take(&mut self.order);
-        let verdicts = order
-            .iter()
-            .map(|&pos| (pos, Verdict::Eligible))
-            .collect::<Vec<_>>();
-        let Some(throttle) = &mut self.throttle else {
-            self.order = order;
-            return verdicts;
-        };
         let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
-        throttle.begin_selection();
+        if let Some(t) = &mut self.throttle {
+            t.begin_selection();
+        }
         let verdicts = order
             .iter()
             .map(|&pos| {
-                let job = &queue[pos];
-                let hard = throttle
-                    .check_active(creds, system, job, Level::Hard, now)
-                    .or_else(|| throttle.check_idle(creds, system, job));
-                if let Some(b) = hard {
-                    return (pos, Verdict::Blocked(b));
-                }
-                throttle.add_idle(job);
-                match throttle.check_active(creds, system, job, Level::Soft, now) {
-                    Some(b) => (pos, Verdict::SoftLimit(b)),
-                    None => (pos, Verdict::Eligible),
-                }
+                let verdict = match &mut self.throttle {
+                    Some(t) => t.judge(creds, system, &queue[pos], now),
+                    None => Verdict::Eligible,
+                };
+                (pos, verdict)
             })
             .collect();
         self.order = order;
@@ -363,29 +339,26 @@ impl Scheduler {
         let mut soft_only = false;
         for (rank, &pos) in order.iter().enumerate() {
             let job = &mut queue[pos];
-            let hard = t
-                .check_active(creds, system, job, Level::Hard, now)
-                .or_else(|| t.check_idle(creds, system, job));
-            if let Some(b) = hard {
-                t.count_block(&b);
-                self.fate[rank] = Fate::Ineligible;
-                job.soft_violation = true;
-                if resets && job.eff_queue_start != now {
-                    let was_in_order = !job.breaks_queue_order();
-                    job.eff_queue_start = now;
-                    if was_in_order && job.breaks_queue_order() {
-                        self.out_of_queue_order += 1;
+            match t.judge(creds, system, job, now) {
+                Verdict::Blocked(b) => {
+                    t.count_block(&b);
+                    self.fate[rank] = Fate::Ineligible;
+                    job.soft_violation = true;
+                    if resets && job.eff_queue_start != now {
+                        let was_in_order = !job.breaks_queue_order();
+                        job.eff_queue_start = now;
+                        if was_in_order && job.breaks_queue_order() {
+                            self.out_of_queue_order += 1;
+                        }
                     }
                 }
-                continue;
+                Verdict::SoftLimit(b) => {
+                    t.count_block(&b);
+                    soft_only = true;
+                    job.soft_violation = true;
+                }
+                Verdict::Eligible => job.soft_violation = false,
             }
-            t.add_idle(job);
-            let soft = t.check_active(creds, system, job, Level::Soft, now);
-            if let Some(b) = &soft {
-                t.count_block(b);
-                soft_only = true;
-            }
-            job.soft_violation = soft.is_some();
         }
         soft_only
     }
@@ -485,7 +458,7 @@ impl Scheduler {
             queue[kept..]
                 .iter()
                 .enumerate()
-                .map(|(i, j)| (0, j.submit, j.id, kept + i, j.idx)),
+                .map(|(i, j)| fresh_key(kept + i, j)),
         );
         true
     }
@@ -524,12 +497,8 @@ impl Scheduler {
         }
         if !(self.carry_keys_over(queue) && self.evaluate_keys(now, queue)) {
             self.keys.clear();
-            self.keys.extend(
-                queue
-                    .iter()
-                    .enumerate()
-                    .map(|(pos, j)| (0, j.submit, j.id, pos, j.idx)),
-            );
+            self.keys
+                .extend(queue.iter().enumerate().map(|(pos, j)| fresh_key(pos, j)));
             self.evaluate_keys(now, queue);
         }
         self.keys.sort();
@@ -537,6 +506,11 @@ impl Scheduler {
         self.last_len = queue.len();
         self.last_started.clear();
     }
+}
+
+/// A priority sort key for the job at `pos`, its priority still to be computed.
+fn fresh_key(pos: usize, job: &QueuedJob) -> (i64, Time, u64, usize, JobIdx) {
+    (0, job.submit, job.id, pos, job.idx)
 }
 
 /// BYPASS (MAUI-SEMANTICS §1): each job started by backfill adds one to every job still

@@ -12,6 +12,17 @@ use crate::limits::{
     Blocked, Level, LimitKind, Limits, Metric, Owner, PerCredLimit, Scope, Source,
 };
 use crate::Time;
+
+/// Why an idle job is not running, as far as limits go (`inspect … blocked`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Eligible under the soft limits: it waits for resources.
+    Eligible,
+    /// Eligible only in the second pass: it breaks this soft limit.
+    SoftLimit(Blocked),
+    /// Not eligible: it breaks this hard active or idle limit.
+    Blocked(Blocked),
+}
 use std::collections::HashMap;
 
 /// One owner's active usage.
@@ -150,9 +161,44 @@ fn lookup(
     pick(&tables.default_of(kind).limits, false).map(|v| (v, Source::Default))
 }
 
-/// `usage + amount > limit` with a limit of 0 meaning none.
-fn breaks(limit: u64, usage: u64, amount: u64) -> bool {
-    limit > 0 && usage.saturating_add(amount) > limit
+/// The job's QOS's limits: the source of override values.
+fn qos_limits<'t>(tables: &'t CredTables, job: &QueuedJob) -> &'t Limits {
+    &tables
+        .own(CredKind::Qos, job.creds.get(CredKind::Qos))
+        .limits
+}
+
+/// One owner's limits at one scope and level, tested metric by metric.
+struct Test {
+    scope: Scope,
+    level: Level,
+    owner: Owner,
+    source: Source,
+}
+
+impl Test {
+    fn new(scope: Scope, level: Level, owner: Owner, source: Source) -> Self {
+        Test {
+            scope,
+            level,
+            owner,
+            source,
+        }
+    }
+
+    /// `usage + amount > limit`, a limit of 0 meaning none, as the [`Blocked`] it makes.
+    fn breaks(&self, metric: Metric, usage: u64, amount: u64, limit: u64) -> Option<Blocked> {
+        (limit > 0 && usage.saturating_add(amount) > limit).then_some(Blocked {
+            scope: self.scope,
+            level: self.level,
+            owner: self.owner,
+            metric,
+            source: self.source,
+            usage,
+            amount,
+            limit,
+        })
+    }
 }
 
 impl Throttle {
@@ -216,33 +262,17 @@ impl Throttle {
 
     /// The first per-job limit `job` breaks (SYSTEMMAX*PERJOB, its QOS's `OMAXJ*`).
     pub fn check_per_job(tables: &CredTables, system: &Limits, job: &QueuedJob) -> Option<Blocked> {
-        let qos = &tables
-            .own(CredKind::Qos, job.creds.get(CredKind::Qos))
-            .limits;
+        let qos = qos_limits(tables, job);
         let amounts = amounts(job);
-        for metric in Metric::ALL {
+        Metric::ALL.into_iter().find_map(|metric| {
             let m = metric as usize;
             let (limit, source) = match qos.override_per_job[m] {
                 Some(v) => (v, Source::QosOverride),
-                None => match system.per_job[m] {
-                    Some(v) => (v, Source::Own),
-                    None => continue,
-                },
+                None => (system.per_job[m]?, Source::Own),
             };
-            if breaks(limit, 0, amounts[m]) {
-                return Some(Blocked {
-                    scope: Scope::PerJob,
-                    level: Level::Hard,
-                    owner: Owner::System,
-                    metric,
-                    source,
-                    usage: 0,
-                    amount: amounts[m],
-                    limit,
-                });
-            }
-        }
-        None
+            let at = Test::new(Scope::PerJob, Level::Hard, Owner::System, source);
+            at.breaks(metric, 0, amounts[m], limit)
+        })
     }
 
     /// Forgets the last selection's idle usage.
@@ -251,6 +281,30 @@ impl Throttle {
             self.idle[kind][id] = [0; Metric::COUNT];
         }
         self.system_idle = [0; Metric::COUNT];
+    }
+
+    /// Where `job` stands in this selection, taken in priority order: blocked by a hard
+    /// active or an idle limit (not eligible), or eligible (it joins the idle usage) and
+    /// within or over its soft limits.
+    pub fn judge(
+        &mut self,
+        tables: &CredTables,
+        system: &Limits,
+        job: &QueuedJob,
+        now: Time,
+    ) -> Verdict {
+        let amounts = amounts(job);
+        let hard = self
+            .active_break(tables, system, job, &amounts, Level::Hard, now)
+            .or_else(|| self.idle_break(tables, system, job, &amounts));
+        if let Some(b) = hard {
+            return Verdict::Blocked(b);
+        }
+        self.add_idle(job, &amounts);
+        match self.active_break(tables, system, job, &amounts, Level::Soft, now) {
+            Some(b) => Verdict::SoftLimit(b),
+            None => Verdict::Eligible,
+        }
     }
 
     /// The first active limit starting `job` now would break at `level`.
@@ -262,148 +316,128 @@ impl Throttle {
         level: Level,
         now: Time,
     ) -> Option<Blocked> {
-        let amounts = amounts(job);
-        let qos = &tables
-            .own(CredKind::Qos, job.creds.get(CredKind::Qos))
-            .limits;
-        for kind in CredKind::ALL {
-            let id = job.creds.get(kind);
-            let Some(i) = id.get() else { continue };
-            let set = &self.active_set[kind.index()];
-            if !set.contains(&true) {
-                continue;
-            }
-            let usage = self.active[kind.index()]
-                .get(i)
-                .copied()
-                .unwrap_or_default();
-            for metric in Metric::ALL {
-                if !set[metric as usize] {
-                    continue;
-                }
-                let Some((limit, source)) =
-                    lookup(tables, qos, kind, id, Scope::Active, metric, level)
-                else {
-                    continue;
-                };
-                let used = usage.value(metric, now);
-                if breaks(limit, used, amounts[metric as usize]) {
-                    return Some(Blocked {
-                        scope: Scope::Active,
-                        level,
-                        owner: Owner::Cred(kind, id),
-                        metric,
-                        source,
-                        usage: used,
-                        amount: amounts[metric as usize],
-                        limit,
-                    });
-                }
-            }
-        }
-        for metric in Metric::ALL {
-            let Some(pair) = system.active[metric as usize] else {
-                continue;
-            };
-            let used = self.system_active.value(metric, now);
-            let limit = pair.at(level);
-            if breaks(limit, used, amounts[metric as usize]) {
-                return Some(Blocked {
-                    scope: Scope::Active,
-                    level,
-                    owner: Owner::System,
-                    metric,
-                    source: Source::Own,
-                    usage: used,
-                    amount: amounts[metric as usize],
-                    limit,
-                });
-            }
-        }
-        if self.has_pairs {
-            for (owner, p, source) in pair_limits(tables, &job.creds) {
-                let used = self.pairs.get(&owner).map_or(0, |u| u.value(p.metric, now));
-                let limit = p.limit.at(level);
-                if breaks(limit, used, amounts[p.metric as usize]) {
-                    return Some(Blocked {
-                        scope: Scope::Active,
-                        level,
-                        owner,
-                        metric: p.metric,
-                        source,
-                        usage: used,
-                        amount: amounts[p.metric as usize],
-                        limit,
-                    });
-                }
-            }
-        }
-        None
+        self.active_break(tables, system, job, &amounts(job), level, now)
     }
 
-    /// The first idle limit adding `job` to this selection's eligible list would break.
-    pub fn check_idle(
+    fn active_break(
         &self,
         tables: &CredTables,
         system: &Limits,
         job: &QueuedJob,
+        amounts: &[u64; Metric::COUNT],
+        level: Level,
+        now: Time,
+    ) -> Option<Blocked> {
+        let usage = |kind: CredKind, i: usize, metric| {
+            self.active[kind.index()]
+                .get(i)
+                .map_or(0, |u| u.value(metric, now))
+        };
+        self.cred_break(
+            tables,
+            job,
+            amounts,
+            Scope::Active,
+            level,
+            &self.active_set,
+            usage,
+        )
+        .or_else(|| {
+            let at = Test::new(Scope::Active, level, Owner::System, Source::Own);
+            Metric::ALL.into_iter().find_map(|metric| {
+                let limit = system.active[metric as usize]?.at(level);
+                let used = self.system_active.value(metric, now);
+                at.breaks(metric, used, amounts[metric as usize], limit)
+            })
+        })
+        .or_else(|| {
+            if !self.has_pairs {
+                return None;
+            }
+            pair_limits(tables, &job.creds)
+                .into_iter()
+                .find_map(|(owner, p, source)| {
+                    let used = self.pairs.get(&owner).map_or(0, |u| u.value(p.metric, now));
+                    let at = Test::new(Scope::Active, level, owner, source);
+                    at.breaks(
+                        p.metric,
+                        used,
+                        amounts[p.metric as usize],
+                        p.limit.at(level),
+                    )
+                })
+        })
+    }
+
+    fn idle_break(
+        &self,
+        tables: &CredTables,
+        system: &Limits,
+        job: &QueuedJob,
+        amounts: &[u64; Metric::COUNT],
     ) -> Option<Blocked> {
         if !self.has_idle {
             return None;
         }
-        let amounts = amounts(job);
-        let qos = &tables
-            .own(CredKind::Qos, job.creds.get(CredKind::Qos))
-            .limits;
+        let usage = |kind: CredKind, i: usize, metric: Metric| {
+            self.idle[kind.index()]
+                .get(i)
+                .map_or(0, |u| u[metric as usize])
+        };
+        let level = Level::Hard;
+        self.cred_break(
+            tables,
+            job,
+            amounts,
+            Scope::Idle,
+            level,
+            &self.idle_set,
+            usage,
+        )
+        .or_else(|| {
+            let at = Test::new(Scope::Idle, level, Owner::System, Source::Own);
+            Metric::ALL.into_iter().find_map(|metric| {
+                let m = metric as usize;
+                at.breaks(metric, self.system_idle[m], amounts[m], system.idle[m]?)
+            })
+        })
+    }
+
+    /// The first limit at `scope` one of the job's own credentials breaks; `usage` gives
+    /// a credential's current usage of a metric, `set` which metrics any object limits.
+    #[allow(clippy::too_many_arguments)]
+    fn cred_break(
+        &self,
+        tables: &CredTables,
+        job: &QueuedJob,
+        amounts: &[u64; Metric::COUNT],
+        scope: Scope,
+        level: Level,
+        set: &[[bool; Metric::COUNT]; 5],
+        usage: impl Fn(CredKind, usize, Metric) -> u64,
+    ) -> Option<Blocked> {
+        let qos = qos_limits(tables, job);
         for kind in CredKind::ALL {
             let id = job.creds.get(kind);
             let Some(i) = id.get() else { continue };
-            let set = &self.idle_set[kind.index()];
+            let set = &set[kind.index()];
             if !set.contains(&true) {
                 continue;
             }
-            let usage = self.idle[kind.index()]
-                .get(i)
-                .copied()
-                .unwrap_or([0; Metric::COUNT]);
-            for metric in Metric::ALL {
-                if !set[metric as usize] {
-                    continue;
-                }
-                let Some((limit, source)) =
-                    lookup(tables, qos, kind, id, Scope::Idle, metric, Level::Hard)
+            for metric in Metric::ALL.into_iter().filter(|m| set[*m as usize]) {
+                let Some((limit, source)) = lookup(tables, qos, kind, id, scope, metric, level)
                 else {
                     continue;
                 };
-                let m = metric as usize;
-                if breaks(limit, usage[m], amounts[m]) {
-                    return Some(Blocked {
-                        scope: Scope::Idle,
-                        level: Level::Hard,
-                        owner: Owner::Cred(kind, id),
-                        metric,
-                        source,
-                        usage: usage[m],
-                        amount: amounts[m],
-                        limit,
-                    });
-                }
-            }
-        }
-        for metric in Metric::ALL {
-            let m = metric as usize;
-            if let Some(limit) = system.idle[m] {
-                if breaks(limit, self.system_idle[m], amounts[m]) {
-                    return Some(Blocked {
-                        scope: Scope::Idle,
-                        level: Level::Hard,
-                        owner: Owner::System,
-                        metric,
-                        source: Source::Own,
-                        usage: self.system_idle[m],
-                        amount: amounts[m],
-                        limit,
-                    });
+                let at = Test::new(scope, level, Owner::Cred(kind, id), source);
+                let found = at.breaks(
+                    metric,
+                    usage(kind, i, metric),
+                    amounts[metric as usize],
+                    limit,
+                );
+                if found.is_some() {
+                    return found;
                 }
             }
         }
@@ -411,11 +445,10 @@ impl Throttle {
     }
 
     /// Adds an eligible job to this selection's idle usage.
-    pub fn add_idle(&mut self, job: &QueuedJob) {
+    fn add_idle(&mut self, job: &QueuedJob, amounts: &[u64; Metric::COUNT]) {
         if !self.has_idle {
             return;
         }
-        let amounts = amounts(job);
         for kind in CredKind::ALL {
             let Some(i) = job.creds.get(kind).get() else {
                 continue;
