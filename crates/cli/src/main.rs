@@ -9,7 +9,7 @@ use mauisim_sim::credentials::AccountFrom;
 use mauisim_sim::engine::EventOrder;
 use mauisim_sim::workload::{Estimate, Filter, MachineOverride};
 use mauisim_sim::RunOptions;
-use mauisim_sim::{blocked, diagnose};
+use mauisim_sim::{blocked, diagnose, fairshare_report};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -62,6 +62,10 @@ struct TraceArgs {
     /// ADEF/ALIST in the config still apply.
     #[arg(long, value_enum, default_value_t = AccountArg::None)]
     account_from: AccountArg,
+    /// Start fairshare from a site's history: the FS.<epoch> files of this directory,
+    /// the newest being the window just before the trace starts.
+    #[arg(long, value_name = "DIR")]
+    fs_init: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -71,6 +75,9 @@ struct RunArgs {
     /// Output directory (created; existing output files in it are replaced).
     #[arg(long, short)]
     out: PathBuf,
+    /// Also write every fairshare window as an FS.<epoch> file (guide 6.3) into DIR.
+    #[arg(long, value_name = "DIR")]
+    fs_dir: Option<PathBuf>,
     /// Print nothing but errors.
     #[arg(long, short)]
     quiet: bool,
@@ -97,6 +104,9 @@ enum View {
     Priority,
     /// Every idle job with the first limit that blocks it (checkjob, diagnose -q).
     Blocked,
+    /// Fairshare usage per window, share, target and priority delta per credential
+    /// (diagnose -f).
+    Fairshare,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -152,8 +162,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-fn run_options(args: TraceArgs) -> RunOptions {
+fn run_options(args: TraceArgs, fs_dir: Option<PathBuf>) -> RunOptions {
     RunOptions {
+        fs_dir,
+        fs_init: args.fs_init,
         trace: args.trace,
         config: args.config,
         filter: match args.filter {
@@ -183,12 +195,13 @@ fn run_options(args: TraceArgs) -> RunOptions {
 }
 
 fn run_trace(args: RunArgs) -> anyhow::Result<()> {
-    let report = mauisim_sim::run(run_options(args.trace))?;
+    let report = mauisim_sim::run(run_options(args.trace, args.fs_dir))?;
     for warning in &report.config.warnings {
         eprintln!("{warning}");
     }
     mauisim_sim::output::write_all(&args.out, &report)
         .with_context(|| format!("writing outputs to {}", args.out.display()))?;
+    mauisim_sim::write_fs_files(&report).context("writing fairshare files")?;
     if !args.quiet {
         print!("{}", summary::render(&report, &args.out));
     }
@@ -201,7 +214,7 @@ fn inspect(args: InspectArgs) -> anyhow::Result<()> {
         Ok((Duration::Infinity, _)) => anyhow::bail!("--at: INFINITY is not an instant"),
         Err(e) => anyhow::bail!("--at `{}`: {}", args.at, e.0),
     };
-    let prepared = mauisim_sim::prepare(&run_options(args.trace))?;
+    let prepared = mauisim_sim::prepare(&run_options(args.trace, None))?;
     for warning in &prepared.config.warnings {
         eprintln!("{warning}");
     }
@@ -226,6 +239,15 @@ fn inspect(args: InspectArgs) -> anyhow::Result<()> {
                 Format::Text => blocked::to_text(snapshot.now, &rows),
                 Format::Csv => blocked::to_csv(&rows)?,
                 Format::Json => serde_json::to_string_pretty(&rows)? + "\n",
+            };
+            print!("{text}");
+        }
+        View::Fairshare => {
+            let report = fairshare_report::fairshare_report(&prepared, &mut snapshot);
+            let text = match args.format {
+                Format::Text => fairshare_report::to_text(&report),
+                Format::Csv => fairshare_report::to_csv(&report)?,
+                Format::Json => serde_json::to_string_pretty(&report)? + "\n",
             };
             print!("{text}");
         }

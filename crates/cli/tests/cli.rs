@@ -419,3 +419,153 @@ fn limits_hold_jobs_and_inspect_blocked_says_why() {
         "{text}"
     );
 }
+
+/// Two 4-processor jobs of user 1, group (and account) 2 on a 4-processor machine: the
+/// second waits for the first.
+fn fairshare_trace(dir: &Path) -> PathBuf {
+    write(
+        dir,
+        "fs.swf",
+        b"; MaxProcs: 4\n\
+          1 0 -1 1000 4 -1 -1 4 1000 -1 1 1 2 -1 1 -1 -1 -1\n\
+          2 0 -1 1000 4 -1 -1 4 1000 -1 1 1 2 -1 1 -1 -1 -1\n",
+    )
+}
+
+/// The guide's fairshare priority example (5.1.2): user 5 below target, group on
+/// target, account 10 above: 100 · (10·5 + 20·0 + 30·(−10) + 40·0 + 0·0) = −25000,
+/// with the usage read from an FS file of a site's history.
+#[test]
+fn the_guides_fairshare_priority_from_an_fs_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = fairshare_trace(tmp.path());
+    let history = tmp.path().join("history");
+    fs::create_dir(&history).unwrap();
+    write(
+        &history,
+        "FS.1000",
+        b"# Fairshare Data File (Duration: 43200 Seconds) Starting: Thu Jan  1 00:16:40\n\n\
+          User 1 25.000\nGroup 2 50.000\nAccount 2 50.000\nTOTAL 100.000\n",
+    );
+    write(&history, "README", b"not a fairshare file: ignored\n");
+    let config = write(
+        tmp.path(),
+        "maui.cfg",
+        b"FSPOLICY DEDICATEDPS\nFSWEIGHT 100\nFSUSERWEIGHT 10\nFSGROUPWEIGHT 20\n\
+          FSACCOUNTWEIGHT 30\nFSQOSWEIGHT 40\nQUEUETIMEWEIGHT 0\nENABLENEGJOBPRIORITY TRUE\n\
+          USERCFG[1] FSTARGET=30\nGROUPCFG[2] FSTARGET=50\nACCOUNTCFG[2] FSTARGET=40\n",
+    );
+    let inspect = |view: &str| {
+        let out = mauisim(&[
+            "inspect",
+            trace.to_str().unwrap(),
+            "-c",
+            config.to_str().unwrap(),
+            "--account-from",
+            "group",
+            "--fs-init",
+            history.to_str().unwrap(),
+            "--at",
+            "0",
+            view,
+            "--format",
+            "json",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let priority = inspect("priority");
+    assert_eq!(priority["jobs"][0]["job"], 2);
+    assert_eq!(priority["jobs"][0]["priority"], -25000);
+    let fs = inspect("fairshare");
+    let rows = fs["rows"].as_array().unwrap();
+    let deltas: Vec<(&str, f64)> = rows
+        .iter()
+        .map(|r| (r["kind"].as_str().unwrap(), r["delta"].as_f64().unwrap()))
+        .collect();
+    assert_eq!(deltas, [("user", 5.0), ("group", 0.0), ("account", -10.0)]);
+    assert_eq!(rows[2]["priority"], -30000.0);
+    assert_eq!(fs["total_effective"], 100.0);
+}
+
+/// `--fs-dir` writes one FS file per window in the guide's format; `--fs-init` reads
+/// them back; `inspect … fairshare` shows the usage per window.
+#[test]
+fn fairshare_files_are_written_and_read_back() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = fairshare_trace(tmp.path());
+    let config = write(
+        tmp.path(),
+        "maui.cfg",
+        b"FSPOLICY DEDICATEDPS\nFSINTERVAL 500\nFSDEPTH 3\nFSUSERWEIGHT 1\n",
+    );
+    let (out, fs_dir) = (tmp.path().join("out"), tmp.path().join("fs"));
+    let o = mauisim(&[
+        "run",
+        trace.to_str().unwrap(),
+        "-c",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--fs-dir",
+        fs_dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut files: Vec<String> = fs::read_dir(&fs_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["FS.0", "FS.1000", "FS.1500", "FS.500"]);
+    assert_eq!(
+        fs::read_to_string(fs_dir.join("FS.500")).unwrap(),
+        "# Fairshare Data File (Duration: 500 Seconds) Starting: Thu Jan  1 00:08:20\n\n\
+         User 1 2000.000\nGroup 2 2000.000\nQOS DEFAULT 2000.000\nClass 1 2000.000\nTOTAL 2000.000\n"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["fairness"]["user"][0]["name"], "1");
+    assert_eq!(summary["fairness"]["user"][0]["proc_seconds"], 8000.0);
+    assert_eq!(summary["fairness"]["user"][0]["share"], 100.0);
+
+    let o = mauisim(&[
+        "inspect",
+        trace.to_str().unwrap(),
+        "-c",
+        config.to_str().unwrap(),
+        "--fs-init",
+        fs_dir.to_str().unwrap(),
+        "--at",
+        "250",
+        "fairshare",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    // The two newest files are windows 1 and 2; 250 s of 4 processors in window 0.
+    let user = text.lines().find(|l| l.starts_with("user ")).unwrap();
+    let fields: Vec<&str> = user.split_whitespace().collect();
+    assert_eq!(
+        fields[..6],
+        ["user", "1", "-", "1000", "2000", "2000"],
+        "{text}"
+    );
+
+    write(&fs_dir, "FS.7", b"User 1 lots\n");
+    let o = mauisim(&[
+        "inspect",
+        trace.to_str().unwrap(),
+        "-c",
+        config.to_str().unwrap(),
+        "--fs-init",
+        fs_dir.to_str().unwrap(),
+        "--at",
+        "0",
+        "fairshare",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("FS.7:1: usage: expected a number of proc-seconds ≥ 0, found `lots`"),
+        "{}",
+        stderr(&o)
+    );
+}

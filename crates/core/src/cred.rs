@@ -3,6 +3,7 @@
 //! Names are the caller's business (the simulator interns them); the core sees dense ids
 //! and the settings of the `*CFG[name]` objects, so no string work happens per iteration.
 
+use crate::fairshare::FsTarget;
 use crate::limits::Limits;
 use crate::Time;
 use serde::Serialize;
@@ -115,6 +116,9 @@ pub struct CredSettings {
     pub xf_target: Option<f64>,
     /// GROUPCFG CLASSWEIGHT: replaces CLASSWEIGHT for the group's jobs when > 0.
     pub class_weight: Option<f64>,
+    /// FSTARGET: fairshare target, floor, ceiling or cap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fs_target: Option<FsTarget>,
     /// Throttling limits (`MAXJOB=…`, `MAXIPROC=…`, QOS `OMAX*`, `MAXJOB[USER]=…`).
     #[serde(skip_serializing_if = "Limits::is_empty")]
     pub limits: Limits,
@@ -137,6 +141,7 @@ static NEUTRAL: CredSettings = CredSettings {
     qt_target: None,
     xf_target: None,
     class_weight: None,
+    fs_target: None,
     limits: Limits::NONE,
 };
 

@@ -47,6 +47,9 @@ pub struct QueuedJob {
     pub soft_violation: bool,
     /// The first start time a reservation promised this job, if it ever had one.
     pub first_reservation: Option<Time>,
+    /// Share of its dedicated processors the job keeps busy (the trace's average CPU
+    /// time over its runtime; 1 when unknown): what FSPOLICY UTILIZEDPS charges.
+    pub utilized: f64,
     /// The time-independent part of its priority, cached by the scheduler.
     pub static_priority: Option<f64>,
 }
@@ -72,6 +75,7 @@ impl QueuedJob {
             bypass: 0,
             soft_violation: false,
             first_reservation: None,
+            utilized: 1.0,
             static_priority: None,
         }
     }

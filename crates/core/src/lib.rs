@@ -5,6 +5,7 @@
 //! decisions (start, reserve). Time is integer seconds throughout.
 
 pub mod cred;
+pub mod fairshare;
 pub mod job;
 pub mod limits;
 pub mod policy;
@@ -17,12 +18,16 @@ pub mod throttle;
 pub type Time = i64;
 
 pub use cred::{CredId, CredKind, CredSettings, CredTables, JobCreds, ResolvedCreds};
+pub use fairshare::{
+    Fairshare, FsConfig, FsDeltaSource, FsDeltas, FsMetric, FsTarget, FsWindow, Standing,
+    TargetKind,
+};
 pub use job::{JobIdx, QueuedJob, Resources};
 pub use limits::{
     Blocked, Level, LimitKind, LimitPair, Limits, Metric, Owner, PerCredLimit, Scope, Source,
 };
 pub use policy::{BackfillPolicy, PolicyConfig};
-pub use priority::{AccrualPolicy, Breakdown, Component, FsDeltas, PriorityConfig, Sub};
+pub use priority::{AccrualPolicy, Breakdown, Component, PriorityConfig, Sub};
 pub use profile::{Profile, FOREVER};
 pub use scheduler::{Decisions, Reservation, Scheduler, Start};
 pub use throttle::Verdict;

@@ -62,15 +62,22 @@ pub enum Scope {
     Idle,
     /// One job on its own (SYSTEMMAX*PERJOB, QOS `OMAXJ*`): a job over it is held.
     PerJob,
+    /// A fairshare cap `FSTARGET=n^`: decayed proc-seconds.
+    FsCap,
+    /// A fairshare cap `FSTARGET=n%`: a share of the delivered proc-seconds, expressed
+    /// in proc-seconds at the instant it is checked.
+    FsRelativeCap,
 }
 
 impl Scope {
-    /// The limit's name for `metric`: `MAXPROC`, `MAXIPROC`, `MAXJPROC`.
+    /// The limit's name for `metric`: `MAXPROC`, `MAXIPROC`, `MAXJPROC`, `FSTARGET^`.
     pub fn limit_name(self, metric: Metric) -> String {
         let infix = match self {
             Scope::Active => "",
             Scope::Idle => "I",
             Scope::PerJob => "J",
+            Scope::FsCap => return "FSTARGET^".into(),
+            Scope::FsRelativeCap => return "FSTARGET%".into(),
         };
         format!("MAX{infix}{}", metric.suffix())
     }

@@ -1,6 +1,7 @@
 //! Policy parameters of one scheduler instance (the meaning of maui.cfg, already validated).
 
 use crate::cred::{CredKind, CredTables};
+use crate::fairshare::FsConfig;
 use crate::limits::Limits;
 use crate::priority::PriorityConfig;
 use serde::Serialize;
@@ -23,6 +24,8 @@ pub struct PolicyConfig {
     /// RESERVATIONDEPTH: how many blocked jobs get a reservation each iteration.
     pub reservation_depth: u32,
     pub priority: PriorityConfig,
+    /// FSPOLICY, FSINTERVAL, FSDEPTH, FSDECAY (targets are in `creds`).
+    pub fairshare: FsConfig,
     /// `*CFG` credential objects by id (the caller shows them by name).
     #[serde(skip)]
     pub creds: CredTables,
@@ -38,6 +41,7 @@ impl Default for PolicyConfig {
             backfill: BackfillPolicy::FirstFit,
             reservation_depth: 1,
             priority: PriorityConfig::default(),
+            fairshare: FsConfig::default(),
             creds: CredTables::default(),
             system_limits: Limits::NONE,
         }

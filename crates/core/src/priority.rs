@@ -11,6 +11,7 @@
 //! scheduler sorts by and the `diagnose -p`-style report come from the same numbers.
 
 use crate::cred::CredKind;
+use crate::fairshare::{FsDeltaSource, FsDeltas};
 use crate::job::QueuedJob;
 use crate::Time;
 use serde::ser::{SerializeMap, SerializeStruct};
@@ -298,22 +299,6 @@ pub enum AccrualPolicy {
     FullPolicy,
 }
 
-/// Fairshare priority deltas (target − usage, floors and ceilings applied) per
-/// credential, filled by the fairshare policy each iteration. Empty means zero.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct FsDeltas {
-    pub per_kind: [Vec<f64>; 5],
-}
-
-impl FsDeltas {
-    pub fn get(&self, kind: CredKind, id: crate::cred::CredId) -> f64 {
-        id.get()
-            .and_then(|i| self.per_kind[kind.index()].get(i))
-            .copied()
-            .unwrap_or(0.0)
-    }
-}
-
 /// Weights, caps and switches of the priority function (maui.cfg, validated).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PriorityConfig {
@@ -397,13 +382,18 @@ impl PriorityConfig {
     }
 
     /// The start priority of an idle job at `now`.
-    pub fn priority(&self, job: &QueuedJob, now: Time, fs: &FsDeltas) -> i64 {
+    pub fn priority(&self, job: &QueuedJob, now: Time, fs: &(impl FsDeltaSource + ?Sized)) -> i64 {
         self.priority_with_static(job, now, fs, self.static_part(job))
     }
 
     /// Every factor of an idle job's start priority at `now` (USAGE is zero: it applies
     /// to running jobs only, see [`PriorityConfig::usage`]).
-    pub fn breakdown(&self, job: &QueuedJob, now: Time, fs: &FsDeltas) -> Breakdown {
+    pub fn breakdown(
+        &self,
+        job: &QueuedJob,
+        now: Time,
+        fs: &(impl FsDeltaSource + ?Sized),
+    ) -> Breakdown {
         let mut b = Breakdown::new();
         b.weight = self.weight;
         let creds = &job.cred_factors;
@@ -423,7 +413,7 @@ impl PriorityConfig {
         }
         for kind in CredKind::ALL {
             f[Sub::credential(kind) as usize] = creds.priority[kind.index()];
-            f[Sub::fairshare(kind) as usize] = fs.get(kind, job.creds.get(kind));
+            f[Sub::fairshare(kind) as usize] = fs.fs_delta(kind, job.creds.get(kind));
         }
         let r = &job.resources;
         let procs = job.procs as f64;
@@ -462,6 +452,11 @@ impl PriorityConfig {
         }
         self.finish(&mut b, 0);
         b
+    }
+
+    /// What one subcomponent adds before its component's weight: `SW · cap(F, SCAP)`.
+    pub fn sub_term(&self, sub: Sub, factor: f64) -> f64 {
+        self.term(sub, self.weight[sub as usize], || factor)
     }
 
     /// `SW · cap(F, SCAP)`; zero without computing `F` when the weight is zero (the TARG
@@ -516,7 +511,7 @@ impl PriorityConfig {
         &self,
         job: &QueuedJob,
         now: Time,
-        fs: &FsDeltas,
+        fs: &(impl FsDeltaSource + ?Sized),
         static_part: f64,
     ) -> i64 {
         let creds = &job.cred_factors;
@@ -549,7 +544,7 @@ impl PriorityConfig {
         let mut fair = 0.0;
         for kind in CredKind::ALL {
             let sub = Sub::fairshare(kind);
-            fair += self.term(sub, w(sub), || fs.get(kind, job.creds.get(kind)));
+            fair += self.term(sub, w(sub), || fs.fs_delta(kind, job.creds.get(kind)));
         }
         let raw = (self.component_value(Component::Serv, serv)
             + self.component_value(Component::Targ, targ))

@@ -14,10 +14,11 @@
 //! Reservations are rebuilt from scratch every iteration (RESERVATIONPOLICY
 //! CURRENTHIGHEST), which is how they slide earlier when jobs end early.
 
+use crate::fairshare::Fairshare;
 use crate::job::{JobIdx, QueuedJob};
 use crate::limits::{Blocked, Level, LimitKind, Metric, Owner, Scope, Source};
 use crate::policy::{BackfillPolicy, PolicyConfig};
-use crate::priority::{AccrualPolicy, Breakdown, FsDeltas};
+use crate::priority::{AccrualPolicy, Breakdown};
 use crate::profile::Profile;
 use crate::throttle::{Throttle, Verdict};
 use crate::Time;
@@ -80,8 +81,10 @@ pub struct Scheduler {
     /// so the fast path needs no scan of the queue.
     out_of_queue_order: usize,
     profile: Profile,
-    /// Fairshare priority deltas per credential, kept current by the caller.
-    fs: FsDeltas,
+    /// Fairshare usage, targets and caps.
+    fairshare: Fairshare,
+    /// When a relative fairshare cap that blocked a job in the last iteration lifts.
+    cap_lifts_at: Option<Time>,
     /// Scratch: queue positions in priority order.
     order: Vec<usize>,
     /// Priority sort keys `(−priority, submit, id, queue position, job)`, kept in the last
@@ -100,6 +103,8 @@ pub struct Scheduler {
     fate: Vec<Fate>,
     /// Usage and limit checks; `None` when the config sets no limit.
     throttle: Option<Throttle>,
+    /// Job-iterations blocked, by kind of limit (or fairshare cap).
+    blocks: Vec<(LimitKind, u64)>,
 }
 
 impl Scheduler {
@@ -107,11 +112,12 @@ impl Scheduler {
     pub fn new(total_procs: u64, origin: Time, policy: PolicyConfig) -> Self {
         Scheduler {
             throttle: Throttle::new(&policy.creds, &policy.system_limits),
+            fairshare: Fairshare::new(&policy.fairshare, &policy.creds, origin),
+            cap_lifts_at: None,
             queue_order: policy.priority_is_queue_order(),
             out_of_queue_order: 0,
             policy,
             profile: Profile::new(total_procs, origin),
-            fs: FsDeltas::default(),
             order: Vec::new(),
             keys: Vec::new(),
             last_len: 0,
@@ -119,6 +125,7 @@ impl Scheduler {
             new_pos: Vec::new(),
             held: Vec::new(),
             fate: Vec::new(),
+            blocks: Vec::new(),
         }
     }
 
@@ -163,24 +170,48 @@ impl Scheduler {
 
     /// Job-iterations blocked so far, by kind of limit (empty without limits).
     pub fn limit_blocks(&self) -> Vec<(LimitKind, u64)> {
-        self.throttle
-            .as_ref()
-            .map(Throttle::blocks)
-            .unwrap_or_default()
+        let mut b = self.blocks.clone();
+        b.sort();
+        b
     }
 
-    /// The fairshare deltas the FS priority component reads.
-    pub fn fs_deltas_mut(&mut self) -> &mut FsDeltas {
-        &mut self.fs
+    pub fn fairshare(&self) -> &Fairshare {
+        &self.fairshare
     }
 
-    /// Every factor of an idle job's priority at `now` (`diagnose -p`).
+    pub fn fairshare_mut(&mut self) -> &mut Fairshare {
+        &mut self.fairshare
+    }
+
+    /// Brings time-dependent state (the profile, fairshare windows) up to `now`.
+    pub fn advance_to(&mut self, now: Time) {
+        self.profile.advance(now);
+        self.fairshare.advance(now);
+    }
+
+    /// When fairshare can next change what the last iteration decided without any job
+    /// starting or ending: a window roll (while it changes anything), or a relative cap
+    /// lifting as others' usage grows. The caller should iterate then if jobs wait, as
+    /// Maui's polling would.
+    pub fn next_fairshare_change(&self) -> Option<Time> {
+        let roll = self.fairshare.next_change();
+        match (roll, self.cap_lifts_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Every factor of an idle job's priority at `now` (`diagnose -p`), after
+    /// [`Scheduler::advance_to`] `now`.
     pub fn breakdown(&self, job: &QueuedJob, now: Time) -> Breakdown {
-        self.policy.priority.breakdown(job, now, &self.fs)
+        self.policy
+            .priority
+            .breakdown(job, now, &self.fairshare.at(now))
     }
 
     /// Queue positions in priority order at `now`, highest first.
     pub fn priority_order(&mut self, now: Time, queue: &mut [QueuedJob]) -> Vec<usize> {
+        self.advance_to(now);
         self.prioritize(now, queue);
         self.order.clone()
     }
@@ -192,10 +223,20 @@ impl Scheduler {
         self.profile.free_at(now)
     }
 
-    /// `job`, planned to hold `procs` until `planned_end`, ended at `now`.
-    pub fn job_ended(&mut self, now: Time, job: JobIdx, planned_end: Time, procs: u64) {
-        self.profile.advance(now);
-        self.profile.release(now, planned_end, procs);
+    /// `job`, planned to hold `procs` until `planned_end`, ended at `ended`; its
+    /// processors count as free from `freed` on (the same instant unless the caller
+    /// polls). Its fairshare usage stops at `ended`.
+    pub fn job_ended(
+        &mut self,
+        ended: Time,
+        freed: Time,
+        job: JobIdx,
+        planned_end: Time,
+        procs: u64,
+    ) {
+        self.fairshare.job_ended(ended, job);
+        self.profile.advance(freed);
+        self.profile.release(freed, planned_end, procs);
         if let Some(t) = &mut self.throttle {
             t.discharge(&self.policy.creds, job);
         }
@@ -214,25 +255,35 @@ impl Scheduler {
     /// Every idle job's standing against the limits at `now`, in priority order: what
     /// the next iteration's selection would find (`inspect … blocked`).
     pub fn explain(&mut self, now: Time, queue: &mut [QueuedJob]) -> Vec<(usize, Verdict)> {
-        self.profile.advance(now);
+        self.advance_to(now);
         self.prioritize(now, queue);
         let order = std::mem::take(&mut self.order);
-        let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
         if let Some(t) = &mut self.throttle {
             t.begin_selection();
         }
         let verdicts = order
             .iter()
-            .map(|&pos| {
-                let verdict = match &mut self.throttle {
-                    Some(t) => t.judge(creds, system, &queue[pos], now),
-                    None => Verdict::Eligible,
-                };
-                (pos, verdict)
-            })
+            .map(|&pos| (pos, self.judge(&queue[pos], now)))
             .collect();
         self.order = order;
         verdicts
+    }
+
+    /// One step of the selection in priority order: the throttling verdict (which adds an
+    /// eligible job to the idle usage), then the fairshare caps.
+    fn judge(&mut self, job: &QueuedJob, now: Time) -> Verdict {
+        let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
+        let verdict = match &mut self.throttle {
+            Some(t) => t.judge(creds, system, job, now),
+            None => Verdict::Eligible,
+        };
+        if matches!(verdict, Verdict::Blocked(_)) {
+            return verdict;
+        }
+        match self.fairshare.check_caps(job, now) {
+            Some(cap) => Verdict::Blocked(cap),
+            None => verdict,
+        }
     }
 
     /// Runs one iteration at `now` over the idle `queue` (ordered by `(submit, id)`).
@@ -244,12 +295,13 @@ impl Scheduler {
     /// use what is still idle around the reservations.
     pub fn schedule(&mut self, now: Time, queue: &mut [QueuedJob], out: &mut Decisions) {
         out.clear();
-        self.profile.advance(now);
+        self.advance_to(now);
         self.prioritize(now, queue);
         let order = std::mem::take(&mut self.order);
         self.fate.clear();
         self.fate.resize(order.len(), Fate::Waits);
-        let mut soft_only = self.throttle.is_some() && self.select(now, &order, queue);
+        let selects = self.throttle.is_some() || self.fairshare.has_caps();
+        let mut soft_only = selects && self.select(now, &order, queue);
         let strict = self.policy.backfill == BackfillPolicy::None;
         let mut reservations_left = self.policy.reservation_depth;
         let mut blocked = false;
@@ -268,7 +320,7 @@ impl Scheduler {
                 // Jobs started earlier in this iteration count now.
                 let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
                 if let Some(b) = t.check_active(creds, system, job, Level::Soft, now) {
-                    t.count_block(&b);
+                    count_block(&mut self.blocks, &b);
                     self.fate[rank] = Fate::SoftOnly;
                     soft_only = true;
                     continue;
@@ -325,25 +377,34 @@ impl Scheduler {
     }
 
     /// The selection of eligible jobs, in priority order: a job breaking a hard active or
-    /// an idle limit is not eligible (and, under JOBPRIOACCRUALPOLICY QUEUEPOLICY or
-    /// FULLPOLICY, its effective queue time starts again); an eligible job joins the idle
-    /// usage; one breaking only a soft limit waits for the hard pass. Returns whether any
-    /// does.
+    /// an idle limit, or a fairshare cap, is not eligible (and its effective queue time
+    /// starts again: for limits under JOBPRIOACCRUALPOLICY QUEUEPOLICY or FULLPOLICY, for
+    /// caps under FULLPOLICY); an eligible job joins the idle usage; one breaking only a
+    /// soft limit waits for the hard pass. Returns whether any does.
     fn select(&mut self, now: Time, order: &[usize], queue: &mut [QueuedJob]) -> bool {
-        let Some(t) = &mut self.throttle else {
-            return false;
-        };
-        let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
-        let resets = self.policy.priority.accrual != AccrualPolicy::Always;
-        t.begin_selection();
+        let accrual = self.policy.priority.accrual;
+        if let Some(t) = &mut self.throttle {
+            t.begin_selection();
+        }
+        self.cap_lifts_at = None;
         let mut soft_only = false;
         for (rank, &pos) in order.iter().enumerate() {
+            let verdict = self.judge(&queue[pos], now);
             let job = &mut queue[pos];
-            match t.judge(creds, system, job, now) {
+            match verdict {
                 Verdict::Blocked(b) => {
-                    t.count_block(&b);
+                    count_block(&mut self.blocks, &b);
+                    if b.scope == Scope::FsRelativeCap {
+                        if let Some(t) = self.fairshare.relative_caps_lift_at(job, now) {
+                            self.cap_lifts_at = Some(self.cap_lifts_at.map_or(t, |c| c.min(t)));
+                        }
+                    }
                     self.fate[rank] = Fate::Ineligible;
                     job.soft_violation = true;
+                    let resets = match b.scope {
+                        Scope::FsCap | Scope::FsRelativeCap => accrual == AccrualPolicy::FullPolicy,
+                        _ => accrual != AccrualPolicy::Always,
+                    };
                     if resets && job.eff_queue_start != now {
                         let was_in_order = !job.breaks_queue_order();
                         job.eff_queue_start = now;
@@ -353,7 +414,7 @@ impl Scheduler {
                     }
                 }
                 Verdict::SoftLimit(b) => {
-                    t.count_block(&b);
+                    count_block(&mut self.blocks, &b);
                     soft_only = true;
                     job.soft_violation = true;
                 }
@@ -388,7 +449,7 @@ impl Scheduler {
             if let Some(t) = &mut self.throttle {
                 let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
                 if let Some(b) = t.check_active(creds, system, job, Level::Hard, now) {
-                    t.count_block(&b);
+                    count_block(&mut self.blocks, &b);
                     continue;
                 }
             }
@@ -415,6 +476,7 @@ impl Scheduler {
         if let Some(t) = &mut self.throttle {
             t.charge(&self.policy.creds, job, now);
         }
+        self.fairshare.job_started(now, job);
         if job.breaks_queue_order() {
             self.out_of_queue_order -= 1;
         }
@@ -466,7 +528,7 @@ impl Scheduler {
     /// Computes every key's priority at `now`; false if a key no longer names its job.
     fn evaluate_keys(&mut self, now: Time, queue: &mut [QueuedJob]) -> bool {
         let priority = &self.policy.priority;
-        let fs = &self.fs;
+        let fs = self.fairshare.at(now);
         for key in &mut self.keys {
             let j = &mut queue[key.3];
             if j.idx != key.4 {
@@ -476,7 +538,7 @@ impl Scheduler {
                 Some(p) => p,
                 None => *j.static_priority.insert(priority.static_part(j)),
             };
-            key.0 = -priority.priority_with_static(j, now, fs, static_part);
+            key.0 = -priority.priority_with_static(j, now, &fs, static_part);
         }
         true
     }
@@ -511,6 +573,15 @@ impl Scheduler {
 /// A priority sort key for the job at `pos`, its priority still to be computed.
 fn fresh_key(pos: usize, job: &QueuedJob) -> (i64, Time, u64, usize, JobIdx) {
     (0, job.submit, job.id, pos, job.idx)
+}
+
+/// Counts one job-iteration blocked by `blocked`'s kind of limit.
+fn count_block(blocks: &mut Vec<(LimitKind, u64)>, blocked: &Blocked) {
+    let kind = blocked.kind();
+    match blocks.iter_mut().find(|(k, _)| *k == kind) {
+        Some((_, n)) => *n += 1,
+        None => blocks.push((kind, 1)),
+    }
 }
 
 /// BYPASS (MAUI-SEMANTICS §1): each job started by backfill adds one to every job still
@@ -577,7 +648,7 @@ mod tests {
             started.sort_unstable();
             for pos in started.into_iter().rev() {
                 let j = queue.remove(pos);
-                s.job_ended(now, j.idx, now + j.wcl, j.procs);
+                s.job_ended(now, now, j.idx, now + j.wcl, j.procs);
             }
             if step % 3 == 2 {
                 // Not the removal the scheduler expects: it must notice and start over.
@@ -611,7 +682,7 @@ mod tests {
                 assert_eq!(s.last_started.len(), out.starts.len());
                 for st in out.starts.iter().rev() {
                     let j = queue.remove(st.queue_pos);
-                    s.job_ended(now + 50, j.idx, now + 50, j.procs);
+                    s.job_ended(now + 50, now + 50, j.idx, now + 50, j.procs);
                 }
             }
         }

@@ -8,9 +8,7 @@
 
 use crate::cred::{CredId, CredKind, CredTables};
 use crate::job::{JobIdx, QueuedJob};
-use crate::limits::{
-    Blocked, Level, LimitKind, Limits, Metric, Owner, PerCredLimit, Scope, Source,
-};
+use crate::limits::{Blocked, Level, Limits, Metric, Owner, PerCredLimit, Scope, Source};
 use crate::Time;
 
 /// Why an idle job is not running, as far as limits go (`inspect … blocked`).
@@ -126,8 +124,6 @@ pub struct Throttle {
     /// active / idle limit on it. Checks skip the rest, so unused limits cost nothing.
     active_set: [[bool; Metric::COUNT]; 5],
     idle_set: [[bool; Metric::COUNT]; 5],
-    /// Job-iterations blocked, by kind of limit.
-    blocks: Vec<(LimitKind, u64)>,
 }
 
 /// The limit on `metric` for credential (`kind`, `id`) at `scope`: the job's QOS override
@@ -150,6 +146,7 @@ fn lookup(
             (Scope::Idle, true) => l.override_idle[m],
             (Scope::PerJob, false) => l.per_job[m],
             (Scope::PerJob, true) => l.override_per_job[m],
+            (Scope::FsCap | Scope::FsRelativeCap, _) => None,
         }
     };
     if let Some(v) = pick(qos, true) {
@@ -256,7 +253,6 @@ impl Throttle {
             running: HashMap::new(),
             has_idle,
             has_pairs,
-            blocks: Vec::new(),
         })
     }
 
@@ -541,22 +537,6 @@ impl Throttle {
                 }
             }
         }
-    }
-
-    /// Counts one job-iteration blocked by `blocked`'s kind of limit.
-    pub fn count_block(&mut self, blocked: &Blocked) {
-        let kind = blocked.kind();
-        match self.blocks.iter_mut().find(|(k, _)| *k == kind) {
-            Some((_, n)) => *n += 1,
-            None => self.blocks.push((kind, 1)),
-        }
-    }
-
-    /// Job-iterations blocked so far, by kind of limit, in a stable order.
-    pub fn blocks(&self) -> Vec<(LimitKind, u64)> {
-        let mut b = self.blocks.clone();
-        b.sort();
-        b
     }
 }
 

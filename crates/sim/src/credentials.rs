@@ -34,6 +34,9 @@ pub struct CredObject {
     /// Where QDEF was set, to point at it if it names an undefined QOS.
     #[serde(skip)]
     pub qdef_location: Option<Location>,
+    /// Where FSTARGET was set.
+    #[serde(skip)]
+    pub fs_target_location: Option<Location>,
     /// Limits per credential inside this one, by the other credential's kind and (if
     /// given) name: `MAXJOB[USER]=2`, `MAXPROC[USER:steve]=3`, `MAXJOBPERUSER=2`.
     #[serde(

@@ -11,8 +11,8 @@
 use crate::error::{Result, SimError};
 use crate::workload::Job;
 use mauisim_core::{
-    Blocked, Decisions, JobIdx, LimitKind, PolicyConfig, QueuedJob, Resources, Scheduler, Time,
-    Verdict, FOREVER,
+    Blocked, Decisions, FsWindow, JobIdx, LimitKind, PolicyConfig, QueuedJob, Resources, Scheduler,
+    Time, Verdict, FOREVER,
 };
 use serde::Serialize;
 use std::cmp::Reverse;
@@ -32,6 +32,8 @@ pub struct EngineOptions {
     pub poll_interval: Time,
     /// JOBMAXOVERRUN: how long a job may run past its limit; `None` = without bound.
     pub max_overrun: Option<Time>,
+    /// Keep every fairshare window, for FS files ([`RunStats::fs_windows`]).
+    pub record_fairshare: bool,
 }
 
 /// What happened to one job.
@@ -68,6 +70,8 @@ pub struct RunStats {
     pub held: Vec<(usize, Blocked)>,
     /// Job-iterations blocked by each kind of limit.
     pub limit_blocks: Vec<(LimitKind, u64)>,
+    /// Every fairshare window of the run, the last one up to the end (when recorded).
+    pub fs_windows: Vec<FsWindow>,
 }
 
 /// A pending timed event. Ordered by time, then kind (limit before end), then creation.
@@ -103,6 +107,8 @@ struct Sim<'a> {
     next_submit: usize,
     /// No instant after this one is simulated ([`simulate_until`]).
     stop: Time,
+    /// The instant of the last iteration.
+    clock: Time,
     stats: RunStats,
 }
 
@@ -127,6 +133,10 @@ pub fn simulate(
     sim.run();
     sim.stats.limit_blocks = sim.scheduler.limit_blocks();
     sim.hold_the_stuck();
+    if options.record_fairshare {
+        let end = sim.end_time();
+        sim.stats.fs_windows = sim.scheduler.fairshare_mut().take_windows(end);
+    }
     if !sim.queue.is_empty() {
         return Err(SimError::Usage(format!(
             "{} jobs could never start (first: job {}); this is a bug, please report it",
@@ -169,11 +179,15 @@ impl<'a> Sim<'a> {
         stop: Time,
     ) -> Self {
         let origin = jobs.first().map_or(0, |j| j.submit);
+        let mut scheduler = Scheduler::new(procs, origin, policy);
+        if options.record_fairshare {
+            scheduler.fairshare_mut().record();
+        }
         Sim {
             jobs,
             options,
             origin,
-            scheduler: Scheduler::new(procs, origin, policy),
+            scheduler,
             queue: Vec::new(),
             events: BinaryHeap::new(),
             planned_end: vec![0; jobs.len()],
@@ -183,12 +197,14 @@ impl<'a> Sim<'a> {
             started_pos: Vec::new(),
             next_submit: 0,
             stop,
+            clock: origin,
             stats: RunStats {
                 iterations: 0,
                 events: 0,
                 max_queue: 0,
                 held: Vec::new(),
                 limit_blocks: Vec::new(),
+                fs_windows: Vec::new(),
             },
         }
     }
@@ -210,12 +226,7 @@ impl<'a> Sim<'a> {
         if self.queue.is_empty() {
             return;
         }
-        let now = self
-            .outcomes
-            .iter()
-            .map(|o| o.end)
-            .max()
-            .unwrap_or(self.origin);
+        let now = self.end_time();
         let verdicts = self.scheduler.explain(now, &mut self.queue);
         let mut held = vec![false; self.queue.len()];
         for (pos, verdict) in verdicts {
@@ -232,6 +243,21 @@ impl<'a> Sim<'a> {
             !held[pos - 1]
         });
         self.stats.held.sort_by_key(|(i, _)| *i);
+    }
+
+    /// When the run is over: the last iteration or the last job's end.
+    fn end_time(&self) -> Time {
+        let last_end = self.outcomes.iter().map(|o| o.end).max();
+        last_end.unwrap_or(self.origin).max(self.clock)
+    }
+
+    /// An instant to iterate at although no event happens: while jobs wait, fairshare
+    /// windows rolling can change their priorities and caps.
+    fn fairshare_wakeup(&self) -> Option<Time> {
+        if self.queue.is_empty() {
+            return None;
+        }
+        self.scheduler.next_fairshare_change()
     }
 
     fn next_submit_time(&self) -> Option<Time> {
@@ -257,6 +283,7 @@ impl<'a> Sim<'a> {
             pe: job.procs as f64,
         };
         queued.creds = job.creds;
+        queued.utilized = job.utilized;
         queued.system_priority = job.system_priority;
         self.next_submit += 1;
         match self.scheduler.admit(&mut queued) {
@@ -286,15 +313,19 @@ impl<'a> Sim<'a> {
                     .job_extended(JobIdx(i as u32), now, until, procs);
                 self.planned_end[i] = until;
             }
-            EventKind::End => {
-                self.scheduler
-                    .job_ended(now, JobIdx(i as u32), self.planned_end[i], procs)
-            }
+            EventKind::End => self.scheduler.job_ended(
+                event.time,
+                now,
+                JobIdx(i as u32),
+                self.planned_end[i],
+                procs,
+            ),
         }
     }
 
     fn iterate(&mut self, now: Time) {
         self.stats.iterations += 1;
+        self.clock = now;
         self.scheduler
             .schedule(now, &mut self.queue, &mut self.decisions);
         if self.decisions.starts.is_empty() {
@@ -360,9 +391,13 @@ impl<'a> Sim<'a> {
 
     fn run_per_instant(&mut self) {
         loop {
-            let now = match (self.next_submit_time(), self.next_event_time()) {
-                (None, None) => return,
-                (a, b) => a.unwrap_or(Time::MAX).min(b.unwrap_or(Time::MAX)),
+            let next = [
+                self.next_submit_time(),
+                self.next_event_time(),
+                self.fairshare_wakeup(),
+            ];
+            let Some(now) = next.into_iter().flatten().min() else {
+                return;
             };
             if now > self.stop {
                 return;
@@ -382,6 +417,16 @@ impl<'a> Sim<'a> {
         loop {
             let submit = self.next_submit_time();
             let event = self.events.peek().map(|e| e.0);
+            if let Some(wake) = self.fairshare_wakeup() {
+                let before = |t: Option<Time>| t.is_none_or(|t| wake < t);
+                if before(submit) && before(event.map(|e| e.time)) {
+                    if wake > self.stop {
+                        return;
+                    }
+                    self.iterate(wake);
+                    continue;
+                }
+            }
             // Limits first: they correct the plan before anyone looks at it. Then
             // submissions before completions at equal times.
             let take_event = match (submit, event) {
@@ -433,7 +478,10 @@ impl<'a> Sim<'a> {
                     (None, None) => return,
                     (a, b) => a.unwrap_or(Time::MAX).min(b.unwrap_or(Time::MAX)),
                 }
-            } else if self.events.is_empty() && self.next_submit_time().is_none() {
+            } else if self.events.is_empty()
+                && self.next_submit_time().is_none()
+                && self.scheduler.next_fairshare_change().is_none()
+            {
                 return; // nothing can change any more; `simulate` reports the stuck jobs
             } else {
                 now + 1

@@ -8,6 +8,8 @@ pub mod credentials;
 pub mod diagnose;
 pub mod engine;
 pub mod error;
+pub mod fairshare_report;
+pub mod fs_files;
 pub mod limit_params;
 pub mod metrics;
 pub mod output;
@@ -37,6 +39,10 @@ pub struct RunOptions {
     pub event_order: EventOrder,
     /// Where trace jobs' requested accounts come from.
     pub account_from: AccountFrom,
+    /// Write every fairshare window as an `FS.<epoch>` file into this directory.
+    pub fs_dir: Option<PathBuf>,
+    /// Start from the fairshare history in the `FS.<epoch>` files of this directory.
+    pub fs_init: Option<PathBuf>,
 }
 
 /// Everything a run produced.
@@ -78,6 +84,8 @@ pub struct Summary<'a> {
     pub metrics: &'a Metrics,
     pub iterations: u64,
     pub max_queue_length: usize,
+    /// Processor-seconds delivered per credential, against its FSTARGET.
+    pub fairness: fairshare_report::Fairness,
     /// Wall-clock seconds of the simulation proper (not reading or writing): the only
     /// values in the outputs that vary between identical runs.
     pub sim_seconds: f64,
@@ -109,6 +117,12 @@ impl RunReport {
             metrics: &self.metrics,
             iterations: self.stats.iterations,
             max_queue_length: self.stats.max_queue,
+            fairness: fairshare_report::fairness(
+                &self.workload.jobs,
+                &self.outcomes,
+                &self.workload.names,
+                &self.config.config,
+            ),
             sim_seconds: self.sim_seconds,
             jobs_per_second: if self.sim_seconds > 0.0 {
                 self.metrics.jobs as f64 / self.sim_seconds
@@ -154,10 +168,25 @@ pub fn prepare(options: &RunOptions) -> Result<Prepared> {
     );
     let mut policy = config.config.policy.clone();
     policy.creds = resolver.tables;
+    let fairshare_off = policy.fairshare.metric.is_none();
+    if let Some(dir) = &options.fs_init {
+        if fairshare_off {
+            return Err(error::SimError::Usage(
+                "--fs-init: FSPOLICY is NONE, so fairshare history would not be used".into(),
+            ));
+        }
+        policy.fairshare.history = fs_files::load_dir(dir, &mut workload.names)?;
+    }
+    if options.fs_dir.is_some() && fairshare_off {
+        return Err(error::SimError::Usage(
+            "--fs-dir: FSPOLICY is NONE, so no fairshare usage is tracked".into(),
+        ));
+    }
     let engine = EngineOptions {
         order: options.event_order,
         poll_interval: config.config.poll_interval,
         max_overrun: config.config.max_overrun,
+        record_fairshare: options.fs_dir.is_some(),
     };
     Ok(Prepared {
         config,
@@ -228,6 +257,25 @@ fn count_by(keys: impl Iterator<Item = String>) -> BTreeMap<String, u64> {
         *counts.entry(k).or_default() += 1;
     }
     counts
+}
+
+/// Writes the run's fairshare windows as `FS.<epoch>` files into `--fs-dir`, if given.
+/// Epochs are trace times plus the trace header's UnixStartTime.
+pub fn write_fs_files(report: &RunReport) -> Result<()> {
+    let Some(dir) = &report.options.fs_dir else {
+        return Ok(());
+    };
+    let offset = report
+        .workload
+        .header
+        .positive("UnixStartTime")
+        .unwrap_or(0) as Time;
+    fs_files::write_dir(
+        dir,
+        &report.stats.fs_windows,
+        &report.workload.names,
+        offset,
+    )
 }
 
 /// The state of a run at `at` (trace time, seconds), for `mauisim inspect`.

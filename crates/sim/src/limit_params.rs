@@ -236,6 +236,9 @@ pub fn credential_limit(
             limits.override_per_job[m] =
                 Some(hard_only(&what, limit.metric, &attr.value, at, warnings)?)
         }
+        (Scope::FsCap | Scope::FsRelativeCap, _, _) => {
+            unreachable!("limit names parse to limit scopes only")
+        }
     }
     Ok(())
 }

@@ -46,7 +46,28 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> SimError + '_ {
 /// Writes all outputs of `report` into `dir`, atomically.
 pub fn write_all(dir: &Path, report: &RunReport) -> Result<()> {
     let staging = staging_dir(dir);
-    let result = write_into(&staging, report).and_then(|()| publish(&staging, dir));
+    let result = write_into(&staging, report).and_then(|()| publish(&staging, dir, &FILES));
+    if result.is_err() {
+        let _ = fs::remove_dir_all(&staging);
+    }
+    result
+}
+
+/// Writes `(name, contents)` files into `dir` with the same guarantee as [`write_all`]:
+/// all of them or none.
+pub fn write_files_atomically(dir: &Path, files: &[(String, String)]) -> Result<()> {
+    let staging = staging_dir(dir);
+    let write = || -> Result<()> {
+        let _ = fs::remove_dir_all(&staging);
+        fs::create_dir_all(&staging).map_err(io_err(&staging))?;
+        for (name, contents) in files {
+            let path = staging.join(name);
+            fs::write(&path, contents).map_err(io_err(&path))?;
+        }
+        let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+        publish(&staging, dir, &names)
+    };
+    let result = write();
     if result.is_err() {
         let _ = fs::remove_dir_all(&staging);
     }
@@ -77,7 +98,7 @@ fn write_into(staging: &Path, report: &RunReport) -> Result<()> {
 
 /// Moves the staged files into `dir`: one rename of the directory if `dir` is new,
 /// else one rename per file.
-fn publish(staging: &Path, dir: &Path) -> Result<()> {
+fn publish(staging: &Path, dir: &Path, names: &[&str]) -> Result<()> {
     if !dir.exists() {
         if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
             fs::create_dir_all(parent).map_err(io_err(parent))?;
@@ -90,7 +111,7 @@ fn publish(staging: &Path, dir: &Path) -> Result<()> {
             message: "exists and is not a directory".into(),
         });
     }
-    for name in FILES {
+    for name in names {
         let target = dir.join(name);
         fs::rename(staging.join(name), &target).map_err(io_err(&target))?;
     }

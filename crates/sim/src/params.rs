@@ -7,7 +7,10 @@
 use crate::credentials::{CredConfig, DEFAULT};
 use crate::limit_params;
 use mauisim_config::{self as cfg, Attr, ConfigError, Duration, Entry, Location};
-use mauisim_core::{AccrualPolicy, BackfillPolicy, Component, CredKind, PolicyConfig, Sub, Time};
+use mauisim_core::{
+    fairshare, AccrualPolicy, BackfillPolicy, Component, CredKind, FsMetric, FsTarget,
+    PolicyConfig, Sub, TargetKind, Time,
+};
 use serde::Serialize;
 use std::path::Path;
 
@@ -59,6 +62,7 @@ fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
         apply(&mut config, entry, &mut warnings)?;
     }
     config.credentials.check()?;
+    check_fairshare(&config, &mut warnings)?;
     Ok(LoadedConfig { config, warnings })
 }
 
@@ -138,6 +142,22 @@ const PARAMS: &[Param] = &[
         names: &["SYSTEMMAXJOBWALLTIME"],
         apply: limit_params::system_per_job,
     },
+    Param {
+        names: &["FSPOLICY"],
+        apply: fs_policy,
+    },
+    Param {
+        names: &["FSINTERVAL"],
+        apply: fs_interval,
+    },
+    Param {
+        names: &["FSDEPTH"],
+        apply: fs_depth,
+    },
+    Param {
+        names: &["FSDECAY"],
+        apply: fs_decay,
+    },
 ];
 
 /// Maui parameters that are understood by name but not simulated yet: a warning, not an
@@ -149,10 +169,8 @@ const NOT_YET_SIMULATED: &[&str] = &[
     "BFCHUNKDURATION",
     "BFCHUNKSIZE",
     "DEFERTIME",
-    "FSDECAY",
-    "FSDEPTH",
-    "FSINTERVAL",
-    "FSPOLICY",
+    "FSENFORCEMENT",
+    "USEMACHINESPEEDFORFS",
     "NODEACCESSPOLICY",
     "NODEALLOCATIONPOLICY",
     "NODECFG",
@@ -455,6 +473,145 @@ fn accrual_policy(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(
     Ok(())
 }
 
+fn fs_policy(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(), ConfigError> {
+    let (text, at) = scalar(e)?;
+    let upper = text.to_ascii_uppercase();
+    let (name, ratio) = match upper.strip_suffix('%') {
+        Some(name) => (name, true),
+        None => (upper.as_str(), false),
+    };
+    let fs = &mut c.policy.fairshare;
+    fs.metric = match name {
+        "NONE" if !ratio => None,
+        "DEDICATEDPS" => Some(FsMetric::DedicatedPs),
+        "DEDICATEDPES" => Some(FsMetric::DedicatedPes),
+        "UTILIZEDPS" => Some(FsMetric::UtilizedPs),
+        _ => {
+            return Err(ConfigError::at(
+                at.clone(),
+                format!(
+                    "FSPOLICY: expected DEDICATEDPS, DEDICATEDPES, UTILIZEDPS or NONE (with an optional %), found `{text}`"
+                ),
+            ))
+        }
+    };
+    fs.ratio = ratio;
+    Ok(())
+}
+
+fn fs_interval(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(), ConfigError> {
+    let (text, at) = scalar(e)?;
+    let interval = finite_duration(&e.name, text, at, w)?;
+    if interval <= 0 {
+        return Err(ConfigError::at(
+            at.clone(),
+            "FSINTERVAL must be longer than 0 seconds".to_string(),
+        ));
+    }
+    c.policy.fairshare.interval = interval;
+    Ok(())
+}
+
+fn fs_depth(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(), ConfigError> {
+    let (text, at) = scalar(e)?;
+    let depth = located(cfg::parse_int(text), e, at)?;
+    if !(1..=fairshare::MAX_DEPTH as i64).contains(&depth) {
+        return Err(ConfigError::at(
+            at.clone(),
+            format!(
+                "FSDEPTH: expected 1 to {} windows, found {depth}",
+                fairshare::MAX_DEPTH
+            ),
+        ));
+    }
+    c.policy.fairshare.depth = depth as usize;
+    Ok(())
+}
+
+fn fs_decay(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(), ConfigError> {
+    let (_, at) = scalar(e)?;
+    let decay = float(e)?;
+    if !(decay > 0.0 && decay <= 1.0) {
+        return Err(ConfigError::at(
+            at.clone(),
+            format!("FSDECAY: expected a factor in (0, 1], found {decay}"),
+        ));
+    }
+    c.policy.fairshare.decay = decay;
+    Ok(())
+}
+
+/// `FSTARGET=25` (target), `25+` (floor), `25-` (ceiling), `25^` (absolute cap,
+/// proc-seconds), `25%` (relative cap).
+fn fs_target(text: &str) -> Result<FsTarget, String> {
+    let text = text.trim();
+    let (number, kind) = match text.char_indices().last() {
+        Some((i, '+')) => (&text[..i], TargetKind::Floor),
+        Some((i, '-')) => (&text[..i], TargetKind::Ceiling),
+        Some((i, '^')) => (&text[..i], TargetKind::AbsoluteCap),
+        Some((i, '%')) => (&text[..i], TargetKind::RelativeCap),
+        _ => (text, TargetKind::Target),
+    };
+    let value = cfg::parse_float(number)
+        .map_err(|_| format!("expected a number with an optional +, -, ^ or %, found `{text}`"))?;
+    if value < 0.0 {
+        return Err(format!(
+            "a fairshare target cannot be negative, found `{text}`"
+        ));
+    }
+    if kind != TargetKind::AbsoluteCap && value > 100.0 {
+        return Err(format!(
+            "a share target is a percentage of the delivered usage (0 to 100), found `{text}`"
+        ));
+    }
+    Ok(FsTarget { value, kind })
+}
+
+/// Fairshare settings that cannot work together, or that do nothing.
+fn check_fairshare(c: &SimConfig, warnings: &mut Vec<String>) -> Result<(), ConfigError> {
+    let fs = &c.policy.fairshare;
+    let targets = CredKind::ALL.into_iter().flat_map(|kind| {
+        c.credentials
+            .objects(kind)
+            .iter()
+            .filter_map(move |(name, o)| {
+                let at = o.fs_target_location.as_ref()?;
+                o.settings.fs_target.map(|t| (kind, name, t, at))
+            })
+    });
+    for (kind, name, target, at) in targets {
+        let object = format!("{}[{name}] FSTARGET", kind.cfg_name());
+        if fs.metric.is_none() {
+            warnings.push(format!(
+                "{at}: warning: {object} has no effect while FSPOLICY is NONE"
+            ));
+        } else if fs.ratio && target.value == 0.0 && !target.kind.is_cap() {
+            return Err(ConfigError::at(
+                at.clone(),
+                format!("{object}=0 cannot be used with a ratio FSPOLICY (…%): 1 − usage/target divides by the target"),
+            ));
+        }
+    }
+    let fs_weights = CredKind::ALL
+        .iter()
+        .any(|&k| c.policy.priority.weight_of(Sub::fairshare(k)) != 0.0);
+    if fs.metric.is_some() && !fs_weights {
+        let caps = CredKind::ALL.iter().any(|&kind| {
+            c.credentials
+                .objects(kind)
+                .values()
+                .any(|o| o.settings.fs_target.is_some_and(|t| t.kind.is_cap()))
+        });
+        if !caps {
+            warnings.push(
+                "warning: FSPOLICY is set but every FS*WEIGHT (FSUSERWEIGHT, …) is 0 and no FSTARGET is a cap: fairshare changes nothing (guide 6.3.3.1)"
+                    .to_string(),
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Credential attributes mauisim reads: name and the kinds that accept it.
 const CRED_ATTRS: &[(&str, &[CredKind])] = &[
     ("PRIORITY", &CredKind::ALL),
@@ -484,12 +641,12 @@ const CRED_ATTRS: &[(&str, &[CredKind])] = &[
     ("QTTARGET", &[CredKind::Qos]),
     ("XFTARGET", &[CredKind::Qos]),
     ("DEFAULT.WCLIMIT", &[CredKind::Class]),
+    ("FSTARGET", &CredKind::ALL),
 ];
 
 /// Credential attributes of Maui that later parts of mauisim simulate (fairshare,
 /// throttling, partitions, QOS flags): accepted with a warning.
 const CRED_ATTRS_NOT_YET: &[&str] = &[
-    "FSTARGET",
     "PLIST",
     "PDEF",
     "QFLAGS",
@@ -637,6 +794,11 @@ fn credential_attr(
             }
             settings.xf_target = Some(target);
         }
+        "FSTARGET" => {
+            settings.fs_target =
+                Some(fs_target(&attr.value).map_err(|m| err(format!("{object_name}: {m}")))?);
+            object.fs_target_location = Some(at.clone());
+        }
         other => unreachable!("attribute {other} is listed in CRED_ATTRS"),
     }
     Ok(())
@@ -645,6 +807,7 @@ fn credential_attr(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mauisim_core::FsConfig;
 
     fn load(text: &str) -> Result<LoadedConfig, ConfigError> {
         from_str(text, "maui.cfg")
@@ -688,10 +851,123 @@ mod tests {
 
     #[test]
     fn not_yet_simulated_parameters_warn_by_name() {
-        let c = load("FSPOLICY DEDICATEDPS\n").unwrap();
+        let c = load("BFCHUNKSIZE 4\n").unwrap();
         assert_eq!(
             c.warnings,
-            vec!["maui.cfg:1:1: warning: FSPOLICY is a Maui parameter mauisim does not simulate yet; ignored"]
+            vec!["maui.cfg:1:1: warning: BFCHUNKSIZE is a Maui parameter mauisim does not simulate yet; ignored"]
+        );
+    }
+
+    #[test]
+    fn fairshare_parameters_and_targets_read() {
+        let c = load(
+            "FSPOLICY dedicatedpes%\nFSINTERVAL 1:00:00:00\nFSDEPTH 7\nFSDECAY 0.8\nFSUSERWEIGHT 1\n\
+             USERCFG[ann] FSTARGET=25.5+\nGROUPCFG[g] FSTARGET=10-\nACCOUNTCFG[a] FSTARGET=1e6^\n\
+             QOSCFG[q] FSTARGET=30%\nCLASSCFG[DEFAULT] FSTARGET=50\n",
+        )
+        .unwrap();
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+        let fs = &c.config.policy.fairshare;
+        assert_eq!(
+            (fs.metric, fs.ratio, fs.interval, fs.depth, fs.decay),
+            (Some(FsMetric::DedicatedPes), true, 86_400, 7, 0.8)
+        );
+        let target = |kind, name: &str| {
+            c.config.credentials.objects(kind)[name]
+                .settings
+                .fs_target
+                .map(|t| (t.value, t.kind))
+        };
+        assert_eq!(
+            target(CredKind::User, "ann"),
+            Some((25.5, TargetKind::Floor))
+        );
+        assert_eq!(
+            target(CredKind::Group, "g"),
+            Some((10.0, TargetKind::Ceiling))
+        );
+        assert_eq!(
+            target(CredKind::Account, "a"),
+            Some((1e6, TargetKind::AbsoluteCap))
+        );
+        assert_eq!(
+            target(CredKind::Qos, "q"),
+            Some((30.0, TargetKind::RelativeCap))
+        );
+        assert_eq!(
+            target(CredKind::Class, DEFAULT),
+            Some((50.0, TargetKind::Target))
+        );
+        let d = FsConfig::default();
+        assert_eq!(
+            (d.metric, d.interval, d.depth, d.decay),
+            (None, 43_200, 8, 1.0)
+        );
+    }
+
+    #[test]
+    fn fairshare_that_does_nothing_warns() {
+        let c = load("USERCFG[ann] FSTARGET=25\n").unwrap();
+        assert_eq!(
+            c.warnings,
+            vec!["maui.cfg:1:14: warning: USERCFG[ann] FSTARGET has no effect while FSPOLICY is NONE"]
+        );
+        let c = load("FSPOLICY DEDICATEDPS\n").unwrap();
+        assert_eq!(c.warnings.len(), 1);
+        assert!(
+            c.warnings[0].contains("every FS*WEIGHT"),
+            "{:?}",
+            c.warnings
+        );
+    }
+
+    /// Issue 4's bad input: each is a located error and nothing runs.
+    #[test]
+    fn bad_fairshare_input_is_a_located_error() {
+        let err = |text: &str| load(text).unwrap_err().to_string();
+        assert_eq!(
+            err("FSDECAY 0\n"),
+            "maui.cfg:1:9: FSDECAY: expected a factor in (0, 1], found 0"
+        );
+        assert_eq!(
+            err("FSDECAY 1.5\n"),
+            "maui.cfg:1:9: FSDECAY: expected a factor in (0, 1], found 1.5"
+        );
+        assert_eq!(
+            err("FSDEPTH 0\n"),
+            "maui.cfg:1:9: FSDEPTH: expected 1 to 24 windows, found 0"
+        );
+        assert_eq!(
+            err("FSDEPTH 25\n"),
+            "maui.cfg:1:9: FSDEPTH: expected 1 to 24 windows, found 25"
+        );
+        assert_eq!(
+            err("FSINTERVAL 0\n"),
+            "maui.cfg:1:12: FSINTERVAL must be longer than 0 seconds"
+        );
+        assert_eq!(
+            err("FSPOLICY FAIR\n"),
+            "maui.cfg:1:10: FSPOLICY: expected DEDICATEDPS, DEDICATEDPES, UTILIZEDPS or NONE (with an optional %), found `FAIR`"
+        );
+        assert_eq!(
+            err("USERCFG[ann] FSTARGET=lots\n"),
+            "maui.cfg:1:14: USERCFG[ann] FSTARGET: expected a number with an optional +, -, ^ or %, found `lots`"
+        );
+        assert_eq!(
+            err("USERCFG[ann] FSTARGET=25*\n"),
+            "maui.cfg:1:14: USERCFG[ann] FSTARGET: expected a number with an optional +, -, ^ or %, found `25*`"
+        );
+        assert_eq!(
+            err("USERCFG[ann] FSTARGET=120\n"),
+            "maui.cfg:1:14: USERCFG[ann] FSTARGET: a share target is a percentage of the delivered usage (0 to 100), found `120`"
+        );
+        assert_eq!(
+            err("USERCFG[ann] FSTARGET=-5\n"),
+            "maui.cfg:1:14: USERCFG[ann] FSTARGET: a fairshare target cannot be negative, found `-5`"
+        );
+        assert_eq!(
+            err("FSPOLICY DEDICATEDPS%\nFSUSERWEIGHT 1\nUSERCFG[ann] FSTARGET=0\n"),
+            "maui.cfg:3:14: USERCFG[ann] FSTARGET=0 cannot be used with a ratio FSPOLICY (…%): 1 − usage/target divides by the target"
         );
     }
 
@@ -836,11 +1112,11 @@ mod tests {
 
     #[test]
     fn later_parts_attributes_warn_and_are_ignored() {
-        let c = load("USERCFG[steve] MAXJOB=2,4 FSTARGET=25 PRIORITY=3\n").unwrap();
+        let c = load("USERCFG[steve] MAXJOB=2,4 PLIST=p1 PRIORITY=3\n").unwrap();
         assert_eq!(c.config.credentials.user["steve"].settings.priority, 3.0);
         assert_eq!(
             c.warnings,
-            vec!["maui.cfg:1:27: warning: USERCFG[steve] FSTARGET is not simulated yet; ignored"]
+            vec!["maui.cfg:1:27: warning: USERCFG[steve] PLIST is not simulated yet; ignored"]
         );
     }
 

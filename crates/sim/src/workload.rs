@@ -80,6 +80,9 @@ pub struct Job {
     pub requested_qos: CredId,
     /// Requested memory over all tasks, MB (SWF field 10 is KB per processor).
     pub mem_mb: f64,
+    /// Share of its processors the job kept busy: SWF field 6 (average CPU time per
+    /// processor) over field 4 (runtime); 1 when the trace does not say.
+    pub utilized: f64,
     /// Admin system priority (`setspri`), 0 for none.
     pub system_priority: u32,
     /// The record as read, for writing the simulated schedule back as SWF.
@@ -107,9 +110,19 @@ impl Job {
             requested_account: CredId::NONE,
             requested_qos: CredId::NONE,
             mem_mb: 0.0,
+            utilized: 1.0,
             system_priority: 0,
             record: SwfRecord { fields, line: 0 },
         }
+    }
+}
+
+/// Average CPU time over runtime, within [0, 1]; 1 when either is not recorded.
+fn utilization(avg_cpu: f64, runtime: f64) -> f64 {
+    if avg_cpu >= 0.0 && runtime > 0.0 && avg_cpu.is_finite() && runtime.is_finite() {
+        (avg_cpu / runtime).min(1.0)
+    } else {
+        1.0
     }
 }
 
@@ -371,6 +384,7 @@ impl Builder<'_> {
             requested_account: CredId::NONE,
             requested_qos: CredId::NONE,
             mem_mb: mem_per_proc_kb * procs as f64 / 1024.0,
+            utilized: utilization(record.fields[5], record.fields[3]),
             system_priority: 0,
             record,
         });

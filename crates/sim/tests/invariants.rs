@@ -39,6 +39,7 @@ fn options() -> impl Strategy<Value = (PolicyConfig, EngineOptions)> {
                     order,
                     poll_interval: poll,
                     max_overrun: Some(0),
+                    record_fairshare: false,
                 },
             )
         })
@@ -88,7 +89,7 @@ proptest! {
             .collect();
         let policy = PolicyConfig { reservation_depth: depth, ..PolicyConfig::default() };
         let order = if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant };
-        let engine = EngineOptions { order, poll_interval: 0, max_overrun: Some(0) };
+        let engine = EngineOptions { order, poll_interval: 0, max_overrun: Some(0), record_fairshare: false };
         let (outcomes, _) = simulate(&jobs, PROCS, policy, engine).unwrap();
         for (j, o) in jobs.iter().zip(&outcomes) {
             if let Some(promised) = o.first_reservation {
@@ -101,7 +102,7 @@ proptest! {
     #[test]
     fn none_starts_in_priority_order(jobs in workload()) {
         let policy = PolicyConfig { backfill: BackfillPolicy::None, ..PolicyConfig::default() };
-        let engine = EngineOptions { order: EventOrder::PerInstant, poll_interval: 0, max_overrun: Some(0) };
+        let engine = EngineOptions { order: EventOrder::PerInstant, poll_interval: 0, max_overrun: Some(0), record_fairshare: false };
         let (outcomes, _) = simulate(&jobs, PROCS, policy, engine).unwrap();
         for w in outcomes.windows(2) {
             prop_assert!(w[0].start <= w[1].start);

@@ -15,6 +15,7 @@ fn options(order: EventOrder) -> EngineOptions {
         order,
         poll_interval: 0,
         max_overrun: Some(0),
+        record_fairshare: false,
     }
 }
 

@@ -58,6 +58,8 @@ fn check(
         estimate,
         machine: MachineOverride::default(),
         event_order: EventOrder::PerEvent,
+        fs_dir: None,
+        fs_init: None,
     })
     .unwrap();
     assert_eq!(report.workload.jobs.len(), expected.len(), "job count");

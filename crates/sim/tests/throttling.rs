@@ -2,103 +2,12 @@
 //! proc-seconds, soft and hard limits in two passes, idle limits with
 //! JOBPRIOACCRUALPOLICY, per-job limits, per-credential limits. Every start is asserted.
 
+mod common;
+
+use common::{options, run, snapshot, starts, world, Spec, World, HOUR};
 use mauisim_core::{Blocked, CredKind, Level, Metric, Owner, Scope, Source, Verdict};
 use mauisim_sim::blocked;
-use mauisim_sim::credentials::{assign_all, AccountFrom, Names, Resolver};
-use mauisim_sim::engine::{
-    simulate, simulate_until, EngineOptions, EventOrder, Outcome, RunStats, Snapshot,
-};
-use mauisim_sim::params;
-use mauisim_sim::workload::{Counts, Job};
-
-const HOUR: i64 = 3600;
-
-/// A job: (id, submit, runtime = WCL, procs, user, group, class).
-type Spec<'a> = (u64, i64, i64, u64, &'a str, &'a str, &'a str);
-
-struct World {
-    jobs: Vec<Job>,
-    names: Names,
-    policy: mauisim_core::PolicyConfig,
-}
-
-fn world(config: &str, specs: &[Spec]) -> World {
-    let loaded = params::from_str(config, "maui.cfg").expect("config reads");
-    let mut names = Names::default();
-    let mut jobs: Vec<Job> = specs
-        .iter()
-        .map(|&(id, submit, run, procs, user, group, class)| {
-            let mut job = Job::synthetic(id, submit, run, run, procs);
-            for (kind, name) in [
-                (CredKind::User, user),
-                (CredKind::Group, group),
-                (CredKind::Class, class),
-            ] {
-                if !name.is_empty() {
-                    job.creds.set(kind, names.intern(kind, name));
-                }
-            }
-            job
-        })
-        .collect();
-    let resolver = Resolver::new(&loaded.config.credentials, &mut names);
-    assign_all(
-        &mut jobs,
-        &mut names,
-        &resolver,
-        AccountFrom::None,
-        &mut Counts::new(),
-    );
-    let mut policy = loaded.config.policy.clone();
-    policy.creds = resolver.tables;
-    World {
-        jobs,
-        names,
-        policy,
-    }
-}
-
-fn options(order: EventOrder) -> EngineOptions {
-    EngineOptions {
-        order,
-        poll_interval: 0,
-        max_overrun: Some(0),
-    }
-}
-
-/// Runs in both trigger modes, which must agree on every start; returns per-instant's.
-fn run(w: &World, procs: u64) -> (Vec<Outcome>, RunStats) {
-    let a = simulate(
-        &w.jobs,
-        procs,
-        w.policy.clone(),
-        options(EventOrder::PerInstant),
-    )
-    .unwrap();
-    let b = simulate(
-        &w.jobs,
-        procs,
-        w.policy.clone(),
-        options(EventOrder::PerEvent),
-    )
-    .unwrap();
-    assert_eq!(starts(&a.0), starts(&b.0), "the trigger modes disagree");
-    a
-}
-
-fn starts(outcomes: &[Outcome]) -> Vec<i64> {
-    outcomes.iter().map(|o| o.start).collect()
-}
-
-fn snapshot(w: &World, procs: u64, at: i64) -> Snapshot {
-    simulate_until(
-        &w.jobs,
-        procs,
-        w.policy.clone(),
-        options(EventOrder::PerInstant),
-        at,
-    )
-}
+use mauisim_sim::engine::{simulate, EventOrder};
 
 /// The verdict on each idle job at `at`, by trace id.
 fn verdicts(w: &World, procs: u64, at: i64) -> Vec<(u64, Verdict)> {
