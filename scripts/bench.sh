@@ -10,6 +10,8 @@
 #             target: the full stack costs less than 2x the FCFS run
 #   limits    FCFS against per-user soft/hard, idle and per-job limits
 #             (scenarios/fair-limits.cfg)
+#   fairshare FCFS against user fairshare (scenarios/fairshare.cfg), and that with
+#             FS.<epoch> files written
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -50,6 +52,18 @@ if [ "$suite" = priority ]; then
     curie="$shared/reference_outputs/CEA-curie.pyss-easy-reqtime.swf.gz"
     bench "CEA-Curie, FCFS (default priority)" "$curie"
     bench "CEA-Curie, full priority stack" "$curie" "${full[@]}"
+  fi
+  exit 0
+fi
+if [ "$suite" = fairshare ]; then
+  fs=(-c scenarios/fairshare.cfg)
+  bench "KTH-SP2, FCFS (FSPOLICY NONE)" traces/KTH-SP2-1996-2.swf.gz --filter published
+  bench "KTH-SP2, scenarios/fairshare.cfg" traces/KTH-SP2-1996-2.swf.gz --filter published "${fs[@]}"
+  bench "KTH-SP2, fairshare + --fs-dir" traces/KTH-SP2-1996-2.swf.gz --filter published "${fs[@]}" --fs-dir "$out/fs"
+  if [ -d "$shared/reference_outputs" ]; then
+    curie="$shared/reference_outputs/CEA-curie.pyss-easy-reqtime.swf.gz"
+    bench "CEA-Curie, FCFS (FSPOLICY NONE)" "$curie"
+    bench "CEA-Curie, scenarios/fairshare.cfg" "$curie" "${fs[@]}"
   fi
   exit 0
 fi
