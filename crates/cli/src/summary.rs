@@ -89,6 +89,24 @@ pub fn render(report: &RunReport, out: &Path) -> String {
         "  WC accuracy    {:.2} %",
         100.0 * m.avg_wallclock_accuracy
     );
+    for (kind, rows) in &s.fairness {
+        let targeted: Vec<_> = rows
+            .iter()
+            .filter_map(|r| Some((r, r.above_target?)))
+            .collect();
+        let Some((most, excess)) = targeted.iter().max_by(|a, b| a.1.total_cmp(&b.1)) else {
+            continue;
+        };
+        let above = targeted.iter().filter(|(_, d)| *d > 0.0).count();
+        let _ = writeln!(
+            text,
+            "  fairshare      {above} of {} {kind}s above their FSTARGET; most: {kind} {} at {:.2} % ({:+.2})",
+            targeted.len(),
+            most.name,
+            most.share,
+            excess
+        );
+    }
     let _ = writeln!(
         text,
         "  simulated in   {:.3} s ({:.0} jobs/s, {} iterations)",
@@ -100,5 +118,13 @@ pub fn render(report: &RunReport, out: &Path) -> String {
         out.display(),
         mauisim_sim::output::FILES.join(",")
     );
+    if let Some(dir) = &report.options.fs_dir {
+        let _ = writeln!(
+            text,
+            "  FS files       {}/FS.<epoch> ({} windows)",
+            dir.display(),
+            report.stats.fs_windows.len()
+        );
+    }
     text
 }
