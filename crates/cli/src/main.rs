@@ -222,11 +222,7 @@ fn inspect(args: InspectArgs) -> anyhow::Result<()> {
     match args.view {
         View::Priority => {
             let report = diagnose::priority_report(&prepared, &mut snapshot);
-            let text = match args.format {
-                Format::Text => diagnose::to_text(&report),
-                Format::Csv => diagnose::to_csv(&report)?,
-                Format::Json => serde_json::to_string_pretty(&report)? + "\n",
-            };
+            let text = formatted(args.format, &report, diagnose::to_text, diagnose::to_csv)?;
             print!("{text}");
         }
         View::Blocked => {
@@ -235,22 +231,37 @@ fn inspect(args: InspectArgs) -> anyhow::Result<()> {
                 &prepared.workload.jobs,
                 &prepared.workload.names,
             );
-            let text = match args.format {
-                Format::Text => blocked::to_text(snapshot.now, &rows),
-                Format::Csv => blocked::to_csv(&rows)?,
-                Format::Json => serde_json::to_string_pretty(&rows)? + "\n",
-            };
+            let text_of = |rows: &Vec<_>| blocked::to_text(snapshot.now, rows);
+            let text = formatted(args.format, &rows, text_of, |rows| blocked::to_csv(rows))?;
             print!("{text}");
         }
         View::Fairshare => {
             let report = fairshare_report::fairshare_report(&prepared, &mut snapshot);
-            let text = match args.format {
-                Format::Text => fairshare_report::to_text(&report),
-                Format::Csv => fairshare_report::to_csv(&report)?,
-                Format::Json => serde_json::to_string_pretty(&report)? + "\n",
-            };
+            let text = formatted(
+                args.format,
+                &report,
+                fairshare_report::to_text,
+                fairshare_report::to_csv,
+            )?;
             print!("{text}");
         }
     }
     Ok(())
+}
+
+/// A report as text, CSV or JSON.
+fn formatted<T: serde::Serialize, E>(
+    format: Format,
+    report: &T,
+    text: impl FnOnce(&T) -> String,
+    csv: impl FnOnce(&T) -> Result<String, E>,
+) -> anyhow::Result<String>
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    Ok(match format {
+        Format::Text => text(report),
+        Format::Csv => csv(report)?,
+        Format::Json => serde_json::to_string_pretty(report)? + "\n",
+    })
 }

@@ -29,6 +29,13 @@ fn one_job_trace(dir: &Path) -> PathBuf {
     write(dir, "t.swf", format!("; MaxProcs: 8\n{RECORD}").as_bytes())
 }
 
+/// Runs `mauisim` expecting success; its standard output.
+fn succeeds(args: &[&str]) -> String {
+    let out = mauisim(args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    String::from_utf8(out.stdout).unwrap()
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -455,24 +462,25 @@ fn the_guides_fairshare_priority_from_an_fs_file() {
           FSACCOUNTWEIGHT 30\nFSQOSWEIGHT 40\nQUEUETIMEWEIGHT 0\nENABLENEGJOBPRIORITY TRUE\n\
           USERCFG[1] FSTARGET=30\nGROUPCFG[2] FSTARGET=50\nACCOUNTCFG[2] FSTARGET=40\n",
     );
+    let (trace, config) = (trace.to_str().unwrap(), config.to_str().unwrap());
+    let history = history.to_str().unwrap();
     let inspect = |view: &str| {
-        let out = mauisim(&[
+        let out = succeeds(&[
             "inspect",
-            trace.to_str().unwrap(),
+            trace,
             "-c",
-            config.to_str().unwrap(),
+            config,
             "--account-from",
             "group",
             "--fs-init",
-            history.to_str().unwrap(),
+            history,
             "--at",
             "0",
             view,
             "--format",
             "json",
         ]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
     };
     let priority = inspect("priority");
     assert_eq!(priority["jobs"][0]["job"], 2);
@@ -528,19 +536,22 @@ fn fairshare_files_are_written_and_read_back() {
     assert_eq!(summary["fairness"]["user"][0]["proc_seconds"], 8000.0);
     assert_eq!(summary["fairness"]["user"][0]["share"], 100.0);
 
-    let o = mauisim(&[
-        "inspect",
+    let (trace, config, history) = (
         trace.to_str().unwrap(),
-        "-c",
         config.to_str().unwrap(),
-        "--fs-init",
         fs_dir.to_str().unwrap(),
+    );
+    let text = succeeds(&[
+        "inspect",
+        trace,
+        "-c",
+        config,
+        "--fs-init",
+        history,
         "--at",
         "250",
         "fairshare",
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = String::from_utf8(o.stdout).unwrap();
     // The two newest files are windows 1 and 2; 250 s of 4 processors in window 0.
     let user = text.lines().find(|l| l.starts_with("user ")).unwrap();
     let fields: Vec<&str> = user.split_whitespace().collect();
@@ -553,11 +564,11 @@ fn fairshare_files_are_written_and_read_back() {
     write(&fs_dir, "FS.7", b"User 1 lots\n");
     let o = mauisim(&[
         "inspect",
-        trace.to_str().unwrap(),
+        trace,
         "-c",
-        config.to_str().unwrap(),
+        config,
         "--fs-init",
-        fs_dir.to_str().unwrap(),
+        history,
         "--at",
         "0",
         "fairshare",

@@ -1,23 +1,14 @@
 //! Job priority end to end: credentials from a maui.cfg, system priority, BYPASS, and
 //! the guide's golf-balls-and-sand claim (5.1.2 RES component).
 
+mod common;
+
+use common::{options, HOUR};
 use mauisim_core::CredKind;
-use mauisim_sim::credentials::{assign_all, AccountFrom, Names, Resolver};
-use mauisim_sim::engine::{simulate, EngineOptions, EventOrder, Outcome};
+use mauisim_sim::credentials::Names;
+use mauisim_sim::engine::{simulate, EventOrder, Outcome};
 use mauisim_sim::metrics;
-use mauisim_sim::params;
-use mauisim_sim::workload::{Counts, Job};
-
-const HOUR: i64 = 3600;
-
-fn options(order: EventOrder) -> EngineOptions {
-    EngineOptions {
-        order,
-        poll_interval: 0,
-        max_overrun: Some(0),
-        record_fairshare: false,
-    }
-}
+use mauisim_sim::workload::Job;
 
 /// Runs `jobs` under `config`, giving job i the user `users[i]`, in both trigger modes,
 /// which must agree on the starts.
@@ -39,22 +30,12 @@ fn run_in(
     procs: u64,
     order: EventOrder,
 ) -> Vec<Outcome> {
-    let loaded = params::from_str(config, "maui.cfg").expect("config reads");
     let mut names = Names::default();
     for (job, user) in jobs.iter_mut().zip(users) {
         job.creds
             .set(CredKind::User, names.intern(CredKind::User, user));
     }
-    let resolver = Resolver::new(&loaded.config.credentials, &mut names);
-    assign_all(
-        jobs,
-        &mut names,
-        &resolver,
-        AccountFrom::None,
-        &mut Counts::new(),
-    );
-    let mut policy = loaded.config.policy.clone();
-    policy.creds = resolver.tables;
+    let policy = common::resolve(config, jobs, &mut names);
     simulate(jobs, procs, policy, options(order)).unwrap().0
 }
 

@@ -2,7 +2,7 @@
 //! credentials, a config read from text, runs in both trigger modes.
 #![allow(dead_code)] // each test file uses its own subset
 
-use mauisim_core::CredKind;
+use mauisim_core::{CredKind, PolicyConfig};
 use mauisim_sim::credentials::{assign_all, AccountFrom, Names, Resolver};
 use mauisim_sim::engine::{
     simulate, simulate_until, EngineOptions, EventOrder, Outcome, RunStats, Snapshot,
@@ -18,11 +18,10 @@ pub type Spec<'a> = (u64, i64, i64, u64, &'a str, &'a str, &'a str);
 pub struct World {
     pub jobs: Vec<Job>,
     pub names: Names,
-    pub policy: mauisim_core::PolicyConfig,
+    pub policy: PolicyConfig,
 }
 
 pub fn world(config: &str, specs: &[Spec]) -> World {
-    let loaded = params::from_str(config, "maui.cfg").expect("config reads");
     let mut names = Names::default();
     let mut jobs: Vec<Job> = specs
         .iter()
@@ -40,21 +39,29 @@ pub fn world(config: &str, specs: &[Spec]) -> World {
             job
         })
         .collect();
-    let resolver = Resolver::new(&loaded.config.credentials, &mut names);
+    let policy = resolve(config, &mut jobs, &mut names);
+    World {
+        jobs,
+        names,
+        policy,
+    }
+}
+
+/// Reads `config` and gives `jobs` (whose trace credentials are interned in `names`) their
+/// accounts and QOS: the policy to simulate them with.
+pub fn resolve(config: &str, jobs: &mut [Job], names: &mut Names) -> PolicyConfig {
+    let loaded = params::from_str(config, "maui.cfg").expect("config reads");
+    let resolver = Resolver::new(&loaded.config.credentials, names);
     assign_all(
-        &mut jobs,
-        &mut names,
+        jobs,
+        names,
         &resolver,
         AccountFrom::None,
         &mut Counts::new(),
     );
     let mut policy = loaded.config.policy.clone();
     policy.creds = resolver.tables;
-    World {
-        jobs,
-        names,
-        policy,
-    }
+    policy
 }
 
 pub fn options(order: EventOrder) -> EngineOptions {
