@@ -44,45 +44,37 @@ PY
 
 echo "| case | jobs | sim min | sim median | jobs/s | wall (median) | peak RSS |"
 echo "|---|---|---|---|---|---|---|"
-if [ "$suite" = priority ]; then
-  full=(-c scenarios/full-priority.cfg --account-from group)
-  bench "KTH-SP2, FCFS (default priority)" traces/KTH-SP2-1996-2.swf.gz --filter published
-  bench "KTH-SP2, full priority stack" traces/KTH-SP2-1996-2.swf.gz --filter published "${full[@]}"
-  if [ -d "$shared/reference_outputs" ]; then
-    curie="$shared/reference_outputs/CEA-curie.pyss-easy-reqtime.swf.gz"
-    bench "CEA-Curie, FCFS (default priority)" "$curie"
-    bench "CEA-Curie, full priority stack" "$curie" "${full[@]}"
+kth=traces/KTH-SP2-1996-2.swf.gz
+curie="$curie"
+# FCFS against a policy on KTH-SP2 and, when ../shared is there, CEA-Curie.
+against_fcfs() { # fcfs label, policy label, policy args...
+  local fcfs=$1 policy=$2; shift 2
+  bench "KTH-SP2, $fcfs" "$kth" --filter published
+  bench "KTH-SP2, $policy" "$kth" --filter published "$@"
+  if [ -f "$curie" ]; then
+    bench "CEA-Curie, $fcfs" "$curie"
+    bench "CEA-Curie, $policy" "$curie" "$@"
   fi
-  exit 0
-fi
-if [ "$suite" = fairshare ]; then
-  fs=(-c scenarios/fairshare.cfg)
-  bench "KTH-SP2, FCFS (FSPOLICY NONE)" traces/KTH-SP2-1996-2.swf.gz --filter published
-  bench "KTH-SP2, scenarios/fairshare.cfg" traces/KTH-SP2-1996-2.swf.gz --filter published "${fs[@]}"
-  bench "KTH-SP2, fairshare + --fs-dir" traces/KTH-SP2-1996-2.swf.gz --filter published "${fs[@]}" --fs-dir "$out/fs"
-  if [ -d "$shared/reference_outputs" ]; then
-    curie="$shared/reference_outputs/CEA-curie.pyss-easy-reqtime.swf.gz"
-    bench "CEA-Curie, FCFS (FSPOLICY NONE)" "$curie"
-    bench "CEA-Curie, scenarios/fairshare.cfg" "$curie" "${fs[@]}"
-  fi
-  exit 0
-fi
-if [ "$suite" = limits ]; then
-  bench "KTH-SP2, FCFS, no limits" traces/KTH-SP2-1996-2.swf.gz --filter published
-  bench "KTH-SP2, scenarios/fair-limits.cfg" traces/KTH-SP2-1996-2.swf.gz --filter published -c scenarios/fair-limits.cfg
-  if [ -d "$shared/reference_outputs" ]; then
-    curie="$shared/reference_outputs/CEA-curie.pyss-easy-reqtime.swf.gz"
-    bench "CEA-Curie, FCFS, no limits" "$curie"
-    bench "CEA-Curie, scenarios/fair-limits.cfg" "$curie" -c scenarios/fair-limits.cfg
-  fi
-  exit 0
-fi
-bench "KTH-SP2 EASY (bundled raw log, --filter published)" traces/KTH-SP2-1996-2.swf.gz --filter published --event-order per-event
-bench "KTH-SP2 EASY, per-instant" traces/KTH-SP2-1996-2.swf.gz --filter published
+}
+case "$suite" in
+  priority)
+    against_fcfs "FCFS (default priority)" "full priority stack" \
+      -c scenarios/full-priority.cfg --account-from group
+    exit 0 ;;
+  fairshare)
+    against_fcfs "FCFS (FSPOLICY NONE)" "scenarios/fairshare.cfg" -c scenarios/fairshare.cfg
+    bench "KTH-SP2, fairshare + --fs-dir" "$kth" --filter published -c scenarios/fairshare.cfg --fs-dir "$out/fs"
+    exit 0 ;;
+  limits)
+    against_fcfs "FCFS, no limits" "scenarios/fair-limits.cfg" -c scenarios/fair-limits.cfg
+    exit 0 ;;
+esac
+bench "KTH-SP2 EASY (bundled raw log, --filter published)" "$kth" --filter published --event-order per-event
+bench "KTH-SP2 EASY, per-instant" "$kth" --filter published
 if [ -d "$shared/reference_outputs" ]; then
   bench "SDSC-SP2 EASY (reference input)" "$shared/reference_outputs/SDSC-SP2.pyss-easy-reqtime.swf.gz" --event-order per-event
-  bench "CEA-Curie EASY (reference input, 80,640 procs)" "$shared/reference_outputs/CEA-curie.pyss-easy-reqtime.swf.gz" --event-order per-event
-  bench "CEA-Curie, per-instant" "$shared/reference_outputs/CEA-curie.pyss-easy-reqtime.swf.gz"
+  bench "CEA-Curie EASY (reference input, 80,640 procs)" "$curie" --event-order per-event
+  bench "CEA-Curie, per-instant" "$curie"
   bench "RICC-2010 (447,794 records, 8,192 procs)" "$shared/RICC-2010-2.swf.gz"
 else
   echo "(../shared/traces not found: reference inputs not benchmarked)"
