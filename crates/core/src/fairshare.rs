@@ -259,11 +259,14 @@ impl Fairshare {
                 .flatten()
                 .any(|t| t.kind.is_cap());
         let mut fs = Fairshare {
+            // The history is read into the accounts below, not kept twice.
             config: FsConfig {
-                history: Vec::new(),
-                depth,
+                metric: config.metric,
+                ratio: config.ratio,
                 interval,
-                ..config.clone()
+                depth,
+                decay: config.decay,
+                history: Vec::new(),
             },
             weights,
             window_start,
@@ -492,11 +495,6 @@ impl Fairshare {
         self.account(kind, id).map_or(0.0, |a| a.effective(now))
     }
 
-    /// Credentials with an account (that ever used anything), by kind.
-    pub fn known(&self, kind: CredKind) -> impl Iterator<Item = CredId> + '_ {
-        (0..self.accounts[kind.index()].len()).map(|i| CredId(i as u32))
-    }
-
     /// The deltas at `now` (after [`Fairshare::advance`] to `now`).
     pub fn at(&self, now: Time) -> FsAt<'_> {
         FsAt {
@@ -558,9 +556,7 @@ impl Fairshare {
         }
         None
     }
-}
 
-impl Fairshare {
     /// When the relative caps that block `job` at `now` would all lift if the running
     /// jobs kept running: others' usage raises the delivered total, so a share cap can
     /// lift between events. `None` if the rates never lift one of them. Valid until the

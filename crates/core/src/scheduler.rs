@@ -194,11 +194,10 @@ impl Scheduler {
     /// lifting as others' usage grows. The caller should iterate then if jobs wait, as
     /// Maui's polling would.
     pub fn next_fairshare_change(&self) -> Option<Time> {
-        let roll = self.fairshare.next_change();
-        match (roll, self.cap_lifts_at) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [self.fairshare.next_change(), self.cap_lifts_at]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Every factor of an idle job's priority at `now` (`diagnose -p`), after
