@@ -66,13 +66,12 @@ fn run_writes_every_output_and_is_deterministic() {
     let trace = repo().join("traces/HPC2N-2002-2.2-excerpt-from-Alea.swf.gz");
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
     for dir in [&a, &b] {
-        let o = mauisim(&[
+        succeeds(&[
             "run",
             trace.to_str().unwrap(),
             "--out",
             dir.to_str().unwrap(),
         ]);
-        assert!(o.status.success(), "{}", stderr(&o));
     }
     for file in ["jobs.csv", "schedule.swf"] {
         assert_eq!(
@@ -142,13 +141,12 @@ fn schedule_swf_reads_back() {
     .status
     .success());
     let second = tmp.path().join("second");
-    let o = mauisim(&[
+    succeeds(&[
         "run",
         first.join("schedule.swf").to_str().unwrap(),
         "--out",
         second.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
     let rows = |d: &Path| {
         fs::read_to_string(d.join("jobs.csv"))
             .unwrap()
@@ -293,20 +291,11 @@ fn inspect_priority_in_every_format() {
         "maui.cfg",
         b"PROCWEIGHT 100\nUSERWEIGHT 1\nUSERCFG[8] PRIORITY=7\n",
     );
+    let (trace, config) = (trace.to_str().unwrap(), config.to_str().unwrap());
     let inspect = |format: &str| {
-        let out = mauisim(&[
-            "inspect",
-            trace.to_str().unwrap(),
-            "-c",
-            config.to_str().unwrap(),
-            "--at",
-            "00:10:00",
-            "priority",
-            "--format",
-            format,
-        ]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        String::from_utf8(out.stdout).unwrap()
+        succeeds(&[
+            "inspect", trace, "-c", config, "--at", "00:10:00", "priority", "--format", format,
+        ])
     };
     let text = inspect("text");
     assert!(
@@ -391,9 +380,7 @@ fn limits_hold_jobs_and_inspect_blocked_says_why() {
         config.to_str().unwrap(),
         out_dir.to_str().unwrap(),
     );
-    let out = mauisim(&["run", t, "-c", c, "--out", o]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stdout = succeeds(&["run", t, "-c", c, "--out", o]);
     assert!(
         stdout.contains("held           1 never eligible (SYSTEMMAXPROCPERJOB: 1); see held.csv"),
         "{stdout}"
@@ -410,12 +397,8 @@ fn limits_hold_jobs_and_inspect_blocked_says_why() {
     assert_eq!(summary["held"], 1);
     assert_eq!(summary["jobs"], 3);
     assert_eq!(summary["limit_blocks"]["user MAXJOB"], 1);
-    let out = mauisim(&[
-        "inspect", t, "-c", c, "--at", "0", "blocked", "--format", "csv",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
-        String::from_utf8(out.stdout).unwrap(),
+        succeeds(&["inspect", t, "-c", c, "--at", "0", "blocked", "--format", "csv"]),
         "rank,id,user,procs,state,credential,limit,usage,job,value,source\n\
          1,3,7,1,blocked,user 7,MAXJOB,2,1,2,own\n"
     );
@@ -508,7 +491,7 @@ fn fairshare_files_are_written_and_read_back() {
         b"FSPOLICY DEDICATEDPS\nFSINTERVAL 500\nFSDEPTH 3\nFSUSERWEIGHT 1\n",
     );
     let (out, fs_dir) = (tmp.path().join("out"), tmp.path().join("fs"));
-    let o = mauisim(&[
+    succeeds(&[
         "run",
         trace.to_str().unwrap(),
         "-c",
@@ -518,7 +501,6 @@ fn fairshare_files_are_written_and_read_back() {
         "--fs-dir",
         fs_dir.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
     let mut files: Vec<String> = fs::read_dir(&fs_dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
