@@ -27,7 +27,7 @@ pub fn render(report: &RunReport, out: &Path) -> String {
         text,
         "  policy         backfill {:?}, reservation depth {}, event order {:?}, estimate {:?}",
         report.config.config.policy.backfill,
-        report.config.config.policy.reservation_depth,
+        report.config.config.policy.reservation_depth(),
         report.options.event_order,
         report.options.estimate
     );

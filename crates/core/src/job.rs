@@ -47,6 +47,9 @@ pub struct QueuedJob {
     pub soft_violation: bool,
     /// The first start time a reservation promised this job, if it ever had one.
     pub first_reservation: Option<Time>,
+    /// When the job first received a reservation, as a count of reservations made before
+    /// it: under RESERVATIONPOLICY HIGHEST, the order in which reservations are kept.
+    pub reserved_seq: Option<u64>,
     /// Share of its dedicated processors the job keeps busy (the trace's average CPU
     /// time over its runtime; 1 when unknown): what FSPOLICY UTILIZEDPS charges.
     pub utilized: f64,
@@ -75,6 +78,7 @@ impl QueuedJob {
             bypass: 0,
             soft_violation: false,
             first_reservation: None,
+            reserved_seq: None,
             utilized: 1.0,
             static_priority: None,
         }

@@ -4,6 +4,7 @@
 //! callers hand it `now`, the idle queue and news of ended jobs; it answers with
 //! decisions (start, reserve). Time is integer seconds throughout.
 
+pub mod backfill;
 pub mod cred;
 pub mod fairshare;
 pub mod job;
@@ -26,8 +27,11 @@ pub use job::{JobIdx, QueuedJob, Resources};
 pub use limits::{
     Blocked, Level, LimitKind, LimitPair, Limits, Metric, Owner, PerCredLimit, Scope, Source,
 };
-pub use policy::{BackfillPolicy, PolicyConfig};
+pub use policy::{
+    BackfillMetric, BackfillPolicy, Chunking, PolicyConfig, ReservationGroup, ReservationPolicy,
+    ReservationThreshold,
+};
 pub use priority::{AccrualPolicy, Breakdown, Component, PriorityConfig, Sub};
-pub use profile::{Profile, FOREVER};
+pub use profile::{Profile, Window, FOREVER};
 pub use scheduler::{Decisions, Reservation, Scheduler, Start};
 pub use throttle::Verdict;

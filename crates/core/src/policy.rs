@@ -1,9 +1,11 @@
 //! Policy parameters of one scheduler instance (the meaning of maui.cfg, already validated).
 
-use crate::cred::{CredKind, CredTables};
+use crate::cred::{CredId, CredKind, CredTables};
 use crate::fairshare::FsConfig;
+use crate::job::QueuedJob;
 use crate::limits::Limits;
 use crate::priority::PriorityConfig;
+use crate::Time;
 use serde::Serialize;
 
 /// BACKFILLPOLICY.
@@ -13,16 +15,144 @@ pub enum BackfillPolicy {
     /// Jobs below the blocked ones start in priority order wherever they fit without
     /// touching a reservation.
     FirstFit,
+    /// In each backfill window, widest first: repeatedly the candidate with the best
+    /// BACKFILLMETRIC that still fits.
+    BestFit,
+    /// In each backfill window: the combination of candidates with the largest summed
+    /// BACKFILLMETRIC found within BACKFILLMAXSCHEDULES combinations tried.
+    Greedy,
     /// Strict priority: nothing below the first blocked job starts.
     None,
+}
+
+/// BACKFILLMETRIC (alias SCHEDULINGCRITERIA): a backfill candidate's degree of fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum BackfillMetric {
+    Procs,
+    ProcSeconds,
+    Seconds,
+    Nodes,
+    #[serde(rename = "PE")]
+    Pe,
+    PeSeconds,
+}
+
+impl BackfillMetric {
+    pub const ALL: [BackfillMetric; 6] = [
+        BackfillMetric::Procs,
+        BackfillMetric::ProcSeconds,
+        BackfillMetric::Seconds,
+        BackfillMetric::Nodes,
+        BackfillMetric::Pe,
+        BackfillMetric::PeSeconds,
+    ];
+
+    /// The parameter value that selects this metric.
+    pub fn name(self) -> &'static str {
+        match self {
+            BackfillMetric::Procs => "PROCS",
+            BackfillMetric::ProcSeconds => "PROCSECONDS",
+            BackfillMetric::Seconds => "SECONDS",
+            BackfillMetric::Nodes => "NODES",
+            BackfillMetric::Pe => "PE",
+            BackfillMetric::PeSeconds => "PESECONDS",
+        }
+    }
+
+    /// The job's value under this metric (larger is a better fit).
+    pub fn of(self, job: &QueuedJob) -> f64 {
+        let seconds = job.wcl as f64;
+        match self {
+            BackfillMetric::Procs => job.procs as f64,
+            BackfillMetric::ProcSeconds => job.procs as f64 * seconds,
+            BackfillMetric::Seconds => seconds,
+            BackfillMetric::Nodes => job.resources.nodes as f64,
+            BackfillMetric::Pe => job.resources.pe,
+            BackfillMetric::PeSeconds => job.resources.pe * seconds,
+        }
+    }
+}
+
+/// RESERVATIONPOLICY.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum ReservationPolicy {
+    /// Every iteration, reservations go to the current highest-priority blocked jobs.
+    CurrentHighest,
+    /// A job that once received a reservation keeps one until it starts, placed before
+    /// any newer reservation, so it never moves later.
+    Highest,
+    /// No priority reservations: backfill is unprotected.
+    Never,
+}
+
+/// RESERVATIONTHRESHOLDTYPE with its RESERVATIONTHRESHOLDVALUE: what a blocked job must
+/// reach before it may be reserved.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(tag = "type", content = "value", rename_all = "UPPERCASE")]
+pub enum ReservationThreshold {
+    None,
+    /// Times bypassed by backfill.
+    Bypass(f64),
+    /// Effective queue time, seconds.
+    QueueTime(f64),
+    /// Expansion factor as the priority computes it (XFMINWCLIMIT applies).
+    XFactor(f64),
+}
+
+/// `RESERVATIONDEPTH[i]` with `RESERVATIONQOSLIST[i]`: how many reservations the jobs of
+/// some QOS levels may hold at once.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReservationGroup {
+    pub depth: u32,
+    /// The QOS ids in the group; `None` = ALL.
+    #[serde(skip)]
+    pub qos: Option<Vec<CredId>>,
+}
+
+impl ReservationGroup {
+    pub fn all(depth: u32) -> Self {
+        ReservationGroup { depth, qos: None }
+    }
+
+    pub fn holds(&self, qos: CredId) -> bool {
+        self.qos.as_ref().is_none_or(|list| list.contains(&qos))
+    }
+}
+
+/// BFCHUNKSIZE and BFCHUNKDURATION (FIRSTFIT only): after a completion, processors are
+/// kept for jobs of at least `size` processors for `duration`, once such a job is blocked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Chunking {
+    /// Processors; 0 = off.
+    pub size: u64,
+    pub duration: Time,
+}
+
+impl Chunking {
+    pub fn is_on(&self) -> bool {
+        self.size > 0 && self.duration > 0
+    }
 }
 
 /// Everything that shapes a scheduling iteration.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PolicyConfig {
     pub backfill: BackfillPolicy,
-    /// RESERVATIONDEPTH: how many blocked jobs get a reservation each iteration.
-    pub reservation_depth: u32,
+    /// BACKFILLMETRIC: how BESTFIT and GREEDY rank candidates.
+    pub backfill_metric: BackfillMetric,
+    /// BACKFILLDEPTH: only the first this many backfill candidates in priority order are
+    /// considered; 0 = all.
+    pub backfill_depth: u32,
+    /// BACKFILLMAXSCHEDULES: combinations GREEDY may try per window.
+    pub backfill_max_schedules: u64,
+    pub chunking: Chunking,
+    pub reservation_policy: ReservationPolicy,
+    /// RESERVATIONDEPTH[i] / RESERVATIONQOSLIST[i]; a job uses the first group holding its
+    /// QOS, and none if no group does.
+    pub reservation_groups: Vec<ReservationGroup>,
+    pub reservation_threshold: ReservationThreshold,
     pub priority: PriorityConfig,
     /// FSPOLICY, FSINTERVAL, FSDEPTH, FSDECAY (targets are in `creds`).
     pub fairshare: FsConfig,
@@ -39,7 +169,13 @@ impl Default for PolicyConfig {
     fn default() -> Self {
         PolicyConfig {
             backfill: BackfillPolicy::FirstFit,
-            reservation_depth: 1,
+            backfill_metric: BackfillMetric::Procs,
+            backfill_depth: 0,
+            backfill_max_schedules: 10_000,
+            chunking: Chunking::default(),
+            reservation_policy: ReservationPolicy::CurrentHighest,
+            reservation_groups: vec![ReservationGroup::all(1)],
+            reservation_threshold: ReservationThreshold::None,
             priority: PriorityConfig::default(),
             fairshare: FsConfig::default(),
             creds: CredTables::default(),
@@ -49,6 +185,23 @@ impl Default for PolicyConfig {
 }
 
 impl PolicyConfig {
+    /// The defaults with another backfill policy and a single RESERVATIONDEPTH for all.
+    pub fn with_backfill(backfill: BackfillPolicy, depth: u32) -> Self {
+        PolicyConfig {
+            backfill,
+            reservation_groups: vec![ReservationGroup::all(depth)],
+            ..PolicyConfig::default()
+        }
+    }
+
+    /// The summed RESERVATIONDEPTH over all groups.
+    pub fn reservation_depth(&self) -> u64 {
+        self.reservation_groups
+            .iter()
+            .map(|g| u64::from(g.depth))
+            .sum()
+    }
+
     /// True when the priority order is the queue order (see
     /// [`PriorityConfig::is_queue_order`]) for every job that has no system priority and
     /// whose queue time accrued from submission.

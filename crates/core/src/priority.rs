@@ -399,7 +399,7 @@ impl PriorityConfig {
         let creds = &job.cred_factors;
         let queued = job.eff_queued(now) as f64;
         let wcl = job.wcl as f64;
-        let xfactor = (queued + wcl) / (job.wcl.max(self.xf_min_wclimit) as f64);
+        let xfactor = self.xfactor(job, now);
         let f = &mut b.factor;
         f[Sub::QueueTime as usize] = queued / 60.0;
         f[Sub::XFactor as usize] = xfactor;
@@ -505,6 +505,13 @@ impl PriorityConfig {
         (c(Component::Cred) + c(Component::Attr)) + (c(Component::Res) + c(Component::Usage))
     }
 
+    /// The XFACTOR factor: `(queued + WCL) / max(XFMINWCLIMIT, WCL)` with effective
+    /// queue time.
+    pub fn xfactor(&self, job: &QueuedJob, now: Time) -> f64 {
+        let queued = job.eff_queued(now) as f64;
+        (queued + job.wcl as f64) / (job.wcl.max(self.xf_min_wclimit) as f64)
+    }
+
     /// The start priority from the time-dependent components and a cached
     /// [`Self::static_part`]: what the scheduler sorts by, every iteration.
     pub fn priority_with_static(
@@ -516,8 +523,7 @@ impl PriorityConfig {
     ) -> i64 {
         let creds = &job.cred_factors;
         let queued = job.eff_queued(now) as f64;
-        let wcl = job.wcl as f64;
-        let xfactor = (queued + wcl) / (job.wcl.max(self.xf_min_wclimit) as f64);
+        let xfactor = self.xfactor(job, now);
         let w = |s: Sub| self.weight[s as usize];
         let mut serv = 0.0;
         serv += self.term(Sub::QueueTime, w(Sub::QueueTime) + creds.qt_weight, || {

@@ -18,6 +18,14 @@ struct Slot {
     free: i64,
 }
 
+/// A backfill window: `procs` processors free from now for `duration` seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    pub procs: i64,
+    /// Seconds; [`FOREVER`] when unbounded.
+    pub duration: Time,
+}
+
 /// Free processors over time. Complexity notes are per call, `n` = breakpoints.
 #[derive(Debug, Clone)]
 pub struct Profile {
@@ -189,6 +197,46 @@ impl Profile {
         }
     }
 
+    /// The backfill window (MAUI-SEMANTICS §4.4) for jobs longer than `shorter` seconds
+    /// starting at `now` (the first breakpoint): the processors free during all of
+    /// `[now, now + shorter]`, and how long they stay free (`FOREVER` when nothing later
+    /// takes them). `None` when no processor is free that long.
+    pub fn window_after(&self, now: Time, shorter: Time) -> Option<Window> {
+        let horizon = now.saturating_add(shorter);
+        let mut i = self.segment(now);
+        let mut procs = self.slots[i].free;
+        while i + 1 < self.slots.len() && self.slots[i + 1].time <= horizon {
+            i += 1;
+            procs = procs.min(self.slots[i].free);
+        }
+        if procs <= 0 {
+            return None;
+        }
+        let ends = self.slots[i + 1..]
+            .iter()
+            .find(|s| s.free < procs)
+            .map_or(FOREVER, |s| s.time - now);
+        Some(Window {
+            procs,
+            duration: ends,
+        })
+    }
+
+    /// Every backfill window at `now`, widest (and shortest) first; they overlap, each
+    /// narrower one lasting longer (guide 8.2.2).
+    pub fn windows(&self, now: Time) -> Vec<Window> {
+        let mut all = Vec::new();
+        let mut shorter = 0;
+        while let Some(w) = self.window_after(now, shorter) {
+            all.push(w);
+            if w.duration >= FOREVER {
+                break;
+            }
+            shorter = w.duration;
+        }
+        all
+    }
+
     /// The breakpoints as `(time, free)` pairs, for inspection and tests.
     pub fn steps(&self) -> impl Iterator<Item = (Time, i64)> + '_ {
         self.slots.iter().map(|s| (s.time, s.free))
@@ -255,5 +303,60 @@ mod tests {
         assert_eq!(p.earliest_start(0, 20, 5), Some(100));
         assert_eq!(p.earliest_start(0, 21, 5), Some(180));
         assert_eq!(p.earliest_start(0, 1, 11), None);
+    }
+
+    /// The guide's figure (8.2.2): of 8 nodes, 4 are idle now; a reservation takes 3 of
+    /// them in one hour. Two overlapping windows: 4 nodes for 1 h, 1 node unbounded.
+    #[test]
+    fn windows_of_the_guides_figure() {
+        let mut p = Profile::new(8, 0);
+        p.occupy(0, 3600, 3); // running job 1
+        p.occupy(0, 4 * 3600, 1); // running job 2
+        p.occupy(3600, 11 * 3600, 6); // reservation for C
+        let w = p.windows(0);
+        assert_eq!(
+            w,
+            vec![
+                Window {
+                    procs: 4,
+                    duration: 3600
+                },
+                Window {
+                    procs: 1,
+                    duration: FOREVER
+                },
+            ]
+        );
+        assert_eq!(p.window_after(0, 3600), Some(w[1]));
+        assert_eq!(p.window_after(0, 3599), Some(w[0]));
+    }
+
+    #[test]
+    fn no_window_without_free_processors_and_staircases_otherwise() {
+        let mut p = Profile::new(4, 0);
+        p.occupy(0, 100, 4);
+        assert_eq!(p.windows(0), vec![]);
+        let mut p = Profile::new(10, 0);
+        p.occupy(0, 50, 2); // free 8 until 50, then 10
+        p.occupy(100, 200, 3); // 7 during [100, 200)
+        p.occupy(300, 400, 9); // 1 during [300, 400)
+        assert_eq!(
+            p.windows(0),
+            vec![
+                Window {
+                    procs: 8,
+                    duration: 100
+                },
+                Window {
+                    procs: 7,
+                    duration: 300
+                },
+                Window {
+                    procs: 1,
+                    duration: FOREVER
+                },
+            ],
+            "the rise at 50 widens nothing; each dip ends a window"
+        );
     }
 }

@@ -14,12 +14,14 @@
 //! Reservations are rebuilt from scratch every iteration (RESERVATIONPOLICY
 //! CURRENTHIGHEST), which is how they slide earlier when jobs end early.
 
+use crate::backfill::{best_fit, greedy_start, Candidate};
+use crate::cred::CredKind;
 use crate::fairshare::Fairshare;
 use crate::job::{JobIdx, QueuedJob};
 use crate::limits::{Blocked, Level, LimitKind, Metric, Owner, Scope, Source};
-use crate::policy::{BackfillPolicy, PolicyConfig};
+use crate::policy::{BackfillPolicy, PolicyConfig, ReservationPolicy, ReservationThreshold};
 use crate::priority::{AccrualPolicy, Breakdown};
-use crate::profile::Profile;
+use crate::profile::{Profile, FOREVER};
 use crate::throttle::{Throttle, Verdict};
 use crate::Time;
 
@@ -37,6 +39,8 @@ pub struct Start {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Fate {
     Waits,
+    /// Blocked, and holds a reservation for this iteration.
+    Reserved,
     StartedInPriorityPass,
     /// Started in the backfill phase: every job still waiting ahead of it was bypassed.
     Backfilled,
@@ -105,6 +109,15 @@ pub struct Scheduler {
     throttle: Option<Throttle>,
     /// Job-iterations blocked, by kind of limit (or fairshare cap).
     blocks: Vec<(LimitKind, u64)>,
+    /// Scratch (HIGHEST): reservations kept from earlier iterations, as (priority rank,
+    /// index in `held`), until the priority pass reaches their job.
+    kept: Vec<(usize, usize)>,
+    /// Reservations ever made: the next job's `reserved_seq`.
+    reservations_made: u64,
+    /// When the scheduler last learned of a completion (backfill chunking counts from it).
+    last_completion: Option<Time>,
+    /// When the chunking that kept a job off in the last iteration expires.
+    chunk_expires_at: Option<Time>,
 }
 
 impl Scheduler {
@@ -126,6 +139,10 @@ impl Scheduler {
             held: Vec::new(),
             fate: Vec::new(),
             blocks: Vec::new(),
+            kept: Vec::new(),
+            reservations_made: 0,
+            last_completion: None,
+            chunk_expires_at: None,
         }
     }
 
@@ -189,15 +206,19 @@ impl Scheduler {
         self.fairshare.advance(now);
     }
 
-    /// When fairshare can next change what the last iteration decided without any job
-    /// starting or ending: a window roll (while it changes anything), or a relative cap
-    /// lifting as others' usage grows. The caller should iterate then if jobs wait, as
-    /// Maui's polling would.
-    pub fn next_fairshare_change(&self) -> Option<Time> {
-        [self.fairshare.next_change(), self.cap_lifts_at]
-            .into_iter()
-            .flatten()
-            .min()
+    /// When policy can next change what the last iteration decided without any job
+    /// starting or ending: a fairshare window roll (while it changes anything), a relative
+    /// cap lifting as others' usage grows, or backfill chunking expiring. The caller
+    /// should iterate then if jobs wait, as Maui's polling would.
+    pub fn next_wakeup(&self) -> Option<Time> {
+        [
+            self.fairshare.next_change(),
+            self.cap_lifts_at,
+            self.chunk_expires_at,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Every factor of an idle job's priority at `now` (`diagnose -p`), after
@@ -234,6 +255,7 @@ impl Scheduler {
         procs: u64,
     ) {
         self.fairshare.job_ended(ended, job);
+        self.last_completion = Some(self.last_completion.map_or(freed, |t| t.max(freed)));
         self.profile.advance(freed);
         self.profile.release(freed, planned_end, procs);
         if let Some(t) = &mut self.throttle {
@@ -299,69 +321,29 @@ impl Scheduler {
         let order = std::mem::take(&mut self.order);
         self.fate.clear();
         self.fate.resize(order.len(), Fate::Waits);
+        self.chunk_expires_at = None;
         let selects = self.throttle.is_some() || self.fairshare.has_caps();
         let mut soft_only = selects && self.select(now, &order, queue);
+        let mut groups_left: Vec<u32> = match self.policy.reservation_policy {
+            ReservationPolicy::Never => vec![0; self.policy.reservation_groups.len()],
+            _ => self
+                .policy
+                .reservation_groups
+                .iter()
+                .map(|g| g.depth)
+                .collect(),
+        };
+        if self.policy.reservation_policy == ReservationPolicy::Highest {
+            self.keep_reservations(now, &order, queue, out, &mut groups_left);
+        }
+        let blocked = self.priority_pass(now, &order, queue, out, &mut groups_left, &mut soft_only);
         let strict = self.policy.backfill == BackfillPolicy::None;
-        let mut reservations_left = self.policy.reservation_depth;
-        let mut blocked = false;
-        let mut priority_pass = true;
         let mut any_backfilled = false;
-        for (rank, &pos) in order.iter().enumerate() {
-            if self.fate[rank] != Fate::Waits {
-                continue;
-            }
-            let job = &mut queue[pos];
-            if let Some(t) = &mut self.throttle {
-                if job.soft_violation {
-                    self.fate[rank] = Fate::SoftOnly;
-                    continue;
-                }
-                // Jobs started earlier in this iteration count now.
-                let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
-                if let Some(b) = t.check_active(creds, system, job, Level::Soft, now) {
-                    count_block(&mut self.blocks, &b);
-                    self.fate[rank] = Fate::SoftOnly;
-                    soft_only = true;
-                    continue;
-                }
-            }
-            if priority_pass {
-                if !(strict && blocked) && self.profile.fits(now, job.wcl, job.procs) {
-                    self.start(now, job, pos, blocked, out);
-                    self.fate[rank] = Fate::StartedInPriorityPass;
-                    continue;
-                }
-                blocked = true;
-                if reservations_left > 0 {
-                    if let Some(at) = self.profile.earliest_start(now, job.wcl, job.procs) {
-                        self.profile.occupy(at, at + job.wcl, job.procs);
-                        self.held.push((at, at + job.wcl, job.procs));
-                        job.first_reservation.get_or_insert(at);
-                        out.reservations.push(Reservation {
-                            job: job.idx,
-                            start: at,
-                        });
-                        reservations_left -= 1;
-                    }
-                    continue;
-                }
-                if strict {
-                    break;
-                }
-                priority_pass = false;
-                continue;
-            }
-            if self.profile.free_at(now) <= 0 {
-                break;
-            }
-            if self.profile.fits(now, job.wcl, job.procs) {
-                self.start(now, job, pos, true, out);
-                self.fate[rank] = Fate::Backfilled;
-                any_backfilled = true;
-            }
+        if !strict {
+            any_backfilled |= self.backfill(now, &order, queue, out, Level::Soft, &mut soft_only);
         }
         if soft_only && !(strict && blocked) {
-            any_backfilled |= self.hard_pass(now, &order, queue, out, strict);
+            any_backfilled |= self.backfill(now, &order, queue, out, Level::Hard, &mut soft_only);
         }
         if any_backfilled {
             count_bypasses(&order, &self.fate, queue);
@@ -373,6 +355,345 @@ impl Scheduler {
         for (start, end, procs) in self.held.drain(..) {
             self.profile.release(start, end, procs);
         }
+        self.kept.clear();
+    }
+
+    /// RESERVATIONPOLICY HIGHEST: every eligible job that once had a reservation gets one
+    /// again before anything else is placed, oldest reservation first, so no newer
+    /// decision can push it later. Each counts against its group's depth.
+    fn keep_reservations(
+        &mut self,
+        now: Time,
+        order: &[usize],
+        queue: &mut [QueuedJob],
+        out: &mut Decisions,
+        groups_left: &mut [u32],
+    ) {
+        let mut kept: Vec<(u64, usize)> = order
+            .iter()
+            .enumerate()
+            .filter(|&(rank, &pos)| self.fate[rank] == Fate::Waits && !queue[pos].soft_violation)
+            .filter_map(|(rank, &pos)| queue[pos].reserved_seq.map(|seq| (seq, rank)))
+            .collect();
+        kept.sort_unstable();
+        for (_, rank) in kept {
+            let job = &mut queue[order[rank]];
+            if let Some(g) = self.group_of(job) {
+                groups_left[g] = groups_left[g].saturating_sub(1);
+            }
+            if self.reserve(now, job, out) {
+                self.fate[rank] = Fate::Reserved;
+                self.kept.push((rank, self.held.len() - 1));
+            }
+        }
+    }
+
+    /// Takes back the reservation kept for the job at `rank` (HIGHEST), so that it can be
+    /// started or placed again; true if it had one.
+    fn take_back_kept(&mut self, rank: usize, job: JobIdx, out: &mut Decisions) -> bool {
+        let Some(k) = self.kept.iter().position(|&(r, _)| r == rank) else {
+            return false;
+        };
+        let (_, held) = self.kept.swap_remove(k);
+        let (start, end, procs) = self.held[held];
+        self.profile.release(start, end, procs);
+        self.held[held].2 = 0;
+        out.reservations.retain(|r| r.job != job);
+        true
+    }
+
+    /// The priority pass (MAUI-SEMANTICS §4.1), over jobs within their soft limits: start
+    /// each job that fits now around the reservations; reserve a blocked one while its
+    /// RESERVATIONQOSLIST group has depth left; pass over a blocked one that cannot be
+    /// reserved, and end once no group has depth left. Returns whether a job was blocked.
+    fn priority_pass(
+        &mut self,
+        now: Time,
+        order: &[usize],
+        queue: &mut [QueuedJob],
+        out: &mut Decisions,
+        groups_left: &mut [u32],
+        soft_only: &mut bool,
+    ) -> bool {
+        let strict = self.policy.backfill == BackfillPolicy::None;
+        let mut blocked = false;
+        for (rank, &pos) in order.iter().enumerate() {
+            let kept = match self.fate[rank] {
+                Fate::Waits => false,
+                Fate::Reserved => self.take_back_kept(rank, queue[pos].idx, out),
+                _ => continue,
+            };
+            if !kept && !self.within_limits(now, rank, &queue[pos], Level::Soft, soft_only) {
+                continue;
+            }
+            let job = &mut queue[pos];
+            if !(strict && blocked) && self.profile.fits(now, job.wcl, job.procs) {
+                self.start(now, job, pos, blocked, out);
+                self.fate[rank] = Fate::StartedInPriorityPass;
+                continue;
+            }
+            blocked = true;
+            let slot = if kept {
+                Some(None)
+            } else {
+                self.reservation_slot(job, now, groups_left).map(Some)
+            };
+            match slot {
+                Some(group) => {
+                    let reserved = self.reserve(now, job, out);
+                    if reserved {
+                        self.fate[rank] = Fate::Reserved;
+                    }
+                    if let (true, Some(g)) = (reserved, group) {
+                        groups_left[g] -= 1;
+                    }
+                }
+                None if groups_left.iter().all(|&d| d == 0) => break,
+                None => {}
+            }
+        }
+        blocked
+    }
+
+    /// The RESERVATIONQOSLIST group with depth left that may reserve `job` now, if any
+    /// (and the job reaches RESERVATIONTHRESHOLD).
+    fn reservation_slot(&self, job: &QueuedJob, now: Time, groups_left: &[u32]) -> Option<usize> {
+        let g = self.group_of(job)?;
+        if groups_left[g] == 0 {
+            return None;
+        }
+        let reached = match self.policy.reservation_threshold {
+            ReservationThreshold::None => true,
+            ReservationThreshold::Bypass(v) => f64::from(job.bypass) >= v,
+            ReservationThreshold::QueueTime(v) => job.eff_queued(now) as f64 >= v,
+            ReservationThreshold::XFactor(v) => self.policy.priority.xfactor(job, now) >= v,
+        };
+        reached.then_some(g)
+    }
+
+    /// The first reservation group whose QOS list holds the job's QOS.
+    fn group_of(&self, job: &QueuedJob) -> Option<usize> {
+        let qos = job.creds.ids[CredKind::Qos.index()];
+        self.policy
+            .reservation_groups
+            .iter()
+            .position(|g| g.holds(qos))
+    }
+
+    /// Reserves `job` at its earliest start for this iteration; false if it can never
+    /// start (not reachable for admitted jobs).
+    fn reserve(&mut self, now: Time, job: &mut QueuedJob, out: &mut Decisions) -> bool {
+        let Some(at) = self.profile.earliest_start(now, job.wcl, job.procs) else {
+            return false;
+        };
+        self.profile.occupy(at, at + job.wcl, job.procs);
+        self.held.push((at, at + job.wcl, job.procs));
+        job.first_reservation.get_or_insert(at);
+        if job.reserved_seq.is_none() {
+            job.reserved_seq = Some(self.reservations_made);
+            self.reservations_made += 1;
+        }
+        out.reservations.push(Reservation {
+            job: job.idx,
+            start: at,
+        });
+        true
+    }
+
+    /// Whether the job at `rank` may start at `level` as usage stands now (jobs started
+    /// earlier in this iteration count). A job refused at the soft level waits for the
+    /// hard pass.
+    fn within_limits(
+        &mut self,
+        now: Time,
+        rank: usize,
+        job: &QueuedJob,
+        level: Level,
+        soft_only: &mut bool,
+    ) -> bool {
+        if level == Level::Soft && job.soft_violation {
+            self.fate[rank] = Fate::SoftOnly;
+            return false;
+        }
+        let Some(t) = &mut self.throttle else {
+            return true;
+        };
+        let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
+        match t.check_active(creds, system, job, level, now) {
+            None => true,
+            Some(b) => {
+                count_block(&mut self.blocks, &b);
+                if level == Level::Soft {
+                    self.fate[rank] = Fate::SoftOnly;
+                    *soft_only = true;
+                }
+                false
+            }
+        }
+    }
+
+    /// Backfill at `level` (guide 8.2.2): over the jobs the priority pass left waiting
+    /// (soft level) or those within only their hard limits (hard level), at most
+    /// BACKFILLDEPTH of them in priority order, by BACKFILLPOLICY. Under NONE (hard pass
+    /// only) jobs start in priority order until one does not fit. Returns whether any
+    /// started.
+    fn backfill(
+        &mut self,
+        now: Time,
+        order: &[usize],
+        queue: &mut [QueuedJob],
+        out: &mut Decisions,
+        level: Level,
+        soft_only: &mut bool,
+    ) -> bool {
+        let depth = match self.policy.backfill_depth {
+            0 => usize::MAX,
+            d => d as usize,
+        };
+        let candidates: Vec<usize> = (0..order.len())
+            .filter(|&rank| match level {
+                Level::Soft => self.fate[rank] == Fate::Waits,
+                Level::Hard => {
+                    self.fate[rank] == Fate::SoftOnly
+                        || (self.fate[rank] == Fate::Waits && queue[order[rank]].soft_violation)
+                }
+            })
+            .take(depth)
+            .collect();
+        if candidates.is_empty() {
+            return false;
+        }
+        match self.policy.backfill {
+            BackfillPolicy::FirstFit | BackfillPolicy::None => {
+                self.first_fit(now, order, queue, out, &candidates, level, soft_only)
+            }
+            BackfillPolicy::BestFit | BackfillPolicy::Greedy => {
+                self.fill_windows(now, order, queue, out, &candidates, level, soft_only)
+            }
+        }
+    }
+
+    /// FIRSTFIT: candidates in priority order, each started if it fits now around the
+    /// reservations (a job fits some backfill window exactly when it does). With chunking
+    /// on and a completion within BFCHUNKDURATION, once a job of BFCHUNKSIZE or more does
+    /// not fit, smaller jobs are kept off for the rest of the iteration.
+    #[allow(clippy::too_many_arguments)]
+    fn first_fit(
+        &mut self,
+        now: Time,
+        order: &[usize],
+        queue: &mut [QueuedJob],
+        out: &mut Decisions,
+        candidates: &[usize],
+        level: Level,
+        soft_only: &mut bool,
+    ) -> bool {
+        let strict = self.policy.backfill == BackfillPolicy::None;
+        let chunk = self.policy.chunking;
+        let chunk_ends = self
+            .last_completion
+            .map(|t| t.saturating_add(chunk.duration))
+            .filter(|&ends| chunk.is_on() && !strict && now < ends);
+        let mut chunk_blocks = false;
+        let mut any = false;
+        for &rank in candidates {
+            if self.profile.free_at(now) <= 0 {
+                break;
+            }
+            let pos = order[rank];
+            if !self.within_limits(now, rank, &queue[pos], level, soft_only) {
+                continue;
+            }
+            let job = &queue[pos];
+            if chunk_blocks && job.procs < chunk.size {
+                self.chunk_expires_at = chunk_ends;
+                continue;
+            }
+            if self.profile.fits(now, job.wcl, job.procs) {
+                self.start(now, job, pos, true, out);
+                self.fate[rank] = Fate::Backfilled;
+                any = true;
+            } else if strict {
+                break;
+            } else if chunk_ends.is_some() && job.procs >= chunk.size {
+                chunk_blocks = true;
+            }
+        }
+        any
+    }
+
+    /// BESTFIT and GREEDY: the backfill windows, widest first; in each, the candidates that
+    /// fit its processors and duration, chosen by BACKFILLMETRIC. Each window is computed
+    /// after the previous one's starts.
+    #[allow(clippy::too_many_arguments)]
+    fn fill_windows(
+        &mut self,
+        now: Time,
+        order: &[usize],
+        queue: &mut [QueuedJob],
+        out: &mut Decisions,
+        candidates: &[usize],
+        level: Level,
+        soft_only: &mut bool,
+    ) -> bool {
+        let (policy, metric) = (self.policy.backfill, self.policy.backfill_metric);
+        let max_schedules = self.policy.backfill_max_schedules;
+        let mut remaining = candidates.to_vec();
+        let mut any = false;
+        let mut shorter = 0;
+        while let Some(window) = self.profile.window_after(now, shorter) {
+            let fitting: Vec<usize> = remaining
+                .iter()
+                .copied()
+                .filter(|&rank| {
+                    let j = &queue[order[rank]];
+                    j.procs as i64 <= window.procs && j.wcl <= window.duration
+                })
+                .collect();
+            if !fitting.is_empty() {
+                let cands: Vec<Candidate> = fitting
+                    .iter()
+                    .map(|&rank| {
+                        let j = &queue[order[rank]];
+                        Candidate {
+                            procs: j.procs,
+                            metric: metric.of(j),
+                        }
+                    })
+                    .collect();
+                let mut tried = vec![false; fitting.len()];
+                let mut try_start = |i: usize| {
+                    tried[i] = true;
+                    let (rank, pos) = (fitting[i], order[fitting[i]]);
+                    if !self.within_limits(now, rank, &queue[pos], level, soft_only)
+                        || !self.profile.fits(now, queue[pos].wcl, queue[pos].procs)
+                    {
+                        return false;
+                    }
+                    self.start(now, &queue[pos], pos, true, out);
+                    self.fate[rank] = Fate::Backfilled;
+                    true
+                };
+                let capacity = window.procs as u64;
+                let started = match policy {
+                    BackfillPolicy::Greedy => {
+                        greedy_start(&cands, capacity, max_schedules, &mut try_start)
+                    }
+                    _ => best_fit(&cands, capacity, &mut try_start),
+                };
+                any |= !started.is_empty();
+                let done: Vec<usize> = (0..fitting.len())
+                    .filter(|&i| tried[i])
+                    .map(|i| fitting[i])
+                    .collect();
+                remaining.retain(|r| done.binary_search(r).is_err());
+            }
+            if window.duration >= FOREVER || remaining.is_empty() {
+                break;
+            }
+            shorter = window.duration;
+        }
+        any
     }
 
     /// The selection of eligible jobs, in priority order: a job breaking a hard active or
@@ -421,46 +742,6 @@ impl Scheduler {
             }
         }
         soft_only
-    }
-
-    /// The second pass: jobs within their hard but not their soft limits start, in
-    /// priority order, where they fit now around the reservations. They are backfill:
-    /// every job still waiting ahead of them is bypassed. Returns whether any started.
-    fn hard_pass(
-        &mut self,
-        now: Time,
-        order: &[usize],
-        queue: &mut [QueuedJob],
-        out: &mut Decisions,
-        strict: bool,
-    ) -> bool {
-        let mut any = false;
-        for (rank, &pos) in order.iter().enumerate() {
-            let soft_blocked = self.fate[rank] == Fate::SoftOnly
-                || (self.fate[rank] == Fate::Waits && queue[pos].soft_violation);
-            if !soft_blocked {
-                continue;
-            }
-            if self.profile.free_at(now) <= 0 {
-                break;
-            }
-            let job = &queue[pos];
-            if let Some(t) = &mut self.throttle {
-                let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
-                if let Some(b) = t.check_active(creds, system, job, Level::Hard, now) {
-                    count_block(&mut self.blocks, &b);
-                    continue;
-                }
-            }
-            if self.profile.fits(now, job.wcl, job.procs) {
-                self.start(now, job, pos, true, out);
-                self.fate[rank] = Fate::Backfilled;
-                any = true;
-            } else if strict {
-                break;
-            }
-        }
-        any
     }
 
     fn start(
@@ -590,7 +871,7 @@ fn count_bypasses(order: &[usize], fate: &[Fate], queue: &mut [QueuedJob]) {
     for (rank, &pos) in order.iter().enumerate().rev() {
         match fate[rank] {
             Fate::Backfilled => backfilled_behind += 1,
-            Fate::Waits | Fate::SoftOnly => queue[pos].bypass += backfilled_behind,
+            Fate::Waits | Fate::Reserved | Fate::SoftOnly => queue[pos].bypass += backfilled_behind,
             Fate::StartedInPriorityPass | Fate::Ineligible => {}
         }
     }

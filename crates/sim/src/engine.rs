@@ -253,11 +253,11 @@ impl<'a> Sim<'a> {
 
     /// An instant to iterate at although no event happens: while jobs wait, fairshare
     /// windows rolling can change their priorities and caps.
-    fn fairshare_wakeup(&self) -> Option<Time> {
+    fn policy_wakeup(&self) -> Option<Time> {
         if self.queue.is_empty() {
             return None;
         }
-        self.scheduler.next_fairshare_change()
+        self.scheduler.next_wakeup()
     }
 
     fn next_submit_time(&self) -> Option<Time> {
@@ -394,7 +394,7 @@ impl<'a> Sim<'a> {
             let next = [
                 self.next_submit_time(),
                 self.next_event_time(),
-                self.fairshare_wakeup(),
+                self.policy_wakeup(),
             ];
             let Some(now) = next.into_iter().flatten().min() else {
                 return;
@@ -417,7 +417,7 @@ impl<'a> Sim<'a> {
         loop {
             let submit = self.next_submit_time();
             let event = self.events.peek().map(|e| e.0);
-            if let Some(wake) = self.fairshare_wakeup() {
+            if let Some(wake) = self.policy_wakeup() {
                 let before = |t: Option<Time>| t.is_none_or(|t| wake < t);
                 if before(submit) && before(event.map(|e| e.time)) {
                     if wake > self.stop {
@@ -480,7 +480,7 @@ impl<'a> Sim<'a> {
                 }
             } else if self.events.is_empty()
                 && self.next_submit_time().is_none()
-                && self.scheduler.next_fairshare_change().is_none()
+                && self.scheduler.next_wakeup().is_none()
             {
                 return; // nothing can change any more; `simulate` reports the stuck jobs
             } else {

@@ -20,7 +20,7 @@ pub mod workload;
 use credentials::{AccountFrom, Resolver};
 use engine::{EngineOptions, EventOrder, Outcome, RunStats};
 use error::Result;
-use mauisim_core::{Blocked, PolicyConfig, Time};
+use mauisim_core::{Blocked, CredKind, PolicyConfig, Time};
 use metrics::Metrics;
 use params::{LoadedConfig, SimConfig};
 use serde::Serialize;
@@ -168,6 +168,18 @@ pub fn prepare(options: &RunOptions) -> Result<Prepared> {
     );
     let mut policy = config.config.policy.clone();
     policy.creds = resolver.tables;
+    for (group, names) in policy
+        .reservation_groups
+        .iter_mut()
+        .zip(&config.config.reservation_qos)
+    {
+        group.qos = names.as_ref().map(|names| {
+            names
+                .iter()
+                .map(|name| workload.names.intern(CredKind::Qos, name))
+                .collect()
+        });
+    }
     let fairshare_off = policy.fairshare.metric.is_none();
     if let Some(dir) = &options.fs_init {
         if fairshare_off {

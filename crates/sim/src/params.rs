@@ -8,8 +8,9 @@ use crate::credentials::{CredConfig, DEFAULT};
 use crate::limit_params;
 use mauisim_config::{self as cfg, Attr, ConfigError, Duration, Entry, Location};
 use mauisim_core::{
-    fairshare, AccrualPolicy, BackfillPolicy, Component, CredKind, FsMetric, FsTarget,
-    PolicyConfig, Sub, TargetKind, Time,
+    fairshare, AccrualPolicy, BackfillMetric, BackfillPolicy, Component, CredKind, FsMetric,
+    FsTarget, PolicyConfig, ReservationGroup, ReservationPolicy, ReservationThreshold, Sub,
+    TargetKind, Time,
 };
 use serde::Serialize;
 use std::path::Path;
@@ -26,6 +27,15 @@ pub struct SimConfig {
     pub default_wclimit: Option<Time>,
     /// USERCFG, GROUPCFG, ACCOUNTCFG, QOSCFG, CLASSCFG objects by name.
     pub credentials: CredConfig,
+    /// RESERVATIONQOSLIST[i] by QOS name, one per `policy.reservation_groups` entry
+    /// (`None` = ALL); ids are given when the workload's names are known.
+    pub reservation_qos: Vec<Option<Vec<String>>>,
+    /// RESERVATIONDEPTH[i] and RESERVATIONQOSLIST[i] as read, by index.
+    #[serde(skip)]
+    reservation_indexes: std::collections::BTreeMap<usize, (Option<u32>, Option<Vec<String>>)>,
+    /// RESERVATIONTHRESHOLDTYPE and RESERVATIONTHRESHOLDVALUE as read.
+    #[serde(skip)]
+    threshold: ThresholdAsRead,
 }
 
 impl Default for SimConfig {
@@ -36,8 +46,18 @@ impl Default for SimConfig {
             poll_interval: 0,
             default_wclimit: None,
             credentials: CredConfig::default(),
+            reservation_qos: vec![None],
+            reservation_indexes: Default::default(),
+            threshold: ThresholdAsRead::default(),
         }
     }
+}
+
+/// RESERVATIONTHRESHOLDTYPE (uppercased) and RESERVATIONTHRESHOLDVALUE, where each was set.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct ThresholdAsRead {
+    kind: Option<(String, Location)>,
+    value: Option<(f64, Location)>,
 }
 
 /// A config and the warnings reading it produced (already formatted with locations).
@@ -63,6 +83,8 @@ fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
     }
     config.credentials.check()?;
     check_fairshare(&config, &mut warnings)?;
+    reservation_groups(&mut config, &mut warnings);
+    reservation_threshold(&mut config, &mut warnings)?;
     Ok(LoadedConfig { config, warnings })
 }
 
@@ -80,8 +102,79 @@ const PARAMS: &[Param] = &[
         apply: backfill_policy,
     },
     Param {
+        names: &["BACKFILLMETRIC", "SCHEDULINGCRITERIA"],
+        apply: |c, e, _| {
+            let choices = BackfillMetric::ALL.map(|m| (m.name(), m));
+            c.policy.backfill_metric = keyword(e, &choices)?;
+            Ok(())
+        },
+    },
+    Param {
+        names: &["BACKFILLDEPTH"],
+        apply: |c, e, _| {
+            c.policy.backfill_depth = count(e, u32::MAX as i64)? as u32;
+            Ok(())
+        },
+    },
+    Param {
+        names: &["BACKFILLMAXSCHEDULES"],
+        apply: |c, e, _| {
+            c.policy.backfill_max_schedules = count(e, i64::MAX)? as u64;
+            Ok(())
+        },
+    },
+    Param {
+        names: &["BFCHUNKSIZE"],
+        apply: |c, e, _| {
+            c.policy.chunking.size = count(e, i64::MAX)? as u64;
+            Ok(())
+        },
+    },
+    Param {
+        names: &["BFCHUNKDURATION"],
+        apply: |c, e, w| {
+            let (text, at) = scalar(e)?;
+            c.policy.chunking.duration = finite_duration(&e.name, text, at, w)?;
+            Ok(())
+        },
+    },
+    Param {
         names: &["RESERVATIONDEPTH"],
         apply: reservation_depth,
+    },
+    Param {
+        names: &["RESERVATIONQOSLIST"],
+        apply: reservation_qos_list,
+    },
+    Param {
+        names: &["RESERVATIONPOLICY"],
+        apply: |c, e, _| {
+            c.policy.reservation_policy = keyword(
+                e,
+                &[
+                    ("CURRENTHIGHEST", ReservationPolicy::CurrentHighest),
+                    ("HIGHEST", ReservationPolicy::Highest),
+                    ("NEVER", ReservationPolicy::Never),
+                ],
+            )?;
+            Ok(())
+        },
+    },
+    Param {
+        names: &["RESERVATIONTHRESHOLDTYPE"],
+        apply: |c, e, _| {
+            let (text, at) = scalar(e)?;
+            c.threshold.kind = Some((text.to_ascii_uppercase(), at.clone()));
+            Ok(())
+        },
+    },
+    Param {
+        names: &["RESERVATIONTHRESHOLDVALUE"],
+        apply: |c, e, _| {
+            let (_, at) = scalar(e)?;
+            c.threshold.value = Some((float(e)?, at.clone()));
+            Ok(())
+        },
     },
     Param {
         names: &["ENABLENEGJOBPRIORITY"],
@@ -163,22 +256,12 @@ const PARAMS: &[Param] = &[
 /// Maui parameters that are understood by name but not simulated yet: a warning, not an
 /// "unknown parameter" guess.
 const NOT_YET_SIMULATED: &[&str] = &[
-    "BACKFILLDEPTH",
-    "BACKFILLMAXSCHEDULES",
-    "BACKFILLMETRIC",
-    "BFCHUNKDURATION",
-    "BFCHUNKSIZE",
     "DEFERTIME",
     "FSENFORCEMENT",
     "USEMACHINESPEEDFORFS",
     "NODEACCESSPOLICY",
     "NODEALLOCATIONPOLICY",
     "NODECFG",
-    "RESERVATIONPOLICY",
-    "RESERVATIONQOSLIST",
-    "RESERVATIONTHRESHOLDTYPE",
-    "RESERVATIONTHRESHOLDVALUE",
-    "SCHEDULINGCRITERIA",
     "WCVIOLATIONACTION",
     "SIMWCACCURACY",
     "SIMWCACCURACYCHANGE",
@@ -392,38 +475,162 @@ fn finite_duration(
 }
 
 fn backfill_policy(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(), ConfigError> {
+    c.policy.backfill = keyword(
+        e,
+        &[
+            ("FIRSTFIT", BackfillPolicy::FirstFit),
+            ("BESTFIT", BackfillPolicy::BestFit),
+            ("GREEDY", BackfillPolicy::Greedy),
+            ("NONE", BackfillPolicy::None),
+        ],
+    )?;
+    Ok(())
+}
+
+/// A keyword value out of `choices` (case-insensitive).
+fn keyword<T: Copy>(e: &Entry, choices: &[(&str, T)]) -> Result<T, ConfigError> {
     let (text, at) = scalar(e)?;
-    c.policy.backfill = match text.to_ascii_uppercase().as_str() {
-        "FIRSTFIT" => BackfillPolicy::FirstFit,
-        "NONE" => BackfillPolicy::None,
-        "BESTFIT" | "GREEDY" => {
-            return Err(ConfigError::at(
-                at.clone(),
-                format!("BACKFILLPOLICY {text} is not simulated yet (FIRSTFIT and NONE are)"),
-            ))
+    let upper = text.to_ascii_uppercase();
+    if let Some((_, value)) = choices.iter().find(|(name, _)| *name == upper) {
+        return Ok(*value);
+    }
+    let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
+    let expected = match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    Err(ConfigError::at(
+        at.clone(),
+        format!("{}: expected {expected}, found `{text}`", e.name),
+    ))
+}
+
+/// A whole number from 0 to `max`.
+fn count(e: &Entry, max: i64) -> Result<i64, ConfigError> {
+    let (text, at) = scalar(e)?;
+    let n = located(cfg::parse_int(text), e, at)?;
+    if !(0..=max).contains(&n) {
+        return Err(ConfigError::at(
+            at.clone(),
+            format!("{}: expected 0 or more, found {n}", e.name),
+        ));
+    }
+    Ok(n)
+}
+
+/// Reservation groups Maui accepts: `RESERVATIONDEPTH[0]` to `[MAX_RESERVATION_GROUPS − 1]`.
+const MAX_RESERVATION_GROUPS: usize = 16;
+
+/// The `[i]` of RESERVATIONDEPTH / RESERVATIONQOSLIST (none = 0).
+fn group_index(e: &Entry) -> Result<usize, ConfigError> {
+    let Some(index) = &e.index else {
+        return Ok(0);
+    };
+    match index.parse::<usize>() {
+        Ok(i) if i < MAX_RESERVATION_GROUPS => Ok(i),
+        _ => Err(ConfigError::at(
+            e.location.clone(),
+            format!(
+                "{}[{index}]: the index must be a number from 0 to {}",
+                e.name,
+                MAX_RESERVATION_GROUPS - 1
+            ),
+        )),
+    }
+}
+
+fn reservation_depth(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(), ConfigError> {
+    let index = group_index(e)?;
+    let unindexed = Entry {
+        index: None,
+        ..e.clone()
+    };
+    let depth = count(&unindexed, u32::MAX as i64)? as u32;
+    c.reservation_indexes.entry(index).or_default().0 = Some(depth);
+    Ok(())
+}
+
+/// `RESERVATIONQOSLIST[i] high,special` (commas or spaces) or `ALL`.
+fn reservation_qos_list(
+    c: &mut SimConfig,
+    e: &Entry,
+    _: &mut Vec<String>,
+) -> Result<(), ConfigError> {
+    let index = group_index(e)?;
+    let names: Vec<String> = e
+        .values
+        .iter()
+        .flat_map(|t| t.text.split(','))
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(str::to_string)
+        .collect();
+    if names.is_empty() {
+        return Err(ConfigError::at(
+            e.location.clone(),
+            format!("{} needs QOS names or ALL", e.name),
+        ));
+    }
+    let list = if names.iter().any(|n| n.eq_ignore_ascii_case("ALL")) {
+        None
+    } else {
+        Some(names)
+    };
+    c.reservation_indexes.entry(index).or_default().1 = list;
+    Ok(())
+}
+
+/// The reservation groups, in index order: each index given a depth or a QOS list is a
+/// group (depth 1 and ALL unless set), as in Maui.
+fn reservation_groups(c: &mut SimConfig, warnings: &mut Vec<String>) {
+    if c.reservation_indexes.is_empty() {
+        return;
+    }
+    let known = c.credentials.objects(CredKind::Qos);
+    let mut groups = Vec::new();
+    let mut lists = Vec::new();
+    for (index, (depth, list)) in &c.reservation_indexes {
+        if let Some(names) = list {
+            for name in names.iter().filter(|n| !known.contains_key(*n)) {
+                warnings.push(format!(
+                    "warning: RESERVATIONQOSLIST[{index}]: no QOSCFG[{name}] is configured, so no job has QOS {name}"
+                ));
+            }
         }
+        groups.push(ReservationGroup::all(depth.unwrap_or(1)));
+        lists.push(list.clone());
+    }
+    c.policy.reservation_groups = groups;
+    c.reservation_qos = lists;
+}
+
+/// RESERVATIONTHRESHOLDTYPE with its VALUE (seconds for QUEUETIME).
+fn reservation_threshold(c: &mut SimConfig, warnings: &mut Vec<String>) -> Result<(), ConfigError> {
+    let ThresholdAsRead { kind, value } = c.threshold.clone();
+    let Some((kind, at)) = kind else {
+        if let Some((_, at)) = value {
+            warnings.push(format!(
+                "{at}: warning: RESERVATIONTHRESHOLDVALUE without RESERVATIONTHRESHOLDTYPE; ignored"
+            ));
+        }
+        return Ok(());
+    };
+    let v = value.map_or(0.0, |(v, _)| v);
+    c.policy.reservation_threshold = match kind.as_str() {
+        "NONE" => ReservationThreshold::None,
+        "BYPASS" => ReservationThreshold::Bypass(v),
+        "QUEUETIME" => ReservationThreshold::QueueTime(v),
+        "XFACTOR" => ReservationThreshold::XFactor(v),
         _ => {
             return Err(ConfigError::at(
-                at.clone(),
+                at,
                 format!(
-                    "BACKFILLPOLICY: expected FIRSTFIT, BESTFIT, GREEDY or NONE, found `{text}`"
+                    "RESERVATIONTHRESHOLDTYPE: expected NONE, BYPASS, QUEUETIME or XFACTOR, found `{kind}`"
                 ),
             ))
         }
     };
-    Ok(())
-}
-
-fn reservation_depth(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(), ConfigError> {
-    let (text, at) = scalar(e)?;
-    let depth = located(cfg::parse_int(text), e, at)?;
-    if !(0..=u32::MAX as i64).contains(&depth) {
-        return Err(ConfigError::at(
-            at.clone(),
-            format!("RESERVATIONDEPTH: expected 0 or more, found {depth}"),
-        ));
-    }
-    c.policy.reservation_depth = depth as u32;
     Ok(())
 }
 
@@ -456,20 +663,14 @@ fn xf_min_wclimit(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(
 }
 
 fn accrual_policy(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(), ConfigError> {
-    let (text, at) = scalar(e)?;
-    c.policy.priority.accrual = match text.to_ascii_uppercase().as_str() {
-        "ALWAYS" => AccrualPolicy::Always,
-        "QUEUEPOLICY" => AccrualPolicy::QueuePolicy,
-        "FULLPOLICY" => AccrualPolicy::FullPolicy,
-        _ => {
-            return Err(ConfigError::at(
-                at.clone(),
-                format!(
-                "JOBPRIOACCRUALPOLICY: expected ALWAYS, QUEUEPOLICY or FULLPOLICY, found `{text}`"
-            ),
-            ))
-        }
-    };
+    c.policy.priority.accrual = keyword(
+        e,
+        &[
+            ("ALWAYS", AccrualPolicy::Always),
+            ("QUEUEPOLICY", AccrualPolicy::QueuePolicy),
+            ("FULLPOLICY", AccrualPolicy::FullPolicy),
+        ],
+    )?;
     Ok(())
 }
 
@@ -822,7 +1023,10 @@ mod tests {
         .unwrap();
         let cfg = c.config;
         assert_eq!(cfg.policy.backfill, BackfillPolicy::None);
-        assert_eq!(cfg.policy.reservation_depth, 4);
+        assert_eq!(
+            cfg.policy.reservation_groups,
+            vec![ReservationGroup::all(4)]
+        );
         assert_eq!(cfg.policy.priority.weight[Sub::QueueTime as usize], 2.5);
         assert_eq!(
             cfg.policy.priority.component_weight[Component::Serv as usize],
@@ -851,10 +1055,10 @@ mod tests {
 
     #[test]
     fn not_yet_simulated_parameters_warn_by_name() {
-        let c = load("BFCHUNKSIZE 4\n").unwrap();
+        let c = load("NODEALLOCATIONPOLICY MINRESOURCE\n").unwrap();
         assert_eq!(
             c.warnings,
-            vec!["maui.cfg:1:1: warning: BFCHUNKSIZE is a Maui parameter mauisim does not simulate yet; ignored"]
+            vec!["maui.cfg:1:1: warning: NODEALLOCATIONPOLICY is a Maui parameter mauisim does not simulate yet; ignored"]
         );
     }
 
@@ -979,14 +1183,69 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert_eq!(e, "maui.cfg:2:16: BACKFILLPOLICY: expected FIRSTFIT, BESTFIT, GREEDY or NONE, found `SOMETIMES`");
-        let e = load("BACKFILLPOLICY BESTFIT\n").unwrap_err().to_string();
-        assert!(e.contains("not simulated yet"), "{e}");
+        let e = load("BACKFILLMETRIC WIDTH\n").unwrap_err().to_string();
+        assert_eq!(e, "maui.cfg:1:16: BACKFILLMETRIC: expected PROCS, PROCSECONDS, SECONDS, NODES, PE or PESECONDS, found `WIDTH`");
+        let e = load("RESERVATIONDEPTH[16] 1\n").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "maui.cfg:1:1: RESERVATIONDEPTH[16]: the index must be a number from 0 to 15"
+        );
+        let e = load("RESERVATIONTHRESHOLDTYPE AGE\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "maui.cfg:1:26: RESERVATIONTHRESHOLDTYPE: expected NONE, BYPASS, QUEUETIME or XFACTOR, found `AGE`");
+        let e = load("BFCHUNKSIZE -4\n").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "maui.cfg:1:13: BFCHUNKSIZE: expected 0 or more, found -4"
+        );
         let e = load("QUEUETIMECAP -3\n").unwrap_err().to_string();
         assert_eq!(e, "maui.cfg:1:14: QUEUETIMECAP: a cap cannot be negative");
         let e = load("RESERVATIONDEPTH 1 2\n").unwrap_err().to_string();
         assert_eq!(
             e,
             "maui.cfg:1:20: RESERVATIONDEPTH takes one value, found more"
+        );
+    }
+
+    #[test]
+    fn backfill_and_reservation_parameters_set_the_policy() {
+        let c = load(
+            "BACKFILLPOLICY greedy\nSCHEDULINGCRITERIA PROCSECONDS\nBACKFILLDEPTH 50\n\
+             BACKFILLMAXSCHEDULES 500\nBFCHUNKSIZE 32\nBFCHUNKDURATION 00:05:00\n\
+             RESERVATIONPOLICY highest\nRESERVATIONTHRESHOLDTYPE QUEUETIME\n\
+             RESERVATIONTHRESHOLDVALUE 3600\nQOSCFG[high] PRIORITY=10\n\
+             RESERVATIONDEPTH[0] 2\nRESERVATIONQOSLIST[0] high\nRESERVATIONQOSLIST[1] ALL\n",
+        )
+        .unwrap();
+        let p = &c.config.policy;
+        assert_eq!(p.backfill, BackfillPolicy::Greedy);
+        assert_eq!(p.backfill_metric, BackfillMetric::ProcSeconds);
+        assert_eq!((p.backfill_depth, p.backfill_max_schedules), (50, 500));
+        assert_eq!((p.chunking.size, p.chunking.duration), (32, 300));
+        assert_eq!(p.reservation_policy, ReservationPolicy::Highest);
+        assert_eq!(
+            p.reservation_threshold,
+            ReservationThreshold::QueueTime(3600.0)
+        );
+        assert_eq!(
+            p.reservation_groups,
+            vec![ReservationGroup::all(2), ReservationGroup::all(1)],
+            "group 1 takes the default depth"
+        );
+        assert_eq!(
+            c.config.reservation_qos,
+            vec![Some(vec!["high".to_string()]), None]
+        );
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+        let c = load("RESERVATIONQOSLIST low,high\nRESERVATIONTHRESHOLDVALUE 2\n").unwrap();
+        assert_eq!(
+            c.warnings,
+            vec![
+                "warning: RESERVATIONQOSLIST[0]: no QOSCFG[low] is configured, so no job has QOS low",
+                "warning: RESERVATIONQOSLIST[0]: no QOSCFG[high] is configured, so no job has QOS high",
+                "maui.cfg:2:27: warning: RESERVATIONTHRESHOLDVALUE without RESERVATIONTHRESHOLDTYPE; ignored",
+            ]
         );
     }
 

@@ -1,6 +1,6 @@
 //! Property tests: invariants of every schedule over random small workloads.
 
-use mauisim_core::{BackfillPolicy, PolicyConfig};
+use mauisim_core::{BackfillPolicy, PolicyConfig, ReservationGroup};
 use mauisim_sim::engine::{simulate, EngineOptions, EventOrder, Outcome};
 use mauisim_sim::workload::Job;
 use proptest::prelude::*;
@@ -32,7 +32,7 @@ fn options() -> impl Strategy<Value = (PolicyConfig, EngineOptions)> {
             (
                 PolicyConfig {
                     backfill,
-                    reservation_depth: depth,
+                    reservation_groups: vec![ReservationGroup::all(depth)],
                     ..PolicyConfig::default()
                 },
                 EngineOptions {
@@ -87,7 +87,7 @@ proptest! {
             .into_iter()
             .map(|j| Job::synthetic(j.id, j.submit, j.runtime, j.runtime, j.procs))
             .collect();
-        let policy = PolicyConfig { reservation_depth: depth, ..PolicyConfig::default() };
+        let policy = PolicyConfig { reservation_groups: vec![ReservationGroup::all(depth)], ..PolicyConfig::default() };
         let order = if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant };
         let engine = EngineOptions { order, poll_interval: 0, max_overrun: Some(0), record_fairshare: false };
         let (outcomes, _) = simulate(&jobs, PROCS, policy, engine).unwrap();

@@ -1,7 +1,7 @@
 //! Hand-worked scenarios: every start time is asserted, in every trigger mode that
 //! should agree.
 
-use mauisim_core::{BackfillPolicy, PolicyConfig};
+use mauisim_core::{BackfillPolicy, PolicyConfig, ReservationGroup};
 use mauisim_sim::engine::{simulate, EngineOptions, EventOrder, Outcome};
 use mauisim_sim::workload::Job;
 
@@ -24,7 +24,7 @@ fn starts(outcomes: &[Outcome]) -> Vec<i64> {
 fn policy(backfill: BackfillPolicy, depth: u32) -> PolicyConfig {
     PolicyConfig {
         backfill,
-        reservation_depth: depth,
+        reservation_groups: vec![ReservationGroup::all(depth)],
         ..PolicyConfig::default()
     }
 }
