@@ -9,7 +9,7 @@ use mauisim_sim::credentials::AccountFrom;
 use mauisim_sim::engine::EventOrder;
 use mauisim_sim::workload::{Estimate, Filter, MachineOverride};
 use mauisim_sim::RunOptions;
-use mauisim_sim::{blocked, diagnose, fairshare_report};
+use mauisim_sim::{blocked, diagnose, fairshare_report, windows_report};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -30,6 +30,18 @@ enum Command {
     Run(RunArgs),
     /// Stop a run at one instant and show the scheduler's view (like Maui's diagnose).
     Inspect(InspectArgs),
+    /// Run a hand-written scenario (TOML: machine, jobs, config, variants) and check the
+    /// outcomes it expects; fails if any does not hold.
+    Scenario(ScenarioArgs),
+}
+
+#[derive(clap::Args)]
+struct ScenarioArgs {
+    /// The scenario file (see scenarios/README.md).
+    file: PathBuf,
+    /// Output format: the schedules and checks as text, or JSON.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
 }
 
 /// What is simulated: the trace, the config and how to read them.
@@ -107,6 +119,8 @@ enum View {
     /// Fairshare usage per window, share, target and priority delta per credential
     /// (diagnose -f).
     Fairshare,
+    /// The backfill windows left around the reservations (showbf).
+    Windows,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -159,7 +173,25 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Run(args) => run_trace(args),
         Command::Inspect(args) => inspect(args),
+        Command::Scenario(args) => scenario(args),
     }
+}
+
+fn scenario(args: ScenarioArgs) -> anyhow::Result<()> {
+    let scenario = mauisim_sim::scenario::load(&args.file)?;
+    let result = mauisim_sim::scenario::run(&scenario)?;
+    match args.format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&result)?),
+        Format::Text | Format::Csv => print!("{}", mauisim_sim::scenario::to_text(&result)),
+    }
+    let failures = result.failures();
+    if failures > 0 {
+        anyhow::bail!(
+            "{failures} expectations of {} do not hold",
+            args.file.display()
+        );
+    }
+    Ok(())
 }
 
 fn run_options(args: TraceArgs, fs_dir: Option<PathBuf>) -> RunOptions {
@@ -242,6 +274,16 @@ fn inspect(args: InspectArgs) -> anyhow::Result<()> {
                 &report,
                 fairshare_report::to_text,
                 fairshare_report::to_csv,
+            )?;
+            print!("{text}");
+        }
+        View::Windows => {
+            let report = windows_report::windows_report(&prepared, &snapshot);
+            let text = formatted(
+                args.format,
+                &report,
+                windows_report::to_text,
+                windows_report::to_csv,
             )?;
             print!("{text}");
         }

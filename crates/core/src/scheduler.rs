@@ -21,7 +21,7 @@ use crate::job::{JobIdx, QueuedJob};
 use crate::limits::{Blocked, Level, LimitKind, Metric, Owner, Scope, Source};
 use crate::policy::{BackfillPolicy, PolicyConfig, ReservationPolicy, ReservationThreshold};
 use crate::priority::{AccrualPolicy, Breakdown};
-use crate::profile::{Profile, FOREVER};
+use crate::profile::{Profile, Window, FOREVER};
 use crate::throttle::{Throttle, Verdict};
 use crate::Time;
 
@@ -315,6 +315,30 @@ impl Scheduler {
     /// reserve, backfill), the second over those within only their hard limits, which may
     /// use what is still idle around the reservations.
     pub fn schedule(&mut self, now: Time, queue: &mut [QueuedJob], out: &mut Decisions) {
+        self.iterate(now, queue, out, None);
+    }
+
+    /// What an iteration at `now` would reserve, and the backfill windows it would leave
+    /// around those reservations (`showbf`), without changing anything. Starts the
+    /// priority pass would make (none, right after an iteration at `now`) are in
+    /// `decisions.starts`, and the windows are those left after them.
+    pub fn plan(&self, now: Time, queue: &[QueuedJob]) -> (Decisions, Vec<Window>) {
+        let mut probe = self.clone();
+        let mut queue = queue.to_vec();
+        let mut decisions = Decisions::default();
+        let mut windows = Vec::new();
+        probe.iterate(now, &mut queue, &mut decisions, Some(&mut windows));
+        (decisions, windows)
+    }
+
+    /// One iteration; with `windows`, it stops before backfill and reports the windows.
+    fn iterate(
+        &mut self,
+        now: Time,
+        queue: &mut [QueuedJob],
+        out: &mut Decisions,
+        windows: Option<&mut Vec<Window>>,
+    ) {
         out.clear();
         self.advance_to(now);
         self.prioritize(now, queue);
@@ -337,6 +361,10 @@ impl Scheduler {
             self.keep_reservations(now, &order, queue, out, &mut groups_left);
         }
         let blocked = self.priority_pass(now, &order, queue, out, &mut groups_left, &mut soft_only);
+        if let Some(windows) = windows {
+            *windows = self.profile.windows(now);
+            return;
+        }
         let strict = self.policy.backfill == BackfillPolicy::None;
         let mut any_backfilled = false;
         if !strict {
@@ -402,10 +430,16 @@ impl Scheduler {
         true
     }
 
-    /// The priority pass (MAUI-SEMANTICS §4.1), over jobs within their soft limits: start
-    /// each job that fits now around the reservations; reserve a blocked one while its
-    /// RESERVATIONQOSLIST group has depth left; pass over a blocked one that cannot be
-    /// reserved, and end once no group has depth left. Returns whether a job was blocked.
+    /// The priority pass, over jobs within their soft limits (guide 8.2.1-2): jobs start
+    /// in priority order until one cannot start. From that job on, RESERVATIONDEPTH says
+    /// how deep down the queue jobs are protected: each of the next jobs whose
+    /// RESERVATIONQOSLIST group has depth left takes one unit of it and starts now if it
+    /// fits around the reservations made so far, else is reserved at its earliest start
+    /// (so depth ∞ is conservative backfilling). A job whose group has no depth left (or
+    /// below RESERVATIONTHRESHOLD) is left to backfill; the pass ends once no group has
+    /// depth left. Jobs holding a kept reservation (HIGHEST) are still taken in their
+    /// turn after that, and may start even under NONE: their reservation is a promise.
+    /// Returns whether a job was blocked.
     fn priority_pass(
         &mut self,
         now: Time,
@@ -417,9 +451,10 @@ impl Scheduler {
     ) -> bool {
         let strict = self.policy.backfill == BackfillPolicy::None;
         let mut blocked = false;
+        let mut ended = false;
         for (rank, &pos) in order.iter().enumerate() {
             let kept = match self.fate[rank] {
-                Fate::Waits => false,
+                Fate::Waits if !ended => false,
                 Fate::Reserved => self.take_back_kept(rank, queue[pos].idx, out),
                 _ => continue,
             };
@@ -427,28 +462,37 @@ impl Scheduler {
                 continue;
             }
             let job = &mut queue[pos];
-            if !(strict && blocked) && self.profile.fits(now, job.wcl, job.procs) {
-                self.start(now, job, pos, blocked, out);
-                self.fate[rank] = Fate::StartedInPriorityPass;
-                continue;
-            }
-            blocked = true;
-            let slot = if kept {
-                Some(None)
-            } else {
-                self.reservation_slot(job, now, groups_left).map(Some)
-            };
-            match slot {
-                Some(group) => {
-                    let reserved = self.reserve(now, job, out);
-                    if reserved {
+            let fits = self.profile.fits(now, job.wcl, job.procs);
+            if kept || !blocked {
+                if fits {
+                    self.start(now, job, pos, blocked, out);
+                    self.fate[rank] = Fate::StartedInPriorityPass;
+                    continue;
+                }
+                blocked = true;
+                if kept {
+                    if self.reserve(now, job, out) {
                         self.fate[rank] = Fate::Reserved;
                     }
-                    if let (true, Some(g)) = (reserved, group) {
-                        groups_left[g] -= 1;
+                    continue;
+                }
+            }
+            match self.reservation_slot(job, now, groups_left) {
+                Some(g) => {
+                    groups_left[g] -= 1;
+                    if fits && !strict {
+                        self.start(now, job, pos, true, out);
+                        self.fate[rank] = Fate::StartedInPriorityPass;
+                    } else if self.reserve(now, job, out) {
+                        self.fate[rank] = Fate::Reserved;
                     }
                 }
-                None if groups_left.iter().all(|&d| d == 0) => break,
+                None if groups_left.iter().all(|&d| d == 0) => {
+                    if self.kept.is_empty() {
+                        break;
+                    }
+                    ended = true;
+                }
                 None => {}
             }
         }
@@ -752,6 +796,16 @@ impl Scheduler {
         backfilled: bool,
         out: &mut Decisions,
     ) {
+        self.take(now, job);
+        out.starts.push(Start {
+            job: job.idx,
+            queue_pos: pos,
+            backfilled,
+        });
+    }
+
+    /// A job's processors, usage and fairshare charge from `now` on.
+    fn take(&mut self, now: Time, job: &QueuedJob) {
         self.profile.occupy(now, now + job.wcl, job.procs);
         if let Some(t) = &mut self.throttle {
             t.charge(&self.policy.creds, job, now);
@@ -760,11 +814,18 @@ impl Scheduler {
         if job.breaks_queue_order() {
             self.out_of_queue_order -= 1;
         }
-        out.starts.push(Start {
-            job: job.idx,
-            queue_pos: pos,
-            backfilled,
-        });
+    }
+
+    /// Starts an admitted job at `now` by no decision of the policy (it was running when
+    /// the simulation began); it must not join the queue. False, and nothing changes, if
+    /// its processors are not free now.
+    pub fn start_outside_policy(&mut self, now: Time, job: &QueuedJob) -> bool {
+        self.advance_to(now);
+        if !self.profile.fits(now, job.wcl, job.procs) {
+            return false;
+        }
+        self.take(now, job);
+        true
     }
 
     /// Brings the last iteration's keys up to date with a queue of `len` jobs, assuming the

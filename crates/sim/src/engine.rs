@@ -34,6 +34,21 @@ pub struct EngineOptions {
     pub max_overrun: Option<Time>,
     /// Keep every fairshare window, for FS files ([`RunStats::fs_windows`]).
     pub record_fairshare: bool,
+    /// Keep every iteration's reservations ([`RunStats::reservations`]): scenarios, charts.
+    pub record_reservations: bool,
+}
+
+impl Default for EngineOptions {
+    /// Maui's semantics: per-instant iterations, no polling, jobs stopped at their limit.
+    fn default() -> Self {
+        EngineOptions {
+            order: EventOrder::PerInstant,
+            poll_interval: 0,
+            max_overrun: Some(0),
+            record_fairshare: false,
+            record_reservations: false,
+        }
+    }
 }
 
 /// What happened to one job.
@@ -72,6 +87,9 @@ pub struct RunStats {
     pub limit_blocks: Vec<(LimitKind, u64)>,
     /// Every fairshare window of the run, the last one up to the end (when recorded).
     pub fs_windows: Vec<FsWindow>,
+    /// Every iteration's reservations as `(iteration time, job index, promised start)`,
+    /// in iteration order (when recorded).
+    pub reservations: Vec<(Time, usize, Time)>,
 }
 
 /// A pending timed event. Ordered by time, then kind (limit before end), then creation.
@@ -109,6 +127,8 @@ struct Sim<'a> {
     stop: Time,
     /// The instant of the last iteration.
     clock: Time,
+    /// The first job said to be running at the start that found its processors taken.
+    overcommitted: Option<u64>,
     stats: RunStats,
 }
 
@@ -131,6 +151,11 @@ pub fn simulate(
 ) -> Result<(Vec<Outcome>, RunStats)> {
     let mut sim = Sim::new(jobs, procs, policy, options, Time::MAX);
     sim.run();
+    if let Some(id) = sim.overcommitted {
+        return Err(SimError::Usage(format!(
+            "job {id} is running at the start but its processors are taken by jobs running before it"
+        )));
+    }
     sim.stats.limit_blocks = sim.scheduler.limit_blocks();
     sim.hold_the_stuck();
     if options.record_fairshare {
@@ -198,6 +223,7 @@ impl<'a> Sim<'a> {
             next_submit: 0,
             stop,
             clock: origin,
+            overcommitted: None,
             stats: RunStats {
                 iterations: 0,
                 events: 0,
@@ -205,6 +231,7 @@ impl<'a> Sim<'a> {
                 held: Vec::new(),
                 limit_blocks: Vec::new(),
                 fs_windows: Vec::new(),
+                reservations: Vec::new(),
             },
         }
     }
@@ -287,6 +314,15 @@ impl<'a> Sim<'a> {
         queued.system_priority = job.system_priority;
         self.next_submit += 1;
         match self.scheduler.admit(&mut queued) {
+            Ok(()) if job.already_running => {
+                let now = job.submit;
+                if self.scheduler.start_outside_policy(now, &queued) {
+                    self.launch(i, now, false, None);
+                } else {
+                    self.overcommitted.get_or_insert(job.id);
+                }
+                true
+            }
             Ok(()) => {
                 self.queue.push(queued);
                 self.stats.max_queue = self.stats.max_queue.max(self.queue.len());
@@ -328,6 +364,10 @@ impl<'a> Sim<'a> {
         self.clock = now;
         self.scheduler
             .schedule(now, &mut self.queue, &mut self.decisions);
+        if self.options.record_reservations {
+            let promised = self.decisions.reservations.iter();
+            (self.stats.reservations).extend(promised.map(|r| (now, r.job.0 as usize, r.start)));
+        }
         if self.decisions.starts.is_empty() {
             return;
         }

@@ -14,7 +14,9 @@ pub mod limit_params;
 pub mod metrics;
 pub mod output;
 pub mod params;
+pub mod scenario;
 pub mod swf;
+pub mod windows_report;
 pub mod workload;
 
 use credentials::{AccountFrom, Resolver};
@@ -157,13 +159,40 @@ pub fn prepare(options: &RunOptions) -> Result<Prepared> {
         machine: options.machine,
         default_wclimit: config.config.default_wclimit,
     };
-    let mut workload = workload::load(&options.trace, &load)?;
+    let workload = workload::load(&options.trace, &load)?;
+    let mut prepared = bind(config, workload, options.account_from, options.event_order);
+    let fairshare_off = prepared.policy.fairshare.metric.is_none();
+    if let Some(dir) = &options.fs_init {
+        if fairshare_off {
+            return Err(error::SimError::Usage(
+                "--fs-init: FSPOLICY is NONE, so fairshare history would not be used".into(),
+            ));
+        }
+        prepared.policy.fairshare.history = fs_files::load_dir(dir, &mut prepared.workload.names)?;
+    }
+    if options.fs_dir.is_some() && fairshare_off {
+        return Err(error::SimError::Usage(
+            "--fs-dir: FSPOLICY is NONE, so no fairshare usage is tracked".into(),
+        ));
+    }
+    prepared.engine.record_fairshare = options.fs_dir.is_some();
+    Ok(prepared)
+}
+
+/// Ties a config to a workload: gives every job its credentials and resolves the
+/// config's credential names to the workload's ids.
+pub fn bind(
+    config: LoadedConfig,
+    mut workload: Workload,
+    account_from: AccountFrom,
+    event_order: EventOrder,
+) -> Prepared {
     let resolver = Resolver::new(&config.config.credentials, &mut workload.names);
     credentials::assign_all(
         &mut workload.jobs,
         &mut workload.names,
         &resolver,
-        options.account_from,
+        account_from,
         &mut workload.adjusted,
     );
     let mut policy = config.config.policy.clone();
@@ -180,32 +209,18 @@ pub fn prepare(options: &RunOptions) -> Result<Prepared> {
                 .collect()
         });
     }
-    let fairshare_off = policy.fairshare.metric.is_none();
-    if let Some(dir) = &options.fs_init {
-        if fairshare_off {
-            return Err(error::SimError::Usage(
-                "--fs-init: FSPOLICY is NONE, so fairshare history would not be used".into(),
-            ));
-        }
-        policy.fairshare.history = fs_files::load_dir(dir, &mut workload.names)?;
-    }
-    if options.fs_dir.is_some() && fairshare_off {
-        return Err(error::SimError::Usage(
-            "--fs-dir: FSPOLICY is NONE, so no fairshare usage is tracked".into(),
-        ));
-    }
     let engine = EngineOptions {
-        order: options.event_order,
+        order: event_order,
         poll_interval: config.config.poll_interval,
         max_overrun: config.config.max_overrun,
-        record_fairshare: options.fs_dir.is_some(),
+        ..EngineOptions::default()
     };
-    Ok(Prepared {
+    Prepared {
         config,
         workload,
         policy,
         engine,
-    })
+    }
 }
 
 /// Reads the config and the trace, simulates, and computes the metrics.

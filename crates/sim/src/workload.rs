@@ -85,6 +85,9 @@ pub struct Job {
     pub utilized: f64,
     /// Admin system priority (`setspri`), 0 for none.
     pub system_priority: u32,
+    /// Running already when the simulation begins (scenario files): started at its
+    /// submit time by no decision of the policy.
+    pub already_running: bool,
     /// The record as read, for writing the simulated schedule back as SWF.
     pub record: SwfRecord,
 }
@@ -112,6 +115,7 @@ impl Job {
             mem_mb: 0.0,
             utilized: 1.0,
             system_priority: 0,
+            already_running: false,
             record: SwfRecord { fields, line: 0 },
         }
     }
@@ -386,6 +390,7 @@ impl Builder<'_> {
             mem_mb: mem_per_proc_kb * procs as f64 / 1024.0,
             utilized: utilization(record.fields[5], record.fields[3]),
             system_priority: 0,
+            already_running: false,
             record,
         });
     }

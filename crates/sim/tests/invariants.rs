@@ -1,6 +1,9 @@
 //! Property tests: invariants of every schedule over random small workloads.
 
-use mauisim_core::{BackfillPolicy, PolicyConfig, ReservationGroup};
+use mauisim_core::{
+    BackfillMetric, BackfillPolicy, Chunking, PolicyConfig, ReservationGroup, ReservationPolicy,
+    Sub,
+};
 use mauisim_sim::engine::{simulate, EngineOptions, EventOrder, Outcome};
 use mauisim_sim::workload::Job;
 use proptest::prelude::*;
@@ -21,28 +24,59 @@ fn workload() -> impl Strategy<Value = Vec<Job>> {
     })
 }
 
+fn backfill_policy() -> impl Strategy<Value = BackfillPolicy> {
+    prop_oneof![
+        Just(BackfillPolicy::FirstFit),
+        Just(BackfillPolicy::BestFit),
+        Just(BackfillPolicy::Greedy),
+        Just(BackfillPolicy::None),
+    ]
+}
+
 fn options() -> impl Strategy<Value = (PolicyConfig, EngineOptions)> {
     (
-        prop_oneof![Just(BackfillPolicy::FirstFit), Just(BackfillPolicy::None)],
-        0u32..4,
+        (backfill_policy(), 0u32..4, 0usize..6, 0u32..3, 0u64..50),
+        (
+            prop_oneof![
+                Just(ReservationPolicy::CurrentHighest),
+                Just(ReservationPolicy::Highest),
+                Just(ReservationPolicy::Never),
+            ],
+            prop_oneof![Just((0u64, 0i64)), (1u64..=PROCS, 1i64..200)],
+        ),
         prop_oneof![Just(EventOrder::PerInstant), Just(EventOrder::PerEvent)],
         prop_oneof![Just(0i64), Just(7), Just(60)],
     )
-        .prop_map(|(backfill, depth, order, poll)| {
-            (
-                PolicyConfig {
-                    backfill,
-                    reservation_groups: vec![ReservationGroup::all(depth)],
-                    ..PolicyConfig::default()
-                },
-                EngineOptions {
-                    order,
-                    poll_interval: poll,
-                    max_overrun: Some(0),
-                    record_fairshare: false,
-                },
-            )
-        })
+        .prop_map(
+            |(
+                (backfill, depth, metric, bf_depth, schedules),
+                (reservations, chunk),
+                order,
+                poll,
+            )| {
+                (
+                    PolicyConfig {
+                        backfill,
+                        backfill_metric: BackfillMetric::ALL[metric],
+                        backfill_depth: bf_depth,
+                        backfill_max_schedules: schedules,
+                        chunking: Chunking {
+                            size: chunk.0,
+                            duration: chunk.1,
+                        },
+                        reservation_policy: reservations,
+                        reservation_groups: vec![ReservationGroup::all(depth)],
+                        ..PolicyConfig::default()
+                    },
+                    EngineOptions {
+                        order,
+                        poll_interval: poll,
+                        max_overrun: Some(0),
+                        ..EngineOptions::default()
+                    },
+                )
+            },
+        )
 }
 
 /// Processors in use never exceed the machine, counted from the outcomes alone.
@@ -79,22 +113,49 @@ proptest! {
         }
     }
 
-    /// With exact estimates and priority by queue time, a reservation is a promise:
-    /// backfill never makes a reserved job start later than it was first told.
+    /// With exact estimates, a reservation is a promise: under priority by queue time
+    /// (CURRENTHIGHEST) or with reservations kept (HIGHEST, here with priorities that
+    /// reorder the queue), backfill never makes a reserved job start later than any
+    /// reservation it was given, and it starts exactly at the last one, whatever the
+    /// backfill policy.
     #[test]
-    fn exact_estimates_keep_reservations(jobs in workload(), depth in 1u32..4, per_event in any::<bool>()) {
+    fn exact_estimates_keep_reservations(
+        jobs in workload(),
+        depth in 1u32..4,
+        backfill in prop_oneof![
+            Just(BackfillPolicy::FirstFit),
+            Just(BackfillPolicy::BestFit),
+            Just(BackfillPolicy::Greedy),
+        ],
+        metric in 0usize..6,
+        keep in any::<bool>(),
+        per_event in any::<bool>(),
+    ) {
         let jobs: Vec<Job> = jobs
             .into_iter()
             .map(|j| Job::synthetic(j.id, j.submit, j.runtime, j.runtime, j.procs))
             .collect();
-        let policy = PolicyConfig { reservation_groups: vec![ReservationGroup::all(depth)], ..PolicyConfig::default() };
+        let mut policy = PolicyConfig {
+            backfill_metric: BackfillMetric::ALL[metric],
+            ..PolicyConfig::with_backfill(backfill, depth)
+        };
+        if keep {
+            policy.reservation_policy = ReservationPolicy::Highest;
+            policy.priority.weight[Sub::XFactor as usize] = 1000.0;
+        }
         let order = if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant };
-        let engine = EngineOptions { order, poll_interval: 0, max_overrun: Some(0), record_fairshare: false };
-        let (outcomes, _) = simulate(&jobs, PROCS, policy, engine).unwrap();
-        for (j, o) in jobs.iter().zip(&outcomes) {
-            if let Some(promised) = o.first_reservation {
-                prop_assert!(o.start <= promised, "job {} promised {} started {}", j.id, promised, o.start);
+        let engine = EngineOptions { order, record_reservations: true, ..EngineOptions::default() };
+        let (outcomes, stats) = simulate(&jobs, PROCS, policy, engine).unwrap();
+        let mut last: Vec<Option<i64>> = vec![None; jobs.len()];
+        for &(_, i, promised) in &stats.reservations {
+            prop_assert!(outcomes[i].start <= promised, "job {} promised {} started {}", jobs[i].id, promised, outcomes[i].start);
+            last[i] = Some(promised);
+        }
+        for (i, o) in outcomes.iter().enumerate() {
+            if let Some(promised) = last[i] {
+                prop_assert_eq!(o.start, promised, "job {} starts at its last reservation", jobs[i].id);
             }
+            prop_assert_eq!(o.first_reservation.is_some(), last[i].is_some());
         }
     }
 
@@ -102,7 +163,7 @@ proptest! {
     #[test]
     fn none_starts_in_priority_order(jobs in workload()) {
         let policy = PolicyConfig { backfill: BackfillPolicy::None, ..PolicyConfig::default() };
-        let engine = EngineOptions { order: EventOrder::PerInstant, poll_interval: 0, max_overrun: Some(0), record_fairshare: false };
+        let engine = EngineOptions { order: EventOrder::PerInstant, poll_interval: 0, max_overrun: Some(0), ..EngineOptions::default() };
         let (outcomes, _) = simulate(&jobs, PROCS, policy, engine).unwrap();
         for w in outcomes.windows(2) {
             prop_assert!(w[0].start <= w[1].start);

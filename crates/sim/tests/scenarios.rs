@@ -12,7 +12,7 @@ fn run(jobs: &[Job], procs: u64, policy: PolicyConfig, order: EventOrder) -> Vec
         order,
         poll_interval: 0,
         max_overrun: Some(0),
-        record_fairshare: false,
+        ..EngineOptions::default()
     };
     simulate(jobs, procs, policy, options).expect("simulates").0
 }
@@ -122,7 +122,7 @@ fn overrun_is_cancelled_at_limit_plus_allowance() {
             order: EventOrder::PerInstant,
             poll_interval: 0,
             max_overrun: overrun,
-            record_fairshare: false,
+            ..EngineOptions::default()
         };
         let (o, _) = simulate(&jobs, 2, PolicyConfig::default(), options).unwrap();
         assert_eq!(
@@ -147,7 +147,7 @@ fn polled_iterations_see_events_at_the_next_tick() {
         order: EventOrder::PerInstant,
         poll_interval: 60,
         max_overrun: Some(0),
-        record_fairshare: false,
+        ..EngineOptions::default()
     };
     let (o, _) = simulate(&jobs, 2, PolicyConfig::default(), options).unwrap();
     assert_eq!(starts(&o), vec![0, 120, 180]);

@@ -69,7 +69,7 @@ pub fn options(order: EventOrder) -> EngineOptions {
         order,
         poll_interval: 0,
         max_overrun: Some(0),
-        record_fairshare: false,
+        ..EngineOptions::default()
     }
 }
 

@@ -1,0 +1,731 @@
+//! Hand-written scenarios (`mauisim scenario FILE`): a machine, a few jobs (some already
+//! running at time 0), a config with variants, and the outcomes each variant must give.
+//!
+//! A scenario is TOML (see `scenarios/README.md`). Times are seconds or
+//! `[[[DD:]HH:]MM:]SS` strings, negative for jobs started before time 0; a window's
+//! duration may be `INFINITY`.
+
+use crate::credentials::{AccountFrom, Names};
+use crate::engine::{EventOrder, Outcome};
+use crate::error::{Result, SimError};
+use crate::params::{self, LoadedConfig};
+use crate::swf::SwfHeader;
+use crate::workload::{Counts, Job, Machine, Workload};
+use mauisim_config::Duration;
+use mauisim_core::{CredKind, Time, Window, FOREVER};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileSpec {
+    title: String,
+    #[serde(default)]
+    about: String,
+    /// Processors of the machine (one per node).
+    procs: u64,
+    #[serde(default)]
+    config: String,
+    #[serde(default)]
+    event_order: Option<Spanned<String>>,
+    #[serde(default, rename = "job")]
+    jobs: Vec<JobSpec>,
+    #[serde(default, rename = "expect")]
+    expect: Vec<ExpectSpec>,
+    #[serde(default, rename = "variant")]
+    variants: Vec<VariantSpec>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JobSpec {
+    name: Spanned<String>,
+    procs: Spanned<u64>,
+    /// Wallclock limit.
+    limit: Spanned<TimeSpec>,
+    /// Actual runtime (default: the limit).
+    runtime: Option<Spanned<TimeSpec>>,
+    submit: Option<Spanned<TimeSpec>>,
+    /// Running already at time 0, since this (≤ 0) instant.
+    started: Option<Spanned<TimeSpec>>,
+    user: Option<String>,
+    group: Option<String>,
+    account: Option<String>,
+    class: Option<String>,
+    qos: Option<String>,
+    /// Admin system priority (`setspri`): above every computed priority.
+    priority: Option<u32>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(untagged)]
+enum TimeSpec {
+    Seconds(i64),
+    Text(String),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpectSpec {
+    job: Option<Spanned<String>>,
+    start: Option<Spanned<TimeSpec>>,
+    end: Option<Spanned<TimeSpec>>,
+    backfilled: Option<bool>,
+    /// The iteration a `reservation` or `windows` expectation looks at.
+    at: Option<Spanned<TimeSpec>>,
+    /// The start the job's reservation promised in that iteration; `"none"` for none.
+    reservation: Option<Spanned<TimeSpec>>,
+    /// `[[procs, duration], …]`, widest first.
+    windows: Option<Spanned<Vec<(i64, TimeSpec)>>>,
+    note: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VariantSpec {
+    name: String,
+    /// Lines appended to the scenario's config.
+    #[serde(default)]
+    config: String,
+    #[serde(default, rename = "expect")]
+    expect: Vec<ExpectSpec>,
+}
+
+/// A scenario, read and checked.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    pub path: PathBuf,
+    pub title: String,
+    pub about: String,
+    pub procs: u64,
+    pub event_order: EventOrder,
+    /// Sorted by `(submit, id)`; ids are positions in the file, from 1.
+    pub jobs: Vec<Job>,
+    /// Job names by id − 1.
+    pub names: Vec<String>,
+    /// The scenario as written first, then its variants.
+    pub variants: Vec<Variant>,
+    credentials: Names,
+}
+
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub name: String,
+    /// The whole config text of this variant.
+    pub config: String,
+    pub expect: Vec<Expect>,
+}
+
+/// One expected outcome, with the line it was written on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expect {
+    pub line: usize,
+    pub check: Check,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Check {
+    Start {
+        job: u64,
+        at: Time,
+    },
+    End {
+        job: u64,
+        at: Time,
+    },
+    Backfilled {
+        job: u64,
+        yes: bool,
+    },
+    /// The job's reservation in the iteration at `at` (`None`: it had none).
+    Reservation {
+        job: u64,
+        at: Time,
+        start: Option<Time>,
+    },
+    /// The backfill windows at `at`, after that instant's iteration.
+    Windows {
+        at: Time,
+        windows: Vec<Window>,
+    },
+}
+
+/// Byte offset → 1-based line.
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+struct Reader<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl Reader<'_> {
+    fn error<T>(&self, offset: usize, message: impl std::fmt::Display) -> Result<T> {
+        Err(SimError::Usage(format!(
+            "{}:{}: {message}",
+            self.path.display(),
+            line_of(self.text, offset)
+        )))
+    }
+
+    fn time(&self, field: &str, spec: &Spanned<TimeSpec>) -> Result<Time> {
+        let offset = spec.span().start;
+        match self.time_or_infinity(field, spec)? {
+            Some(t) => Ok(t),
+            None => self.error(offset, format!("{field}: INFINITY is not an instant")),
+        }
+    }
+
+    /// A time value; `None` for INFINITY.
+    fn time_or_infinity(&self, field: &str, spec: &Spanned<TimeSpec>) -> Result<Option<Time>> {
+        let offset = spec.span().start;
+        let text = match spec.get_ref() {
+            TimeSpec::Seconds(s) => return Ok(Some(*s)),
+            TimeSpec::Text(text) => text.trim(),
+        };
+        let (negative, body) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        match mauisim_config::parse_duration(body) {
+            Ok((Duration::Seconds(s), _)) => Ok(Some(if negative { -s } else { s })),
+            Ok((Duration::Infinity, _)) if !negative => Ok(None),
+            Ok((Duration::Infinity, _)) => self.error(offset, format!("{field}: -INFINITY")),
+            Err(e) => self.error(offset, format!("{field}: {}", e.0)),
+        }
+    }
+}
+
+/// Reads a scenario file.
+pub fn load(path: &Path) -> Result<Scenario> {
+    let text = std::fs::read_to_string(path).map_err(|source| SimError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse(&text, path)
+}
+
+/// Reads a scenario from `text`; `path` names it in errors.
+pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
+    let spec: FileSpec = toml::from_str(text).map_err(|e| {
+        let at = e
+            .span()
+            .map_or(String::new(), |s| format!(":{}", line_of(text, s.start)));
+        SimError::Usage(format!("{}{at}: {}", path.display(), e.message()))
+    })?;
+    let r = Reader { path, text };
+    if spec.procs == 0 {
+        return r.error(0, "procs: the machine needs at least one processor");
+    }
+    let event_order = match &spec.event_order {
+        None => EventOrder::PerInstant,
+        Some(o) => match o.get_ref().as_str() {
+            "per-instant" => EventOrder::PerInstant,
+            "per-event" => EventOrder::PerEvent,
+            other => {
+                return r.error(
+                    o.span().start,
+                    format!("event_order: expected per-instant or per-event, found `{other}`"),
+                )
+            }
+        },
+    };
+    let mut credentials = Names::default();
+    let mut names: Vec<String> = Vec::new();
+    let mut jobs = Vec::new();
+    for (i, j) in spec.jobs.iter().enumerate() {
+        let name = j.name.get_ref().clone();
+        let at = j.name.span().start;
+        if name.is_empty() || names.contains(&name) {
+            return r.error(
+                at,
+                format!("job `{name}`: names must be unique and not empty"),
+            );
+        }
+        let procs = *j.procs.get_ref();
+        if procs == 0 || procs > spec.procs {
+            return r.error(
+                j.procs.span().start,
+                format!(
+                    "job {name}: procs must be 1 to the machine's {}",
+                    spec.procs
+                ),
+            );
+        }
+        let limit = r.time("limit", &j.limit)?;
+        if limit <= 0 {
+            return r.error(
+                j.limit.span().start,
+                format!("job {name}: limit must be positive"),
+            );
+        }
+        let runtime = match &j.runtime {
+            Some(t) => r.time("runtime", t)?,
+            None => limit,
+        };
+        if runtime < 0 {
+            return r.error(at, format!("job {name}: runtime cannot be negative"));
+        }
+        let started = j
+            .started
+            .as_ref()
+            .map(|t| r.time("started", t))
+            .transpose()?;
+        let submit = match (&j.submit, started) {
+            (Some(_), Some(_)) => {
+                return r.error(at, format!("job {name}: give submit or started, not both"))
+            }
+            (Some(t), None) => r.time("submit", t)?,
+            (None, Some(s)) if s > 0 => {
+                return r.error(at, format!("job {name}: started must be at or before 0"))
+            }
+            (None, Some(s)) => s,
+            (None, None) => 0,
+        };
+        let mut job = Job::synthetic(i as u64 + 1, submit, runtime, limit, procs);
+        job.already_running = started.is_some();
+        job.system_priority = j.priority.unwrap_or(0);
+        for (kind, value) in [
+            (CredKind::User, &j.user),
+            (CredKind::Group, &j.group),
+            (CredKind::Class, &j.class),
+        ] {
+            if let Some(v) = value {
+                job.creds.set(kind, credentials.intern(kind, v));
+            }
+        }
+        if let Some(a) = &j.account {
+            job.requested_account = credentials.intern(CredKind::Account, a);
+        }
+        if let Some(q) = &j.qos {
+            job.requested_qos = credentials.intern(CredKind::Qos, q);
+        }
+        names.push(name);
+        jobs.push(job);
+    }
+    check_running_fit(&r, &spec, &jobs, &names)?;
+    jobs.sort_by_key(|j| (j.submit, j.id));
+    let id_of = |name: &Spanned<String>| -> Result<u64> {
+        match names.iter().position(|n| n == name.get_ref()) {
+            Some(i) => Ok(i as u64 + 1),
+            None => r.error(
+                name.span().start,
+                format!("no job is named `{}`", name.get_ref()),
+            ),
+        }
+    };
+    let expectations = |specs: &[ExpectSpec]| -> Result<Vec<Expect>> {
+        specs.iter().map(|e| expectation(&r, e, &id_of)).collect()
+    };
+    let mut variants = vec![Variant {
+        name: "as written".to_string(),
+        config: spec.config.clone(),
+        expect: expectations(&spec.expect)?,
+    }];
+    for v in &spec.variants {
+        variants.push(Variant {
+            name: v.name.clone(),
+            config: format!("{}\n{}", spec.config, v.config),
+            expect: expectations(&v.expect)?,
+        });
+    }
+    Ok(Scenario {
+        path: path.to_path_buf(),
+        title: spec.title,
+        about: spec.about,
+        procs: spec.procs,
+        event_order,
+        jobs,
+        names,
+        variants,
+        credentials,
+    })
+}
+
+/// Jobs running at time 0 must fit the machine together, each over the time it holds its
+/// processors (start to the end of its runtime or limit, whichever is later).
+fn check_running_fit(r: &Reader, spec: &FileSpec, jobs: &[Job], names: &[String]) -> Result<()> {
+    let running: Vec<(usize, &Job)> = jobs
+        .iter()
+        .enumerate()
+        .filter(|(_, j)| j.already_running)
+        .collect();
+    for &(i, job) in &running {
+        let in_use: u64 = running
+            .iter()
+            .filter(|(_, o)| o.submit <= job.submit && job.submit < o.submit + o.runtime.max(o.wcl))
+            .map(|(_, o)| o.procs)
+            .sum();
+        if in_use > spec.procs {
+            let at = spec.jobs[i].name.span().start;
+            return r.error(
+                at,
+                format!(
+                    "job {}: the jobs running when it started need {in_use} processors, more than the machine's {}",
+                    names[i], spec.procs
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn expectation(
+    r: &Reader,
+    e: &ExpectSpec,
+    id_of: &dyn Fn(&Spanned<String>) -> Result<u64>,
+) -> Result<Expect> {
+    let anchor = [
+        e.job.as_ref().map(|j| j.span().start),
+        e.at.as_ref().map(|t| t.span().start),
+        e.windows.as_ref().map(|w| w.span().start),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+    .unwrap_or(0);
+    let line = line_of(r.text, anchor);
+    let job = e.job.as_ref().map(id_of).transpose()?;
+    let at = e.at.as_ref().map(|t| r.time("at", t)).transpose()?;
+    let kinds = [
+        e.start.is_some(),
+        e.end.is_some(),
+        e.backfilled.is_some(),
+        e.reservation.is_some(),
+        e.windows.is_some(),
+    ];
+    if kinds.iter().filter(|&&k| k).count() != 1 {
+        return r.error(
+            anchor,
+            "an expectation checks exactly one of start, end, backfilled, reservation, windows",
+        );
+    }
+    let need_job = || match job {
+        Some(j) => Ok(j),
+        None => r.error(anchor, "this expectation needs `job`"),
+    };
+    let need_at = || match at {
+        Some(t) => Ok(t),
+        None => r.error(
+            anchor,
+            "this expectation needs `at`, the iteration it looks at",
+        ),
+    };
+    let check = if let Some(t) = &e.start {
+        Check::Start {
+            job: need_job()?,
+            at: r.time("start", t)?,
+        }
+    } else if let Some(t) = &e.end {
+        Check::End {
+            job: need_job()?,
+            at: r.time("end", t)?,
+        }
+    } else if let Some(yes) = e.backfilled {
+        Check::Backfilled {
+            job: need_job()?,
+            yes,
+        }
+    } else if let Some(t) = &e.reservation {
+        let start = match t.get_ref() {
+            TimeSpec::Text(s) if s.eq_ignore_ascii_case("none") => None,
+            _ => Some(r.time("reservation", t)?),
+        };
+        Check::Reservation {
+            job: need_job()?,
+            at: need_at()?,
+            start,
+        }
+    } else {
+        let spanned = e.windows.as_ref().expect("one kind is set");
+        let mut windows = Vec::new();
+        for (procs, duration) in spanned.get_ref() {
+            let d = Spanned::new(spanned.span(), duration.clone());
+            let duration = r.time_or_infinity("windows", &d)?.unwrap_or(FOREVER);
+            windows.push(Window {
+                procs: *procs,
+                duration,
+            });
+        }
+        Check::Windows {
+            at: need_at()?,
+            windows,
+        }
+    };
+    Ok(Expect {
+        line,
+        check,
+        note: e.note.clone(),
+    })
+}
+
+/// One job's outcome in a variant.
+#[derive(Debug, Clone, Serialize)]
+pub struct JobRow {
+    pub name: String,
+    pub procs: u64,
+    pub submit: Time,
+    pub start: Time,
+    pub end: Time,
+    pub backfilled: bool,
+    pub first_reservation: Option<Time>,
+}
+
+/// One expectation, checked.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckResult {
+    pub line: usize,
+    pub what: String,
+    pub expected: String,
+    pub actual: String,
+    pub ok: bool,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct VariantResult {
+    pub name: String,
+    pub jobs: Vec<JobRow>,
+    pub checks: Vec<CheckResult>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ScenarioResult {
+    pub title: String,
+    pub about: String,
+    pub variants: Vec<VariantResult>,
+}
+
+impl ScenarioResult {
+    pub fn failures(&self) -> usize {
+        self.variants
+            .iter()
+            .flat_map(|v| &v.checks)
+            .filter(|c| !c.ok)
+            .count()
+    }
+}
+
+/// Runs every variant of the scenario and checks its expectations.
+pub fn run(scenario: &Scenario) -> Result<ScenarioResult> {
+    let mut variants = Vec::new();
+    for variant in &scenario.variants {
+        variants.push(run_variant(scenario, variant)?);
+    }
+    Ok(ScenarioResult {
+        title: scenario.title.clone(),
+        about: scenario.about.clone(),
+        variants,
+    })
+}
+
+fn run_variant(scenario: &Scenario, variant: &Variant) -> Result<VariantResult> {
+    let source = format!("{} (config of `{}`)", scenario.path.display(), variant.name);
+    let config: LoadedConfig = params::from_str(&variant.config, &source)?;
+    let workload = Workload {
+        path: scenario.path.clone(),
+        header: SwfHeader::default(),
+        machine: Machine {
+            nodes: scenario.procs,
+            procs_per_node: 1,
+        },
+        jobs: scenario.jobs.clone(),
+        names: scenario.credentials.clone(),
+        records: scenario.jobs.len() as u64,
+        skipped: Counts::new(),
+        adjusted: Counts::new(),
+    };
+    let mut prepared = crate::bind(config, workload, AccountFrom::None, scenario.event_order);
+    prepared.engine.record_reservations = true;
+    let jobs = &prepared.workload.jobs;
+    let (outcomes, stats) = crate::engine::simulate(
+        jobs,
+        scenario.procs,
+        prepared.policy.clone(),
+        prepared.engine,
+    )?;
+    if let Some((i, _)) = stats.held.first() {
+        return Err(SimError::Usage(format!(
+            "{}: job {} can never run under variant `{}` (held by a limit)",
+            scenario.path.display(),
+            scenario.names[jobs[*i].id as usize - 1],
+            variant.name
+        )));
+    }
+    let index_of = |id: u64| {
+        jobs.iter()
+            .position(|j| j.id == id)
+            .expect("ids come from the jobs")
+    };
+    let name = |id: u64| scenario.names[id as usize - 1].clone();
+    let mut checks = Vec::new();
+    for e in &variant.expect {
+        let outcome = |id: u64| -> &Outcome { &outcomes[index_of(id)] };
+        let (what, expected, actual) = match &e.check {
+            Check::Start { job, at } => (
+                format!("{} starts", name(*job)),
+                time_text(*at),
+                time_text(outcome(*job).start),
+            ),
+            Check::End { job, at } => (
+                format!("{} ends", name(*job)),
+                time_text(*at),
+                time_text(outcome(*job).end),
+            ),
+            Check::Backfilled { job, yes } => (
+                format!("{} backfilled", name(*job)),
+                yes.to_string(),
+                outcome(*job).backfilled.to_string(),
+            ),
+            Check::Reservation { job, at, start } => {
+                let i = index_of(*job);
+                let held = stats
+                    .reservations
+                    .iter()
+                    .find(|&&(t, j, _)| t == *at && j == i)
+                    .map(|&(_, _, s)| s);
+                let iterated = stats.reservations.iter().any(|&(t, _, _)| t == *at)
+                    || outcomes.iter().any(|o| o.start == *at);
+                (
+                    format!(
+                        "{}'s reservation in the iteration at {}",
+                        name(*job),
+                        time_text(*at)
+                    ),
+                    option_text(*start),
+                    if iterated || held.is_some() {
+                        option_text(held)
+                    } else {
+                        format!("{} (no iteration then?)", option_text(held))
+                    },
+                )
+            }
+            Check::Windows { at, windows } => {
+                let snapshot = crate::snapshot(&prepared, *at);
+                let (_, actual) = snapshot.scheduler.plan(*at, &snapshot.queue);
+                (
+                    format!("backfill windows at {}", time_text(*at)),
+                    windows_text(windows),
+                    windows_text(&actual),
+                )
+            }
+        };
+        checks.push(CheckResult {
+            line: e.line,
+            ok: expected == actual,
+            what,
+            expected,
+            actual,
+            note: e.note.clone(),
+        });
+    }
+    let mut rows: Vec<JobRow> = jobs
+        .iter()
+        .zip(&outcomes)
+        .map(|(j, o)| JobRow {
+            name: name(j.id),
+            procs: j.procs,
+            submit: j.submit,
+            start: o.start,
+            end: o.end,
+            backfilled: o.backfilled,
+            first_reservation: o.first_reservation,
+        })
+        .collect();
+    rows.sort_by_key(|r| (r.start, r.submit));
+    Ok(VariantResult {
+        name: variant.name.clone(),
+        jobs: rows,
+        checks,
+    })
+}
+
+/// `3:00:00`, `-1:00:00`, `0`: hours, minutes and seconds.
+pub fn time_text(t: Time) -> String {
+    if t >= FOREVER {
+        return "INFINITY".to_string();
+    }
+    let sign = if t < 0 { "-" } else { "" };
+    let a = t.abs();
+    format!("{sign}{}:{:02}:{:02}", a / 3600, a / 60 % 60, a % 60)
+}
+
+fn option_text(t: Option<Time>) -> String {
+    t.map_or("none".to_string(), time_text)
+}
+
+fn windows_text(windows: &[Window]) -> String {
+    let parts: Vec<String> = windows
+        .iter()
+        .map(|w| format!("{} × {}", w.procs, time_text(w.duration)))
+        .collect();
+    if parts.is_empty() {
+        "none".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The result as a terminal report: per variant, the schedule and every check.
+pub fn to_text(result: &ScenarioResult) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", result.title);
+    if !result.about.trim().is_empty() {
+        for line in result.about.trim().lines() {
+            let _ = writeln!(out, "  {}", line.trim());
+        }
+    }
+    for v in &result.variants {
+        let _ = writeln!(out, "\n== {} ==", v.name);
+        let _ = writeln!(
+            out,
+            "  {:<10} {:>5} {:>10} {:>10} {:>10} {:>10}  first reservation",
+            "job", "procs", "submit", "start", "end", "backfilled"
+        );
+        for j in &v.jobs {
+            let _ = writeln!(
+                out,
+                "  {:<10} {:>5} {:>10} {:>10} {:>10} {:>10}  {}",
+                j.name,
+                j.procs,
+                time_text(j.submit),
+                time_text(j.start),
+                time_text(j.end),
+                if j.backfilled { "yes" } else { "" },
+                j.first_reservation.map_or(String::new(), time_text)
+            );
+        }
+        for c in &v.checks {
+            let verdict = if c.ok { "ok  " } else { "FAIL" };
+            let _ = write!(
+                out,
+                "  {verdict} line {:>3}: {} = {}",
+                c.line, c.what, c.actual
+            );
+            if !c.ok {
+                let _ = write!(out, " (expected {})", c.expected);
+            }
+            if let Some(note) = &c.note {
+                let _ = write!(out, "  -- {note}");
+            }
+            let _ = writeln!(out);
+        }
+    }
+    let failures = result.failures();
+    let total: usize = result.variants.iter().map(|v| v.checks.len()).sum();
+    let _ = writeln!(
+        out,
+        "\n{} of {total} expectations hold{}",
+        total - failures,
+        if failures > 0 {
+            format!("; {failures} FAILED")
+        } else {
+            String::new()
+        }
+    );
+    out
+}

@@ -1,0 +1,123 @@
+//! The scenario files of `scenarios/guide/`: every expectation holds, a wrong one is
+//! reported, and bad scenario input is a located error.
+
+use mauisim_sim::scenario::{self, Check};
+use std::path::{Path, PathBuf};
+
+fn guide_scenarios() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/guide");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("scenarios/guide exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Each scenario in its own trigger mode (per-instant unless it says otherwise): under
+/// per-event, simultaneous submissions are scheduled one at a time, so a window's choice
+/// among jobs submitted together is not the same question.
+#[test]
+fn every_guide_scenario_holds() {
+    let files = guide_scenarios();
+    assert!(files.len() >= 5, "{files:?}");
+    for file in files {
+        let s = scenario::load(&file).unwrap();
+        let result = scenario::run(&s).unwrap();
+        for v in &result.variants {
+            assert!(
+                !v.checks.is_empty(),
+                "{}: {} checks nothing",
+                file.display(),
+                v.name
+            );
+        }
+        assert_eq!(
+            result.failures(),
+            0,
+            "{}:\n{}",
+            file.display(),
+            scenario::to_text(&result)
+        );
+    }
+}
+
+const SMALL: &str = r#"
+title = "two jobs"
+procs = 2
+
+[[job]]
+name = "A"
+procs = 2
+limit = 100
+
+[[job]]
+name = "B"
+procs = 1
+limit = "0:01:00"
+submit = 10
+
+[[expect]]
+job = "B"
+start = 100
+"#;
+
+fn parse(text: &str) -> Result<scenario::Scenario, String> {
+    scenario::parse(text, Path::new("s.toml")).map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_wrong_expectation_fails_and_says_what_happened() {
+    let s = parse(&SMALL.replace("start = 100", "start = 99")).unwrap();
+    let result = scenario::run(&s).unwrap();
+    assert_eq!(result.failures(), 1);
+    let c = &result.variants[0].checks[0];
+    assert_eq!(
+        (c.line, c.expected.as_str(), c.actual.as_str()),
+        (17, "0:01:39", "0:01:40")
+    );
+    assert!(
+        scenario::to_text(&result).contains("FAIL line  17: B starts = 0:01:40 (expected 0:01:39)")
+    );
+    let s = parse(SMALL).unwrap();
+    assert_eq!(
+        s.variants[0].expect[0].check,
+        Check::Start { job: 2, at: 100 }
+    );
+    assert_eq!(scenario::run(&s).unwrap().failures(), 0);
+}
+
+#[test]
+fn bad_scenarios_are_errors_naming_file_and_line() {
+    let cases = [
+        (SMALL.replace("limit = 100", "limit = 100\nwalltime = 5"), "s.toml:9: unknown field `walltime`"),
+        (SMALL.replace("job = \"B\"\nstart", "job = \"Z\"\nstart"), "s.toml:17: no job is named `Z`"),
+        (SMALL.replace("\"0:01:00\"", "\"1:xx\""), "s.toml:13: limit:"),
+        (SMALL.replace("procs = 1", "procs = 3"), "s.toml:12: job B: procs must be 1 to the machine's 2"),
+        (SMALL.replace("name = \"B\"", "name = \"A\""), "s.toml:11: job `A`: names must be unique"),
+        (SMALL.replace("submit = 10", "started = 10"), "s.toml:11: job B: started must be at or before 0"),
+        (
+            SMALL.replace("limit = 100", "limit = 100\nstarted = -5").replace("submit = 10", "started = -1"),
+            "s.toml:12: job B: the jobs running when it started need 3 processors, more than the machine's 2",
+        ),
+        (SMALL.replace("start = 100", "start = 100\nend = 3"), "s.toml:17: an expectation checks exactly one of"),
+        (SMALL.replace("job = \"B\"\nstart = 100", "windows = [[1, 5]]"), "s.toml:17: this expectation needs `at`"),
+        (SMALL.replace("procs = 2\n\n[[job]]", "procs = 2\nconfig = 5\n[[job]]"), "s.toml:4: invalid type"),
+    ];
+    for (text, expected) in cases {
+        let e = parse(&text).map(|_| ()).unwrap_err();
+        assert!(e.starts_with(expected), "expected `{expected}…`, got `{e}`");
+    }
+    // Config errors name the scenario and the variant.
+    let s = parse(&SMALL.replace(
+        "procs = 2\n\n[[job]]",
+        "procs = 2\nconfig = \"RESERVATIONDEPTH x\"\n[[job]]",
+    ))
+    .unwrap();
+    let e = scenario::run(&s).unwrap_err().to_string();
+    assert!(
+        e.starts_with("s.toml (config of `as written`):1:18: RESERVATIONDEPTH:"),
+        "{e}"
+    );
+}
