@@ -5,6 +5,21 @@ use mauisim_sim::RunReport;
 use std::fmt::Write;
 use std::path::Path;
 
+/// BACKFILLPOLICY as written, with the metric where it matters.
+fn backfill_text(policy: &mauisim_core::PolicyConfig) -> String {
+    use mauisim_core::BackfillPolicy;
+    match policy.backfill {
+        BackfillPolicy::FirstFit => "FIRSTFIT".to_string(),
+        BackfillPolicy::None => "NONE".to_string(),
+        BackfillPolicy::BestFit => format!("BESTFIT by {}", policy.backfill_metric.name()),
+        BackfillPolicy::Greedy => format!(
+            "GREEDY by {} (at most {} schedules)",
+            policy.backfill_metric.name(),
+            policy.backfill_max_schedules
+        ),
+    }
+}
+
 fn hms(seconds: f64) -> String {
     let s = seconds.round() as i64;
     format!("{}:{:02}:{:02}", s / 3600, (s % 3600) / 60, s % 60)
@@ -25,8 +40,8 @@ pub fn render(report: &RunReport, out: &Path) -> String {
     );
     let _ = writeln!(
         text,
-        "  policy         backfill {:?}, reservation depth {}, event order {:?}, estimate {:?}",
-        report.config.config.policy.backfill,
+        "  policy         backfill {}, reservation depth {}, event order {:?}, estimate {:?}",
+        backfill_text(&report.config.config.policy),
         report.config.config.policy.reservation_depth(),
         report.options.event_order,
         report.options.estimate
@@ -84,6 +99,18 @@ pub fn render(report: &RunReport, out: &Path) -> String {
         100.0 * m.backfilled_fraction,
         m.cancelled_jobs
     );
+    if m.reserved_jobs > 0 {
+        let _ = writeln!(
+            text,
+            "  reservations   {} jobs reserved, {:.2} % started by their first promise; delay avg {} max {}; bypass avg {:.2} max {}",
+            m.reserved_jobs,
+            100.0 * m.reservations_kept_fraction,
+            hms(m.avg_reservation_delay),
+            hms(m.max_reservation_delay as f64),
+            m.avg_bypass,
+            m.max_bypass
+        );
+    }
     let _ = writeln!(
         text,
         "  WC accuracy    {:.2} %",

@@ -115,12 +115,16 @@ fn run_writes_every_output_and_is_deterministic() {
         "avg_wallclock_accuracy",
         "avg_bypass",
         "max_bypass",
+        "reserved_jobs",
+        "reservations_kept_fraction",
+        "avg_reservation_delay",
+        "max_reservation_delay",
     ] {
         assert!(s[key].is_number(), "{key}");
     }
     let csv = fs::read_to_string(a.join("jobs.csv")).unwrap();
     assert!(csv.starts_with(
-        "id,submit,start,end,wait,runtime,wcl,procs,user,group,account,qos,class,backfilled,cancelled,bypass\n"
+        "id,submit,start,end,wait,runtime,wcl,procs,user,group,account,qos,class,backfilled,cancelled,bypass,first_reservation,reservation_delay\n"
     ));
     assert_eq!(csv.lines().count() as u64, 1 + s["jobs"].as_u64().unwrap());
 }
@@ -560,5 +564,75 @@ fn fairshare_files_are_written_and_read_back() {
         stderr(&o).contains("FS.7:1: usage: expected a number of proc-seconds ≥ 0, found `lots`"),
         "{}",
         stderr(&o)
+    );
+}
+
+#[test]
+fn inspect_windows_shows_the_guides_figure_like_showbf() {
+    let tmp = tempfile::tempdir().unwrap();
+    // 8 processors: 3 busy for 1 h, 1 for 4 h; a 6-processor job is reserved in 1 h.
+    let trace = write(
+        tmp.path(),
+        "t.swf",
+        "; MaxProcs: 8\n\
+         1 0 -1 3600 3 -1 -1 3 3600 -1 1 1 1 -1 1 -1 -1 -1\n\
+         2 0 -1 14400 1 -1 -1 1 14400 -1 1 1 1 -1 1 -1 -1 -1\n\
+         3 0 -1 36000 6 -1 -1 6 36000 -1 1 1 1 -1 1 -1 -1 -1\n"
+            .as_bytes(),
+    );
+    let trace = trace.to_str().unwrap();
+    let text = succeeds(&["inspect", trace, "--at", "0", "windows"]);
+    assert!(
+        text.contains("reservation: job 3 (6 procs) from 1:00:00 to 11:00:00"),
+        "{text}"
+    );
+    assert!(
+        text.contains("       4 procs available for      1:00:00\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("       1 proc  available with no timelimit\n"),
+        "{text}"
+    );
+    let csv = succeeds(&["inspect", trace, "--at", "0", "windows", "--format", "csv"]);
+    assert_eq!(csv, "procs,duration_seconds\n4,3600\n1,\n");
+    let json: serde_json::Value = serde_json::from_str(&succeeds(&[
+        "inspect", trace, "--at", "0", "windows", "--format", "json",
+    ]))
+    .unwrap();
+    assert_eq!(json["windows"][1]["duration"], serde_json::Value::Null);
+    assert_eq!(json["reservations"][0]["start"], 3600);
+}
+
+#[test]
+fn scenario_checks_its_expectations_and_fails_when_one_does_not_hold() {
+    let file = repo().join("scenarios/guide/post-game-show.toml");
+    let text = succeeds(&["scenario", file.to_str().unwrap()]);
+    assert!(text.contains("== BACKFILLPOLICY NONE =="), "{text}");
+    assert!(text.ends_with("9 of 9 expectations hold\n"), "{text}");
+    let tmp = tempfile::tempdir().unwrap();
+    let wrong = std::fs::read_to_string(&file).unwrap().replace(
+        "start = \"2:00:00\"\n\n[[expect]]\njob = \"A\"",
+        "start = \"3:00:00\"\n\n[[expect]]\njob = \"A\"",
+    );
+    let wrong = write(tmp.path(), "wrong.toml", wrong.as_bytes());
+    let out = mauisim(&["scenario", wrong.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("FAIL line  56: B starts = 2:00:00 (expected 3:00:00)"),
+        "{stdout}"
+    );
+    assert!(
+        stderr(&out).contains("1 expectations of"),
+        "{}",
+        stderr(&out)
+    );
+    let bad = write(tmp.path(), "bad.toml", b"title = \"x\"\nprocs = 0\n");
+    let out = mauisim(&["scenario", bad.to_str().unwrap()]);
+    assert!(
+        stderr(&out).contains("bad.toml:1: procs: the machine needs at least one processor"),
+        "{}",
+        stderr(&out)
     );
 }

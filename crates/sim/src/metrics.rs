@@ -33,6 +33,13 @@ pub struct Metrics {
     /// Maui's BYPASS count at start: how often a lower-priority job was backfilled ahead.
     pub avg_bypass: f64,
     pub max_bypass: u32,
+    /// Jobs that were ever promised a start by a reservation.
+    pub reserved_jobs: u64,
+    /// Of those, the share that started no later than their first promise.
+    pub reservations_kept_fraction: f64,
+    /// Over reserved jobs: how much later than first promised they started (0 if not).
+    pub avg_reservation_delay: f64,
+    pub max_reservation_delay: Time,
 }
 
 /// Neumaier's compensated sum.
@@ -86,6 +93,7 @@ pub fn compute(jobs: &[Job], outcomes: &[Outcome], machine_procs: u64) -> Metric
     let (mut backfilled, mut cancelled) = (0u64, 0u64);
     let mut max_bsld: f64 = 0.0;
     let (mut bypass, mut max_bypass) = (Sum::default(), 0u32);
+    let (mut reserved, mut kept, mut delay, mut max_delay) = (0u64, 0u64, Sum::default(), 0);
     let first_submit = jobs.iter().map(|j| j.submit).min().unwrap_or(0);
     let last_end = outcomes.iter().map(|o| o.end).max().unwrap_or(first_submit);
     for (job, o) in jobs.iter().zip(outcomes) {
@@ -106,6 +114,13 @@ pub fn compute(jobs: &[Job], outcomes: &[Outcome], machine_procs: u64) -> Metric
         cancelled += o.cancelled as u64;
         bypass.add(o.bypass as f64);
         max_bypass = max_bypass.max(o.bypass);
+        if let Some(promised) = o.first_reservation {
+            let late = (o.start - promised).max(0);
+            reserved += 1;
+            kept += (late == 0) as u64;
+            delay.add(late as f64);
+            max_delay = max_delay.max(late);
+        }
     }
     waits.sort_unstable();
     let mean = |s: &Sum| if n == 0 { 0.0 } else { s.value() / n as f64 };
@@ -141,6 +156,18 @@ pub fn compute(jobs: &[Job], outcomes: &[Outcome], machine_procs: u64) -> Metric
         avg_wallclock_accuracy: mean(&accuracy),
         avg_bypass: mean(&bypass),
         max_bypass,
+        reserved_jobs: reserved,
+        reservations_kept_fraction: if reserved == 0 {
+            1.0
+        } else {
+            kept as f64 / reserved as f64
+        },
+        avg_reservation_delay: if reserved == 0 {
+            0.0
+        } else {
+            delay.value() / reserved as f64
+        },
+        max_reservation_delay: max_delay,
     }
 }
 

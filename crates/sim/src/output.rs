@@ -34,6 +34,10 @@ struct JobRow<'a> {
     cancelled: u8,
     /// Times a lower-priority job was backfilled ahead of this one (Maui's BYPASS).
     bypass: u32,
+    /// The first start a reservation promised (empty if never reserved).
+    first_reservation: Option<i64>,
+    /// Start − first promise: > 0 when the job started later than first promised.
+    reservation_delay: Option<i64>,
 }
 
 fn io_err(path: &Path) -> impl Fn(std::io::Error) -> SimError + '_ {
@@ -144,6 +148,8 @@ fn write_jobs_csv(path: &Path, report: &RunReport) -> Result<()> {
             backfilled: o.backfilled as u8,
             cancelled: o.cancelled as u8,
             bypass: o.bypass,
+            first_reservation: o.first_reservation,
+            reservation_delay: o.first_reservation.map(|promised| o.start - promised),
         })
         .map_err(csv_err)?;
     }
