@@ -10,6 +10,8 @@
 #             target: the full stack costs less than 2x the FCFS run
 #   limits    FCFS against per-user soft/hard, idle and per-job limits
 #             (scenarios/fair-limits.cfg)
+#   backfill  every BACKFILLPOLICY (and GREEDY with a small BACKFILLMAXSCHEDULES, and
+#             conservative backfilling) on KTH-SP2 and CEA-Curie
 #   fairshare FCFS against user fairshare (scenarios/fairshare.cfg), and that with
 #             FS.<epoch> files written
 set -euo pipefail
@@ -45,7 +47,7 @@ PY
 echo "| case | jobs | sim min | sim median | jobs/s | wall (median) | peak RSS |"
 echo "|---|---|---|---|---|---|---|"
 kth=traces/KTH-SP2-1996-2.swf.gz
-curie="$curie"
+curie="$shared/reference_outputs/CEA-curie.pyss-easy-reqtime.swf.gz"
 # FCFS against a policy on KTH-SP2 and, when ../shared is there, CEA-Curie.
 against_fcfs() { # fcfs label, policy label, policy args...
   local fcfs=$1 policy=$2; shift 2
@@ -64,6 +66,19 @@ case "$suite" in
   fairshare)
     against_fcfs "FCFS (FSPOLICY NONE)" "scenarios/fairshare.cfg" -c scenarios/fairshare.cfg
     bench "KTH-SP2, fairshare + --fs-dir" "$kth" --filter published -c scenarios/fairshare.cfg --fs-dir "$out/fs"
+    exit 0 ;;
+  backfill)
+    for t in "KTH-SP2:$kth" "CEA-Curie:$curie"; do
+      name=${t%%:*}; file=${t#*:}
+      [ -f "$file" ] || continue
+      bench "$name, FIRSTFIT (EASY)" "$file" -c scenarios/easy.cfg
+      bench "$name, BESTFIT" "$file" -c scenarios/bestfit.cfg
+      bench "$name, GREEDY" "$file" -c scenarios/greedy.cfg
+      printf 'BACKFILLPOLICY GREEDY\nBACKFILLMAXSCHEDULES 100\n' > "$out/greedy100.cfg"
+      bench "$name, GREEDY, BACKFILLMAXSCHEDULES 100" "$file" -c "$out/greedy100.cfg"
+      bench "$name, NONE" "$file" -c scenarios/strict-fcfs.cfg
+      bench "$name, conservative (FIRSTFIT, depth 10^6)" "$file" -c scenarios/conservative.cfg
+    done
     exit 0 ;;
   limits)
     against_fcfs "FCFS, no limits" "scenarios/fair-limits.cfg" -c scenarios/fair-limits.cfg
