@@ -72,6 +72,7 @@ impl Profile {
     }
 
     /// Index of the segment containing `t` (t must be ≥ the first breakpoint). O(log n).
+    #[inline]
     fn segment(&self, t: Time) -> usize {
         // Most queries are about `now`, which `advance` made the first breakpoint.
         if self.slots.len() == 1 || (self.slots[0].time <= t && t < self.slots[1].time) {
@@ -83,6 +84,7 @@ impl Profile {
     }
 
     /// Free processors at instant `t`. O(log n).
+    #[inline]
     pub fn free_at(&self, t: Time) -> i64 {
         self.slots[self.segment(t)].free
     }
@@ -147,6 +149,7 @@ impl Profile {
 
     /// Whether `procs` processors are free during the whole of `[start, start + duration)`.
     /// O(log n + segments in the interval).
+    #[inline]
     pub fn fits(&self, start: Time, duration: Time, procs: u64) -> bool {
         let need = procs as i64;
         let end = start.saturating_add(duration.max(1));

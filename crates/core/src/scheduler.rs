@@ -1,18 +1,22 @@
-//! One scheduling iteration (guide 8.2, MAUI-SEMANTICS §4.1).
+//! One scheduling iteration (guide 8.2).
 //!
 //! ```text
 //! for J in priority order:
-//!   if J fits now around every reservation: start J
-//!   else if reservations are left (RESERVATIONDEPTH): reserve J at its earliest start
-//!   else: the priority pass ends; what remains is backfill's
+//!   until a job cannot start: start J if it fits now around every reservation
+//!   from then on, while J's RESERVATIONQOSLIST group has depth left:
+//!     take a unit of depth; start J if it fits, else reserve J at its earliest start
+//!   once no group has depth left, the priority pass ends; what remains is backfill's
+//! backfill by BACKFILLPOLICY, never touching a reservation
 //! ```
-//! FIRSTFIT backfill then starts, in priority order, every remaining job that fits now
-//! without touching a reservation. A job fits in some backfill window exactly when it fits
-//! now around the reservations, so this priority-order scan is FIRSTFIT over the windows,
-//! and with RESERVATIONDEPTH 1 it is EASY backfilling.
+//! FIRSTFIT starts, in priority order, every remaining job that fits now without touching
+//! a reservation. A job fits in some backfill window exactly when it fits now around the
+//! reservations, so this priority-order scan is FIRSTFIT over the windows, and with
+//! RESERVATIONDEPTH 1 it is EASY backfilling. BESTFIT and GREEDY walk the windows, widest
+//! first, choosing among each window's candidates ([`crate::backfill`]).
 //!
 //! Reservations are rebuilt from scratch every iteration (RESERVATIONPOLICY
-//! CURRENTHIGHEST), which is how they slide earlier when jobs end early.
+//! CURRENTHIGHEST), which is how they slide earlier when jobs end early; under HIGHEST the
+//! jobs that ever had one are re-reserved first, oldest first.
 
 use crate::backfill::{best_fit, greedy_start, Candidate};
 use crate::cred::CredKind;
@@ -547,6 +551,7 @@ impl Scheduler {
     /// Whether the job at `rank` may start at `level` as usage stands now (jobs started
     /// earlier in this iteration count). A job refused at the soft level waits for the
     /// hard pass.
+    #[inline]
     fn within_limits(
         &mut self,
         now: Time,
@@ -555,13 +560,13 @@ impl Scheduler {
         level: Level,
         soft_only: &mut bool,
     ) -> bool {
+        let Some(t) = &mut self.throttle else {
+            return true; // without limits, nothing is soft-only
+        };
         if level == Level::Soft && job.soft_violation {
             self.fate[rank] = Fate::SoftOnly;
             return false;
         }
-        let Some(t) = &mut self.throttle else {
-            return true;
-        };
         let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
         match t.check_active(creds, system, job, level, now) {
             None => true,
@@ -590,37 +595,43 @@ impl Scheduler {
         level: Level,
         soft_only: &mut bool,
     ) -> bool {
+        if self.profile.free_at(now) <= 0 {
+            return false;
+        }
         let depth = match self.policy.backfill_depth {
             0 => usize::MAX,
             d => d as usize,
         };
-        let candidates: Vec<usize> = (0..order.len())
-            .filter(|&rank| match level {
-                Level::Soft => self.fate[rank] == Fate::Waits,
-                Level::Hard => {
-                    self.fate[rank] == Fate::SoftOnly
-                        || (self.fate[rank] == Fate::Waits && queue[order[rank]].soft_violation)
-                }
-            })
-            .take(depth)
-            .collect();
-        if candidates.is_empty() {
-            return false;
-        }
         match self.policy.backfill {
             BackfillPolicy::FirstFit | BackfillPolicy::None => {
-                self.first_fit(now, order, queue, out, &candidates, level, soft_only)
+                self.first_fit(now, order, queue, out, depth, level, soft_only)
             }
             BackfillPolicy::BestFit | BackfillPolicy::Greedy => {
+                let candidates: Vec<usize> = (0..order.len())
+                    .filter(|&rank| self.is_candidate(rank, &queue[order[rank]], level))
+                    .take(depth)
+                    .collect();
                 self.fill_windows(now, order, queue, out, &candidates, level, soft_only)
             }
         }
     }
 
-    /// FIRSTFIT: candidates in priority order, each started if it fits now around the
-    /// reservations (a job fits some backfill window exactly when it does). With chunking
-    /// on and a completion within BFCHUNKDURATION, once a job of BFCHUNKSIZE or more does
-    /// not fit, smaller jobs are kept off for the rest of the iteration.
+    /// Whether the job at `rank` is one backfill at `level` considers: left waiting by the
+    /// priority pass (soft), or within only its hard limits (hard).
+    fn is_candidate(&self, rank: usize, job: &QueuedJob, level: Level) -> bool {
+        match level {
+            Level::Soft => self.fate[rank] == Fate::Waits,
+            Level::Hard => {
+                self.fate[rank] == Fate::SoftOnly
+                    || (self.fate[rank] == Fate::Waits && job.soft_violation)
+            }
+        }
+    }
+
+    /// FIRSTFIT: the first `depth` candidates in priority order, each started if it fits
+    /// now around the reservations (a job fits some backfill window exactly when it does).
+    /// With chunking on and a completion within BFCHUNKDURATION, once a job of BFCHUNKSIZE
+    /// or more does not fit, smaller jobs are kept off for the rest of the iteration.
     #[allow(clippy::too_many_arguments)]
     fn first_fit(
         &mut self,
@@ -628,7 +639,7 @@ impl Scheduler {
         order: &[usize],
         queue: &mut [QueuedJob],
         out: &mut Decisions,
-        candidates: &[usize],
+        depth: usize,
         level: Level,
         soft_only: &mut bool,
     ) -> bool {
@@ -640,11 +651,15 @@ impl Scheduler {
             .filter(|&ends| chunk.is_on() && !strict && now < ends);
         let mut chunk_blocks = false;
         let mut any = false;
-        for &rank in candidates {
-            if self.profile.free_at(now) <= 0 {
+        let mut considered = 0;
+        for (rank, &pos) in order.iter().enumerate() {
+            if !self.is_candidate(rank, &queue[pos], level) {
+                continue;
+            }
+            considered += 1;
+            if considered > depth || self.profile.free_at(now) <= 0 {
                 break;
             }
-            let pos = order[rank];
             if !self.within_limits(now, rank, &queue[pos], level, soft_only) {
                 continue;
             }
