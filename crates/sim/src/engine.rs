@@ -34,7 +34,8 @@ pub struct EngineOptions {
     pub max_overrun: Option<Time>,
     /// Keep every fairshare window, for FS files ([`RunStats::fs_windows`]).
     pub record_fairshare: bool,
-    /// Keep every iteration's reservations ([`RunStats::reservations`]): scenarios, charts.
+    /// Keep every iteration's instant and reservations ([`RunStats::iteration_times`],
+    /// [`RunStats::reservations`]): scenarios, charts.
     pub record_reservations: bool,
 }
 
@@ -90,6 +91,8 @@ pub struct RunStats {
     /// Every iteration's reservations as `(iteration time, job index, promised start)`,
     /// in iteration order (when recorded).
     pub reservations: Vec<(Time, usize, Time)>,
+    /// The instant of every iteration, in order (when reservations are recorded).
+    pub iteration_times: Vec<Time>,
 }
 
 /// A pending timed event. Ordered by time, then kind (limit before end), then creation.
@@ -232,6 +235,7 @@ impl<'a> Sim<'a> {
                 limit_blocks: Vec::new(),
                 fs_windows: Vec::new(),
                 reservations: Vec::new(),
+                iteration_times: Vec::new(),
             },
         }
     }
@@ -365,8 +369,10 @@ impl<'a> Sim<'a> {
         self.scheduler
             .schedule(now, &mut self.queue, &mut self.decisions);
         if self.options.record_reservations {
+            self.stats.iteration_times.push(now);
             let promised = self.decisions.reservations.iter();
-            (self.stats.reservations).extend(promised.map(|r| (now, r.job.0 as usize, r.start)));
+            let promised = promised.map(|r| (now, r.job.0 as usize, r.start));
+            self.stats.reservations.extend(promised);
         }
         if self.decisions.starts.is_empty() {
             return;

@@ -587,8 +587,11 @@ fn run_variant(scenario: &Scenario, variant: &Variant) -> Result<VariantResult> 
                     .iter()
                     .find(|&&(t, j, _)| t == *at && j == i)
                     .map(|&(_, _, s)| s);
-                let iterated = stats.reservations.iter().any(|&(t, _, _)| t == *at)
-                    || outcomes.iter().any(|o| o.start == *at);
+                let actual = if stats.iteration_times.binary_search(at).is_ok() {
+                    option_text(held)
+                } else {
+                    "no iteration at that instant".to_string()
+                };
                 (
                     format!(
                         "{}'s reservation in the iteration at {}",
@@ -596,11 +599,7 @@ fn run_variant(scenario: &Scenario, variant: &Variant) -> Result<VariantResult> 
                         time_text(*at)
                     ),
                     option_text(*start),
-                    if iterated || held.is_some() {
-                        option_text(held)
-                    } else {
-                        format!("{} (no iteration then?)", option_text(held))
-                    },
+                    actual,
                 )
             }
             Check::Windows { at, windows } => {

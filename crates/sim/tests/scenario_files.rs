@@ -121,3 +121,32 @@ fn bad_scenarios_are_errors_naming_file_and_line() {
         "{e}"
     );
 }
+
+/// A reservation expectation looks at one iteration: "none" holds where an iteration ran
+/// and reserved nothing (even if nothing started then), and an instant without an
+/// iteration says so instead of passing for "none".
+#[test]
+fn reservation_expectations_need_an_iteration_at_their_instant() {
+    let text = format!(
+        "{SMALL}\n[[expect]]\nat = 10\njob = \"B\"\nreservation = 100\n\
+         \n[[expect]]\nat = 50\njob = \"B\"\nreservation = \"none\"\n\
+         \n[[variant]]\nname = \"never\"\nconfig = \"RESERVATIONPOLICY NEVER\"\n\
+         [[variant.expect]]\nat = 10\njob = \"B\"\nreservation = \"none\"\n"
+    );
+    let result = scenario::run(&parse(&text).unwrap()).unwrap();
+    let actual: Vec<(&str, bool)> = result
+        .variants
+        .iter()
+        .flat_map(|v| &v.checks)
+        .map(|c| (c.actual.as_str(), c.ok))
+        .collect();
+    assert_eq!(
+        actual,
+        vec![
+            ("0:01:40", true),
+            ("0:01:40", true),
+            ("no iteration at that instant", false),
+            ("none", true),
+        ]
+    );
+}
