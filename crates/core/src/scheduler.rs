@@ -116,6 +116,8 @@ pub struct Scheduler {
     /// Scratch (HIGHEST): reservations kept from earlier iterations, as (priority rank,
     /// index in `held`), until the priority pass reaches their job.
     kept: Vec<(usize, usize)>,
+    /// Scratch: depth left per reservation group in this iteration.
+    groups_left: Vec<u32>,
     /// Reservations ever made: the next job's `reserved_seq`.
     reservations_made: u64,
     /// When the scheduler last learned of a completion (backfill chunking counts from it).
@@ -144,6 +146,7 @@ impl Scheduler {
             fate: Vec::new(),
             blocks: Vec::new(),
             kept: Vec::new(),
+            groups_left: Vec::new(),
             reservations_made: 0,
             last_completion: None,
             chunk_expires_at: None,
@@ -352,19 +355,16 @@ impl Scheduler {
         self.chunk_expires_at = None;
         let selects = self.throttle.is_some() || self.fairshare.has_caps();
         let mut soft_only = selects && self.select(now, &order, queue);
-        let mut groups_left: Vec<u32> = match self.policy.reservation_policy {
-            ReservationPolicy::Never => vec![0; self.policy.reservation_groups.len()],
-            _ => self
-                .policy
-                .reservation_groups
-                .iter()
-                .map(|g| g.depth)
-                .collect(),
-        };
+        let mut groups_left = std::mem::take(&mut self.groups_left);
+        groups_left.clear();
+        let never = self.policy.reservation_policy == ReservationPolicy::Never;
+        let depths = self.policy.reservation_groups.iter();
+        groups_left.extend(depths.map(|g| if never { 0 } else { g.depth }));
         if self.policy.reservation_policy == ReservationPolicy::Highest {
             self.keep_reservations(now, &order, queue, out, &mut groups_left);
         }
         let blocked = self.priority_pass(now, &order, queue, out, &mut groups_left, &mut soft_only);
+        self.groups_left = groups_left;
         if let Some(windows) = windows {
             *windows = self.profile.windows(now);
             return;

@@ -340,7 +340,7 @@ fn title(component: &str) -> String {
     s
 }
 
-pub fn hms(t: Time) -> String {
+fn hms(t: Time) -> String {
     let sign = if t < 0 { "-" } else { "" };
     let t = t.abs();
     format!(
