@@ -1,6 +1,7 @@
 //! What the scheduler knows about a waiting job.
 
 use crate::cred::{JobCreds, ResolvedCreds};
+use crate::node::Request;
 use crate::Time;
 
 /// Dense index of a job in the caller's workload (not the trace's job id).
@@ -33,6 +34,8 @@ pub struct QueuedJob {
     /// Wallclock limit the scheduler plans with (≥ 1 s).
     pub wcl: Time,
     pub resources: Resources,
+    /// What each task needs of its node (guide 5.2).
+    pub request: Request,
     pub creds: JobCreds,
     /// Credential-dependent priority inputs, resolved once at submission.
     pub cred_factors: ResolvedCreds,
@@ -71,6 +74,7 @@ impl QueuedJob {
                 pe: procs as f64,
                 ..Resources::default()
             },
+            request: Request::default(),
             creds: JobCreds::default(),
             cred_factors: ResolvedCreds::default(),
             system_priority: 0,

@@ -9,10 +9,14 @@ pub mod cred;
 pub mod fairshare;
 pub mod job;
 pub mod limits;
+pub mod machine;
+pub mod node;
 pub mod policy;
 pub mod priority;
+pub mod priorityf;
 pub mod profile;
 pub mod scheduler;
+pub mod slots;
 pub mod throttle;
 
 /// Seconds. Integer everywhere: no floating-point clock.
@@ -25,13 +29,20 @@ pub use fairshare::{
 };
 pub use job::{JobIdx, QueuedJob, Resources};
 pub use limits::{
-    Blocked, Level, LimitKind, LimitPair, Limits, Metric, Owner, PerCredLimit, Scope, Source,
+    Blocked, Level, LimitKind, LimitPair, Limits, Metric, Owner, PerCredLimit, Scope, Shortfall,
+    Source,
+};
+pub use machine::{Allocation, HeldId, Machine, Unfit};
+pub use node::{
+    AllocationPolicy, FeatureMask, MachineSpec, NodeAccess, NodeAllocator, NodeCandidate, NodeSpec,
+    Request, Res,
 };
 pub use policy::{
     BackfillMetric, BackfillPolicy, Chunking, PolicyConfig, ReservationGroup, ReservationPolicy,
     ReservationThreshold,
 };
 pub use priority::{AccrualPolicy, Breakdown, Component, PriorityConfig, Sub};
+pub use priorityf::{NodeVar, PriorityFn, PriorityFnError};
 pub use profile::{Profile, Window, FOREVER};
 pub use scheduler::{Decisions, Reservation, Scheduler, Start};
 pub use throttle::Verdict;

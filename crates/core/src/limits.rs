@@ -221,8 +221,21 @@ pub enum Source {
     Default,
     /// The job's QOS override (`OMAX*`).
     QosOverride,
-    /// The machine itself: a job larger than it.
-    Machine,
+    /// The machine itself: no set of its nodes can ever hold the job.
+    Machine(Shortfall),
+}
+
+/// What the machine lacks for a job it can never run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Shortfall {
+    /// Processors (on the nodes that satisfy the job).
+    Procs,
+    /// Memory, swap or disk per task: no node has that much.
+    Mem,
+    Swap,
+    Disk,
+    /// No node has every feature the job requires (in its partition).
+    Features,
 }
 
 /// The first limit a job breaks: enough to say exactly why it may not run.

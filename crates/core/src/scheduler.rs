@@ -22,12 +22,15 @@ use crate::backfill::{best_fit, greedy_start, Candidate};
 use crate::cred::CredKind;
 use crate::fairshare::Fairshare;
 use crate::job::{JobIdx, QueuedJob};
-use crate::limits::{Blocked, Level, LimitKind, Metric, Owner, Scope, Source};
+use crate::limits::{Blocked, Level, LimitKind, Metric, Owner, Scope, Shortfall, Source};
+use crate::machine::{HeldId, Machine, Unfit};
+use crate::node::MachineSpec;
 use crate::policy::{BackfillPolicy, PolicyConfig, ReservationPolicy, ReservationThreshold};
 use crate::priority::{AccrualPolicy, Breakdown};
 use crate::profile::{Profile, Window, FOREVER};
 use crate::throttle::{Throttle, Verdict};
 use crate::Time;
+use std::sync::Arc;
 
 /// Start this job now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,7 +91,7 @@ pub struct Scheduler {
     /// Queued jobs that break the queue order, counted as they are admitted and started,
     /// so the fast path needs no scan of the queue.
     out_of_queue_order: usize,
-    profile: Profile,
+    machine: Machine,
     /// Fairshare usage, targets and caps.
     fairshare: Fairshare,
     /// When a relative fairshare cap that blocked a job in the last iteration lifts.
@@ -105,8 +108,6 @@ pub struct Scheduler {
     last_started: Vec<usize>,
     /// Scratch: old queue position → new one while carrying keys over.
     new_pos: Vec<usize>,
-    /// Scratch: reservations of this iteration, released at its end.
-    held: Vec<(Time, Time, u64)>,
     /// Scratch: each job's fate this iteration, by priority rank.
     fate: Vec<Fate>,
     /// Usage and limit checks; `None` when the config sets no limit.
@@ -114,8 +115,8 @@ pub struct Scheduler {
     /// Job-iterations blocked, by kind of limit (or fairshare cap).
     blocks: Vec<(LimitKind, u64)>,
     /// Scratch (HIGHEST): reservations kept from earlier iterations, as (priority rank,
-    /// index in `held`), until the priority pass reaches their job.
-    kept: Vec<(usize, usize)>,
+    /// reservation), until the priority pass reaches their job.
+    kept: Vec<(usize, HeldId)>,
     /// Scratch: depth left per reservation group in this iteration.
     groups_left: Vec<u32>,
     /// Reservations ever made: the next job's `reserved_seq`.
@@ -127,8 +128,21 @@ pub struct Scheduler {
 }
 
 impl Scheduler {
-    /// A scheduler for a machine of `total_procs` processors, idle from `origin` on.
+    /// A scheduler for a machine of `total_procs` single-processor nodes, idle from
+    /// `origin` on.
     pub fn new(total_procs: u64, origin: Time, policy: PolicyConfig) -> Self {
+        let spec = Arc::new(MachineSpec::homogeneous(total_procs, 1));
+        Self::with_machine(spec, true, origin, policy)
+    }
+
+    /// A scheduler for the machine of `spec`, idle from `origin` on; `pooled` as
+    /// [`MachineSpec::pools_processors`] finds for the jobs it will see.
+    pub fn with_machine(
+        spec: Arc<MachineSpec>,
+        pooled: bool,
+        origin: Time,
+        policy: PolicyConfig,
+    ) -> Self {
         Scheduler {
             throttle: Throttle::new(&policy.creds, &policy.system_limits),
             fairshare: Fairshare::new(&policy.fairshare, &policy.creds, origin),
@@ -136,13 +150,12 @@ impl Scheduler {
             queue_order: policy.priority_is_queue_order(),
             out_of_queue_order: 0,
             policy,
-            profile: Profile::new(total_procs, origin),
+            machine: Machine::new(spec, origin, pooled),
             order: Vec::new(),
             keys: Vec::new(),
             last_len: 0,
             last_started: Vec::new(),
             new_pos: Vec::new(),
-            held: Vec::new(),
             fate: Vec::new(),
             blocks: Vec::new(),
             kept: Vec::new(),
@@ -157,8 +170,13 @@ impl Scheduler {
         &self.policy
     }
 
+    /// Free processors over time, summed over nodes.
     pub fn profile(&self) -> &Profile {
-        &self.profile
+        self.machine.profile()
+    }
+
+    pub fn machine(&self) -> &Machine {
+        &self.machine
     }
 
     /// Takes a newly queued job in: resolves its credential-dependent priority factors and
@@ -166,17 +184,31 @@ impl Scheduler {
     /// must have passed through here once. A job that breaks a per-job limit (or is larger
     /// than the machine) can never run: it is refused with that limit and must be held.
     pub fn admit(&mut self, job: &mut QueuedJob) -> Result<(), Blocked> {
-        let total = self.profile.total() as u64;
-        if job.procs > total {
+        if let Err(unfit) = self.machine.can_ever_run(job) {
+            let (lacks, metric, amount, limit) = match unfit {
+                Unfit::Procs { asked, available } => {
+                    (Shortfall::Procs, Metric::Proc, asked, available)
+                }
+                Unfit::Mem { per_task, largest } => {
+                    (Shortfall::Mem, Metric::Mem, per_task, largest)
+                }
+                Unfit::Swap { per_task, largest } => {
+                    (Shortfall::Swap, Metric::Mem, per_task, largest)
+                }
+                Unfit::Disk { per_task, largest } => {
+                    (Shortfall::Disk, Metric::Mem, per_task, largest)
+                }
+                Unfit::Features => (Shortfall::Features, Metric::Proc, job.procs, 0),
+            };
             return Err(Blocked {
                 scope: Scope::PerJob,
                 level: Level::Hard,
                 owner: Owner::System,
-                metric: Metric::Proc,
-                source: Source::Machine,
+                metric,
+                source: Source::Machine(lacks),
                 usage: 0,
-                amount: job.procs,
-                limit: total,
+                amount,
+                limit,
             });
         }
         if self.throttle.is_some() {
@@ -209,7 +241,7 @@ impl Scheduler {
 
     /// Brings time-dependent state (the profile, fairshare windows) up to `now`.
     pub fn advance_to(&mut self, now: Time) {
-        self.profile.advance(now);
+        self.machine.advance(now);
         self.fairshare.advance(now);
     }
 
@@ -246,35 +278,31 @@ impl Scheduler {
     /// Processors free at `now` by the plan: a running job's processors count as free once
     /// its planned end (start + WCL) has come.
     pub fn free_now(&mut self, now: Time) -> i64 {
-        self.profile.advance(now);
-        self.profile.free_at(now)
+        self.machine.advance(now);
+        self.machine.free_now(now)
     }
 
-    /// `job`, planned to hold `procs` until `planned_end`, ended at `ended`; its
-    /// processors count as free from `freed` on (the same instant unless the caller
-    /// polls). Its fairshare usage stops at `ended`.
-    pub fn job_ended(
-        &mut self,
-        ended: Time,
-        freed: Time,
-        job: JobIdx,
-        planned_end: Time,
-        procs: u64,
-    ) {
+    /// Whether `job` could start at `now` on the nodes as they are (no reservations).
+    pub fn fits_now(&mut self, now: Time, job: &QueuedJob) -> bool {
+        self.machine.advance(now);
+        self.machine.fits(now, job)
+    }
+
+    /// `job` ended at `ended`; its nodes count as free from `freed` on (the same instant
+    /// unless the caller polls). Its fairshare usage stops at `ended`.
+    pub fn job_ended(&mut self, ended: Time, freed: Time, job: JobIdx) {
         self.fairshare.job_ended(ended, job);
         self.last_completion = Some(self.last_completion.map_or(freed, |t| t.max(freed)));
-        self.profile.advance(freed);
-        self.profile.release(freed, planned_end, procs);
+        self.machine.ended(job, freed);
         if let Some(t) = &mut self.throttle {
             t.discharge(&self.policy.creds, job);
         }
     }
 
-    /// Running `job` passed its planned end at `from` and may hold its processors until
+    /// Running `job` passed its planned end at `from` and may hold its nodes until
     /// `until` (overrun allowance, or [`crate::FOREVER`] when unbounded).
-    pub fn job_extended(&mut self, job: JobIdx, from: Time, until: Time, procs: u64) {
-        self.profile.advance(from);
-        self.profile.occupy(from, until, procs);
+    pub fn job_extended(&mut self, job: JobIdx, from: Time, until: Time) {
+        self.machine.extended(job, from, until);
         if let Some(t) = &mut self.throttle {
             t.passed_limit(&self.policy.creds, job);
         }
@@ -366,7 +394,7 @@ impl Scheduler {
         let blocked = self.priority_pass(now, &order, queue, out, &mut groups_left, &mut soft_only);
         self.groups_left = groups_left;
         if let Some(windows) = windows {
-            *windows = self.profile.windows(now);
+            *windows = self.machine.windows(now);
             return;
         }
         let strict = self.policy.backfill == BackfillPolicy::None;
@@ -384,9 +412,7 @@ impl Scheduler {
         self.last_started
             .extend(out.starts.iter().map(|s| s.queue_pos));
         self.last_started.sort_unstable();
-        for (start, end, procs) in self.held.drain(..) {
-            self.profile.release(start, end, procs);
-        }
+        self.machine.release_all();
         self.kept.clear();
     }
 
@@ -413,9 +439,9 @@ impl Scheduler {
             if let Some(g) = self.group_of(job) {
                 groups_left[g] = groups_left[g].saturating_sub(1);
             }
-            if self.reserve(now, job, out) {
+            if let Some(held) = self.reserve(now, job, out) {
                 self.fate[rank] = Fate::Reserved;
-                self.kept.push((rank, self.held.len() - 1));
+                self.kept.push((rank, held));
             }
         }
     }
@@ -427,9 +453,7 @@ impl Scheduler {
             return false;
         };
         let (_, held) = self.kept.swap_remove(k);
-        let (start, end, procs) = self.held[held];
-        self.profile.release(start, end, procs);
-        self.held[held].2 = 0;
+        self.machine.release(held);
         out.reservations.retain(|r| r.job != job);
         true
     }
@@ -466,7 +490,7 @@ impl Scheduler {
                 continue;
             }
             let job = &mut queue[pos];
-            let fits = self.profile.fits(now, job.wcl, job.procs);
+            let fits = self.machine.fits(now, job);
             if kept || !blocked {
                 if fits {
                     self.start(now, job, pos, blocked, out);
@@ -475,7 +499,7 @@ impl Scheduler {
                 }
                 blocked = true;
                 if kept {
-                    if self.reserve(now, job, out) {
+                    if self.reserve(now, job, out).is_some() {
                         self.fate[rank] = Fate::Reserved;
                     }
                     continue;
@@ -487,7 +511,7 @@ impl Scheduler {
                     if fits && !strict {
                         self.start(now, job, pos, true, out);
                         self.fate[rank] = Fate::StartedInPriorityPass;
-                    } else if self.reserve(now, job, out) {
+                    } else if self.reserve(now, job, out).is_some() {
                         self.fate[rank] = Fate::Reserved;
                     }
                 }
@@ -528,14 +552,10 @@ impl Scheduler {
             .position(|g| g.holds(qos))
     }
 
-    /// Reserves `job` at its earliest start for this iteration; false if it can never
+    /// Reserves `job` at its earliest start for this iteration; `None` if it can never
     /// start (not reachable for admitted jobs).
-    fn reserve(&mut self, now: Time, job: &mut QueuedJob, out: &mut Decisions) -> bool {
-        let Some(at) = self.profile.earliest_start(now, job.wcl, job.procs) else {
-            return false;
-        };
-        self.profile.occupy(at, at + job.wcl, job.procs);
-        self.held.push((at, at + job.wcl, job.procs));
+    fn reserve(&mut self, now: Time, job: &mut QueuedJob, out: &mut Decisions) -> Option<HeldId> {
+        let (at, held) = self.machine.reserve(now, job)?;
         job.first_reservation.get_or_insert(at);
         if job.reserved_seq.is_none() {
             job.reserved_seq = Some(self.reservations_made);
@@ -545,7 +565,7 @@ impl Scheduler {
             job: job.idx,
             start: at,
         });
-        true
+        Some(held)
     }
 
     /// Whether the job at `rank` may start at `level` as usage stands now (jobs started
@@ -595,7 +615,7 @@ impl Scheduler {
         level: Level,
         soft_only: &mut bool,
     ) -> bool {
-        if self.profile.free_at(now) <= 0 {
+        if self.machine.free_now(now) <= 0 {
             return false;
         }
         let depth = match self.policy.backfill_depth {
@@ -657,7 +677,7 @@ impl Scheduler {
                 continue;
             }
             considered += 1;
-            if considered > depth || self.profile.free_at(now) <= 0 {
+            if considered > depth || self.machine.free_now(now) <= 0 {
                 break;
             }
             if !self.within_limits(now, rank, &queue[pos], level, soft_only) {
@@ -668,7 +688,7 @@ impl Scheduler {
                 self.chunk_expires_at = chunk_ends;
                 continue;
             }
-            if self.profile.fits(now, job.wcl, job.procs) {
+            if self.machine.fits(now, job) {
                 self.start(now, job, pos, true, out);
                 self.fate[rank] = Fate::Backfilled;
                 any = true;
@@ -700,7 +720,7 @@ impl Scheduler {
         let mut remaining = candidates.to_vec();
         let mut any = false;
         let mut shorter = 0;
-        while let Some(window) = self.profile.window_after(now, shorter) {
+        while let Some(window) = self.machine.window_after(now, shorter) {
             let fitting: Vec<usize> = remaining
                 .iter()
                 .copied()
@@ -725,7 +745,7 @@ impl Scheduler {
                     tried[i] = true;
                     let (rank, pos) = (fitting[i], order[fitting[i]]);
                     if !self.within_limits(now, rank, &queue[pos], level, soft_only)
-                        || !self.profile.fits(now, queue[pos].wcl, queue[pos].procs)
+                        || !self.machine.fits(now, &queue[pos])
                     {
                         return false;
                     }
@@ -821,7 +841,12 @@ impl Scheduler {
 
     /// A job's processors, usage and fairshare charge from `now` on.
     fn take(&mut self, now: Time, job: &QueuedJob) {
-        self.profile.occupy(now, now + job.wcl, job.procs);
+        let placed = self.machine.start(now, job);
+        debug_assert!(
+            placed,
+            "job {} was found to fit but could not be placed",
+            job.id
+        );
         if let Some(t) = &mut self.throttle {
             t.charge(&self.policy.creds, job, now);
         }
@@ -836,7 +861,7 @@ impl Scheduler {
     /// its processors are not free now.
     pub fn start_outside_policy(&mut self, now: Time, job: &QueuedJob) -> bool {
         self.advance_to(now);
-        if !self.profile.fits(now, job.wcl, job.procs) {
+        if !self.machine.fits(now, job) {
             return false;
         }
         self.take(now, job);
@@ -1004,7 +1029,7 @@ mod tests {
             started.sort_unstable();
             for pos in started.into_iter().rev() {
                 let j = queue.remove(pos);
-                s.job_ended(now, now, j.idx, now + j.wcl, j.procs);
+                s.job_ended(now, now, j.idx);
             }
             if step % 3 == 2 {
                 // Not the removal the scheduler expects: it must notice and start over.
@@ -1038,7 +1063,7 @@ mod tests {
                 assert_eq!(s.last_started.len(), out.starts.len());
                 for st in out.starts.iter().rev() {
                     let j = queue.remove(st.queue_pos);
-                    s.job_ended(now + 50, now + 50, j.idx, now + 50, j.procs);
+                    s.job_ended(now + 50, now + 50, j.idx);
                 }
             }
         }

@@ -4,14 +4,21 @@
 use crate::credentials::Names;
 use crate::engine::Snapshot;
 use crate::workload::Job;
-use mauisim_core::{Blocked, Level, Metric, Owner, Scope, Source, Verdict};
+use mauisim_core::{Blocked, Level, Metric, Owner, Scope, Shortfall, Source, Verdict};
 use serde::Serialize;
 
 /// The maui.cfg name of the limit: `MAXJOB`, `MAXIPROC`, `OMAXNODE`, `MAXJOB[USER]`,
 /// `SYSTEMMAXPROCPERJOB`, or `machine size`.
 pub fn limit_name(b: &Blocked) -> String {
-    if b.source == Source::Machine {
-        return "machine size".into();
+    if let Source::Machine(lacks) = b.source {
+        return match lacks {
+            Shortfall::Procs => "machine size",
+            Shortfall::Mem => "node memory",
+            Shortfall::Swap => "node swap",
+            Shortfall::Disk => "node disk",
+            Shortfall::Features => "node features",
+        }
+        .into();
     }
     if b.scope == Scope::PerJob && b.source != Source::QosOverride {
         return match b.metric {
@@ -53,7 +60,7 @@ fn source_name(source: Source) -> &'static str {
         Source::Own => "own",
         Source::Default => "DEFAULT",
         Source::QosOverride => "QOS override",
-        Source::Machine => "machine",
+        Source::Machine(_) => "machine",
     }
 }
 
@@ -65,8 +72,17 @@ pub fn describe(b: &Blocked, names: &Names) -> String {
         ""
     };
     let who = owner_name(&b.owner, names);
-    match b.scope {
-        Scope::PerJob => format!("{}: job needs {} > {}", limit_name(b), b.amount, b.limit),
+    match (b.scope, b.source) {
+        (_, Source::Machine(Shortfall::Features)) => {
+            "node features: no node has every feature the job requires".into()
+        }
+        (_, Source::Machine(Shortfall::Mem | Shortfall::Swap | Shortfall::Disk)) => format!(
+            "{}: each task needs {} MB > {} MB on the largest node",
+            limit_name(b),
+            b.amount,
+            b.limit
+        ),
+        (Scope::PerJob, _) => format!("{}: job needs {} > {}", limit_name(b), b.amount, b.limit),
         _ => format!(
             "{who} {}{soft}: {} in use + {} > {} ({})",
             limit_name(b),

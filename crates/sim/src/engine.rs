@@ -342,24 +342,16 @@ impl<'a> Sim<'a> {
     /// Applies a timed event at `now` (which is the event's time, or a later poll tick).
     fn apply_event(&mut self, event: Event, now: Time) {
         let i = event.job as usize;
-        let procs = self.jobs[i].procs;
         match event.kind {
             EventKind::Limit => {
                 let until = match self.options.max_overrun {
                     Some(overrun) => self.outcomes[i].start + self.jobs[i].wcl + overrun,
                     None => FOREVER,
                 };
-                self.scheduler
-                    .job_extended(JobIdx(i as u32), now, until, procs);
+                self.scheduler.job_extended(JobIdx(i as u32), now, until);
                 self.planned_end[i] = until;
             }
-            EventKind::End => self.scheduler.job_ended(
-                event.time,
-                now,
-                JobIdx(i as u32),
-                self.planned_end[i],
-                procs,
-            ),
+            EventKind::End => self.scheduler.job_ended(event.time, now, JobIdx(i as u32)),
         }
     }
 

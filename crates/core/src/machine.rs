@@ -1,0 +1,1038 @@
+//! The machine's state over time: which node holds which job's tasks, and what every
+//! running job and reservation takes, now and in the future.
+//!
+//! Two modes, chosen once per run ([`MachineSpec::pools_processors`]):
+//! - **pooled**: every job can use every node as interchangeable processors (SHARED
+//!   access, one processor per task, no memory, swap, disk or feature that binds). Then a
+//!   processor count over time ([`Profile`]) decides every start exactly, because a
+//!   running job only ever releases processors and the tasks of jobs starting at or after
+//!   `now` can always be laid on whichever processors are free when they start. Nodes are
+//!   bookkeeping: the allocation policy picks, among the nodes free now, where the tasks
+//!   go. Reservations are processor counts.
+//! - **per node**: every node keeps its claims (running jobs, reservations, standing
+//!   reservations) as intervals with the resources they take; a job fits where enough
+//!   nodes can host its tasks for its whole planned interval, and reservations are laid
+//!   on the nodes the allocation policy picks. The pooled profile is kept as well: its
+//!   processor count bounds every node question from above and rejects most at once.
+//!
+//! In both modes the nodes with free processors are indexed (all of them, and by how many
+//! processors are free) so that a decision visits the free nodes, not the machine.
+
+use crate::job::{JobIdx, QueuedJob};
+use crate::node::{tasks_within, AllocationPolicy, MachineSpec, NodeAccess, NodeCandidate, Res};
+use crate::priorityf::{NodeVar, NodeVars};
+use crate::profile::{Profile, Window, FOREVER};
+use crate::slots::{merge_ranges, SlotPool, SlotRange};
+use crate::Time;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// Where a job's tasks are: (node, tasks) in the order the policy chose the nodes.
+pub type Allocation = Vec<(u32, u64)>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Owner {
+    Job(JobIdx),
+    Held(u32),
+    Standing,
+}
+
+/// What one job, reservation or standing reservation takes on one node over an interval.
+#[derive(Debug, Clone, Copy)]
+struct Claim {
+    start: Time,
+    end: Time,
+    takes: Res,
+    owner: Owner,
+}
+
+#[derive(Debug, Clone)]
+struct Placement {
+    end: Time,
+    procs: u64,
+    per_task: Res,
+    nodes: Allocation,
+    /// On a uniform pooled machine: the processor slots instead of `nodes`.
+    slots: Vec<SlotRange>,
+}
+
+/// A job's tasks placed for this iteration only (a reservation).
+#[derive(Debug, Clone)]
+struct Held {
+    start: Time,
+    end: Time,
+    procs: u64,
+    nodes: Allocation,
+    live: bool,
+}
+
+/// Handle of a reservation made by [`Machine::reserve`], valid until released.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeldId(u32);
+
+/// Why a job can never run on this machine, even empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unfit {
+    /// Fewer processors (in nodes that satisfy the job) than it asks for.
+    Procs {
+        asked: u64,
+        available: u64,
+    },
+    /// No node has the memory one of its tasks asks for.
+    Mem {
+        per_task: u64,
+        largest: u64,
+    },
+    Swap {
+        per_task: u64,
+        largest: u64,
+    },
+    Disk {
+        per_task: u64,
+        largest: u64,
+    },
+    /// No node has all the features it requires (or is in its partition).
+    Features,
+}
+
+#[derive(Debug, Clone)]
+pub struct Machine {
+    spec: Arc<MachineSpec>,
+    pooled: bool,
+    origin: Time,
+    profile: Profile,
+    /// Processors of each node no running job holds (a job past its planned end still
+    /// holds them until it ends; it may go negative for that instant).
+    free: Vec<i64>,
+    jobs_on: Vec<u32>,
+    /// Nodes with free processors, in node order and by free processors.
+    free_set: BTreeSet<u32>,
+    by_free: Vec<BTreeSet<u32>>,
+    running: BTreeMap<JobIdx, Placement>,
+    /// Running jobs by planned end, to find those whose end has come but not been told.
+    by_end: BTreeSet<(Time, JobIdx)>,
+    busy_since: Vec<Option<Time>>,
+    busy_total: Vec<Time>,
+    /// Per node: claims (per-node mode only).
+    claims: Vec<Vec<Claim>>,
+    held: Vec<Held>,
+    /// Identical nodes with pooled processors: slot ranges replace the node index.
+    slots: Option<SlotPool>,
+    /// Which of memory, swap and disk bind ([`MachineSpec::tracked`]).
+    tracked: Res,
+    /// The most memory, swap and disk any node has.
+    largest: Res,
+    /// [`Machine::can_ever_run`] by (request, partition): jobs repeat a few shapes.
+    capacity: std::collections::HashMap<(crate::node::Request, u32), u64>,
+}
+
+impl Machine {
+    /// The machine of `spec`, empty from `origin` on; `pooled` as decided by
+    /// [`MachineSpec::pools_processors`] over the jobs it will run.
+    pub fn new(spec: Arc<MachineSpec>, origin: Time, pooled: bool) -> Self {
+        let pooled = pooled && spec.standing.is_empty();
+        let n = spec.nodes.len();
+        let uniform = pooled && spec.nodes.windows(2).all(|w| w[0] == w[1]);
+        let max_procs = spec.nodes.iter().map(|s| s.procs).max().unwrap_or(0) as usize;
+        let slots = uniform.then(|| {
+            let ppn = spec.nodes.first().map_or(1, |n| n.procs);
+            SlotPool::new(spec.total_procs(), ppn)
+        });
+        let mut m = Machine {
+            profile: Profile::new(spec.total_procs(), origin),
+            pooled,
+            origin,
+            free: spec.nodes.iter().map(|s| s.procs as i64).collect(),
+            jobs_on: vec![0; n],
+            free_set: BTreeSet::new(),
+            by_free: vec![BTreeSet::new(); if uniform { 0 } else { max_procs + 1 }],
+            running: BTreeMap::new(),
+            by_end: BTreeSet::new(),
+            busy_since: vec![None; n],
+            busy_total: vec![0; n],
+            claims: if pooled {
+                Vec::new()
+            } else {
+                vec![Vec::new(); n]
+            },
+            held: Vec::new(),
+            slots,
+            tracked: spec.tracked(),
+            largest: spec.nodes.iter().fold(Res::default(), |m, n| Res {
+                procs: m.procs.max(n.procs),
+                mem: m.mem.max(n.mem),
+                swap: m.swap.max(n.swap),
+                disk: m.disk.max(n.disk),
+            }),
+            capacity: std::collections::HashMap::new(),
+            spec,
+        };
+        if m.slots.is_none() {
+            for i in 0..n {
+                m.index(i as u32);
+            }
+        }
+        let standing = m.spec.standing.clone();
+        for (nodes, start, end) in standing {
+            for node in nodes {
+                let takes = m.spec.nodes[node as usize].capacity();
+                m.claims[node as usize].push(Claim {
+                    start,
+                    end,
+                    takes,
+                    owner: Owner::Standing,
+                });
+                m.profile.occupy(start.max(origin), end, takes.procs);
+            }
+        }
+        m
+    }
+
+    pub fn spec(&self) -> &MachineSpec {
+        &self.spec
+    }
+
+    /// Whether processors are pooled (see the module documentation).
+    pub fn is_pooled(&self) -> bool {
+        self.pooled
+    }
+
+    /// Free processors over time, summed over nodes.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    pub fn total_procs(&self) -> u64 {
+        self.profile.total() as u64
+    }
+
+    pub fn advance(&mut self, now: Time) {
+        self.profile.advance(now);
+    }
+
+    /// Processors free at `now` by the plan, summed over nodes.
+    pub fn free_now(&self, now: Time) -> i64 {
+        self.profile.free_at(now)
+    }
+
+    /// What a task of `job` needs of a node (resources no node configures do not bind).
+    fn need(&self, job: &QueuedJob) -> Res {
+        MachineSpec::per_task_need(&job.request, self.tracked)
+    }
+
+    /// Whether `job` could run on the empty machine (before reservations).
+    pub fn can_ever_run(&mut self, job: &QueuedJob) -> Result<(), Unfit> {
+        let spec = &*self.spec;
+        let part = partition_of(job);
+        let r = job.request;
+        let need = self.need(job);
+        let largest = self.largest;
+        if need.mem > largest.mem {
+            return Err(Unfit::Mem {
+                per_task: need.mem,
+                largest: largest.mem,
+            });
+        }
+        if need.swap > largest.swap {
+            return Err(Unfit::Swap {
+                per_task: need.swap,
+                largest: largest.swap,
+            });
+        }
+        if need.disk > largest.disk {
+            return Err(Unfit::Disk {
+                per_task: need.disk,
+                largest: largest.disk,
+            });
+        }
+        let tasks = *self.capacity.entry((r, part)).or_insert_with(|| {
+            (0..spec.nodes.len())
+                .filter(|&n| spec.can_host(n, need, r.features, part))
+                .map(|n| tasks_within(spec.nodes[n].capacity(), need))
+                .sum()
+        });
+        if tasks == 0 && job.procs > 0 {
+            let features_anywhere = spec.nodes.iter().any(|n| {
+                n.features & r.features == r.features
+                    && (part == 0 || n.partition == 0 || n.partition == part)
+            });
+            if !features_anywhere {
+                return Err(Unfit::Features);
+            }
+        }
+        if tasks * need.procs < job.procs {
+            return Err(Unfit::Procs {
+                asked: job.procs,
+                available: tasks * need.procs,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether `job` can start at `now` and hold its nodes for its whole WCL without
+    /// touching any reservation.
+    #[inline]
+    pub fn fits(&self, now: Time, job: &QueuedJob) -> bool {
+        if !self.profile.fits(now, job.wcl, job.procs) {
+            return false;
+        }
+        self.pooled || self.place(now, now, job).is_some()
+    }
+
+    /// Starts `job` at `now` on the nodes the allocation policy picks; false (nothing
+    /// changes) if it does not fit.
+    pub fn start(&mut self, now: Time, job: &QueuedJob) -> bool {
+        if !self.profile.fits(now, job.wcl, job.procs) {
+            return false;
+        }
+        if self.slots.is_some() {
+            self.start_on_slots(now, job);
+            return true;
+        }
+        let Some(nodes) = self.place(now, now, job) else {
+            return false;
+        };
+        let end = now + job.wcl;
+        self.profile.occupy(now, end, job.procs);
+        let per_task = self.need(job);
+        for &(n, tasks) in &nodes {
+            self.take_node(n, per_task.times(tasks).procs as i64, now);
+            if !self.pooled {
+                self.claims[n as usize].push(Claim {
+                    start: now,
+                    end,
+                    takes: per_task.times(tasks),
+                    owner: Owner::Job(job.idx),
+                });
+            }
+        }
+        self.by_end.insert((end, job.idx));
+        self.running.insert(
+            job.idx,
+            Placement {
+                end,
+                procs: job.procs,
+                per_task,
+                nodes,
+                slots: Vec::new(),
+            },
+        );
+        true
+    }
+
+    /// Uniform pooled machine: the lowest free slots, then (for an instant where a job's
+    /// planned end has come before its end is told) slots handed over from such jobs.
+    fn start_on_slots(&mut self, now: Time, job: &QueuedJob) {
+        let pool = self.slots.as_mut().expect("uniform machine");
+        let mut slots = Vec::new();
+        pool.take(job.procs, &mut slots);
+        let mut short = job.procs - slots.iter().map(|r| r.1).sum::<u64>();
+        let expired: Vec<JobIdx> = self
+            .by_end
+            .range(..(now + 1, JobIdx(0)))
+            .map(|&(_, j)| j)
+            .collect();
+        for j in expired {
+            let p = self.running.get_mut(&j).expect("indexed job runs");
+            while short > 0 {
+                let Some((s, l)) = p.slots.pop() else { break };
+                let k = l.min(short);
+                if k < l {
+                    p.slots.push((s, l - k));
+                }
+                slots.push((s + l - k, k));
+                short -= k;
+            }
+        }
+        debug_assert_eq!(short, 0, "the profile said job {} fits", job.id);
+        let end = now + job.wcl;
+        self.profile.occupy(now, end, job.procs);
+        self.by_end.insert((end, job.idx));
+        self.running.insert(
+            job.idx,
+            Placement {
+                end,
+                procs: job.procs,
+                per_task: Res::default(),
+                nodes: Vec::new(),
+                slots,
+            },
+        );
+    }
+
+    /// Reserves `job` at its earliest start for this iteration, on the nodes the policy
+    /// picks there (CPULOAD places reservations by MINRESOURCE).
+    pub fn reserve(&mut self, now: Time, job: &QueuedJob) -> Option<(Time, HeldId)> {
+        let (at, nodes) = if self.pooled {
+            (
+                self.profile.earliest_start(now, job.wcl, job.procs)?,
+                Vec::new(),
+            )
+        } else {
+            self.earliest_placement(now, job)?
+        };
+        let end = at + job.wcl;
+        self.profile.occupy(at, end, job.procs);
+        let id = self.held.len() as u32;
+        if !self.pooled {
+            let per_task = self.need(job);
+            for &(n, tasks) in &nodes {
+                self.claims[n as usize].push(Claim {
+                    start: at,
+                    end,
+                    takes: per_task.times(tasks),
+                    owner: Owner::Held(id),
+                });
+            }
+        }
+        self.held.push(Held {
+            start: at,
+            end,
+            procs: job.procs,
+            nodes,
+            live: true,
+        });
+        Some((at, HeldId(id)))
+    }
+
+    /// The nodes a reservation holds (empty when processors are pooled).
+    pub fn held_nodes(&self, id: HeldId) -> &[(u32, u64)] {
+        &self.held[id.0 as usize].nodes
+    }
+
+    pub fn release(&mut self, id: HeldId) {
+        let h = &mut self.held[id.0 as usize];
+        if !h.live {
+            return;
+        }
+        h.live = false;
+        let (start, end, procs) = (h.start, h.end, h.procs);
+        self.profile.release(start, end, procs);
+        if !self.pooled {
+            let nodes = std::mem::take(&mut self.held[id.0 as usize].nodes);
+            for &(n, _) in &nodes {
+                self.claims[n as usize].retain(|c| c.owner != Owner::Held(id.0));
+            }
+        }
+    }
+
+    /// Releases every reservation of the iteration.
+    pub fn release_all(&mut self) {
+        for i in 0..self.held.len() {
+            self.release(HeldId(i as u32));
+        }
+        self.held.clear();
+    }
+
+    /// `job` ended; its processors are free from `freed` on.
+    pub fn ended(&mut self, job: JobIdx, freed: Time) {
+        let Some(p) = self.running.remove(&job) else {
+            return;
+        };
+        self.by_end.remove(&(p.end, job));
+        self.profile.advance(freed);
+        self.profile.release(freed, p.end, p.procs);
+        if let Some(pool) = &mut self.slots {
+            for &r in &p.slots {
+                pool.give(r);
+            }
+            return;
+        }
+        for &(n, tasks) in &p.nodes {
+            self.give_node(n, p.per_task.times(tasks).procs as i64, freed);
+            if !self.pooled {
+                self.claims[n as usize].retain(|c| c.owner != Owner::Job(job));
+            }
+        }
+    }
+
+    /// Running `job` passed its planned end at `from` and holds its nodes until `until`.
+    pub fn extended(&mut self, job: JobIdx, from: Time, until: Time) {
+        let Some(p) = self.running.get_mut(&job) else {
+            return;
+        };
+        self.by_end.remove(&(p.end, job));
+        p.end = until;
+        self.by_end.insert((until, job));
+        self.profile.advance(from);
+        self.profile.occupy(from, until, p.procs);
+        if !self.pooled {
+            for &(n, _) in &p.nodes {
+                for c in &mut self.claims[n as usize] {
+                    if c.owner == Owner::Job(job) {
+                        c.end = until;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The nodes of a running job as inclusive, merged node-index ranges.
+    pub fn node_ranges(&self, job: JobIdx) -> Vec<(u32, u32)> {
+        let Some(p) = self.running.get(&job) else {
+            return Vec::new();
+        };
+        match &self.slots {
+            Some(pool) => pool.node_ranges(&p.slots),
+            None => {
+                let mut r: Vec<(u32, u32)> = p.nodes.iter().map(|&(n, _)| (n, n)).collect();
+                merge_ranges(&mut r);
+                r
+            }
+        }
+    }
+
+    /// Tasks per node of a running job, in the order the policy chose the nodes (empty
+    /// on a uniform pooled machine, where only [`Machine::node_ranges`] is kept).
+    pub fn placement(&self, job: JobIdx) -> &[(u32, u64)] {
+        self.running.get(&job).map_or(&[], |p| p.nodes.as_slice())
+    }
+
+    /// The slowest SPEED among a running job's nodes.
+    pub fn speed_of(&self, job: JobIdx) -> f64 {
+        if self.slots.is_some() {
+            return self.spec.nodes.first().map_or(1.0, |n| n.speed);
+        }
+        self.placement(job)
+            .iter()
+            .map(|&(n, _)| self.spec.nodes[n as usize].speed)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The backfill window for jobs longer than `shorter` (MAUI-SEMANTICS §4.4).
+    pub fn window_after(&self, now: Time, shorter: Time) -> Option<Window> {
+        if self.pooled {
+            return self.profile.window_after(now, shorter);
+        }
+        let mut procs = 0;
+        let mut duration = FOREVER;
+        for (free, until) in self.node_windows(now) {
+            if until - now > shorter {
+                procs += free;
+                duration = duration.min(until - now);
+            }
+        }
+        (procs > 0).then_some(Window { procs, duration })
+    }
+
+    /// Every backfill window at `now`, widest first.
+    pub fn windows(&self, now: Time) -> Vec<Window> {
+        let mut all = Vec::new();
+        let mut shorter = 0;
+        while let Some(w) = self.window_after(now, shorter) {
+            all.push(w);
+            if w.duration >= FOREVER {
+                break;
+            }
+            shorter = w.duration;
+        }
+        all
+    }
+
+    /// Per node with processors free now: how many, and until when nothing claims them.
+    fn node_windows(&self, now: Time) -> Vec<(i64, Time)> {
+        let mut out = Vec::new();
+        for n in self.nodes_free_now(now) {
+            let cap = self.spec.nodes[n as usize].procs as i64;
+            let claims = &self.claims[n as usize];
+            let single = self.spec.access == NodeAccess::SingleJob;
+            let active = claims.iter().filter(|c| c.start <= now && now < c.end);
+            let free = if single && active.clone().next().is_some() {
+                0
+            } else {
+                cap - active.map(|c| c.takes.procs as i64).sum::<i64>()
+            };
+            if free <= 0 {
+                continue;
+            }
+            let until = claims
+                .iter()
+                .filter(|c| c.start > now)
+                .map(|c| c.start)
+                .min()
+                .unwrap_or(FOREVER);
+            out.push((free, until));
+        }
+        out
+    }
+
+    // ---- placement ----
+
+    /// Nodes that may have processors free at `now`: those no running job fills, and those
+    /// of jobs whose planned end has come.
+    fn nodes_free_now(&self, now: Time) -> Vec<u32> {
+        let mut nodes: Vec<u32> = self.free_set.iter().copied().collect();
+        let expired = self.by_end.range(..(now + 1, JobIdx(0)));
+        let mut extra = false;
+        for &(_, j) in expired {
+            nodes.extend(self.running[&j].nodes.iter().map(|&(n, _)| n));
+            extra = true;
+        }
+        if extra {
+            nodes.sort_unstable();
+            nodes.dedup();
+        }
+        nodes
+    }
+
+    /// Processors of node `n` that jobs past their planned end at `now` still hold.
+    fn expired_on(&self, now: Time) -> BTreeMap<u32, i64> {
+        let mut extra = BTreeMap::new();
+        for &(_, j) in self.by_end.range(..(now + 1, JobIdx(0))) {
+            let p = &self.running[&j];
+            for &(n, tasks) in &p.nodes {
+                *extra.entry(n).or_insert(0) += p.per_task.times(tasks).procs as i64;
+            }
+        }
+        extra
+    }
+
+    /// Tasks of `job` node `n` can host over `[a, b)` around every claim.
+    fn hostable(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
+        let spec = &self.spec;
+        if !spec.can_host(n, per_task, job.request.features, partition_of(job)) {
+            return 0;
+        }
+        let cap = spec.nodes[n].capacity();
+        let claims = &self.claims[n];
+        let overlapping = claims.iter().filter(|c| c.start < b && a < c.end);
+        if spec.access == NodeAccess::SingleJob {
+            return if overlapping.clone().next().is_some() {
+                0
+            } else {
+                tasks_within(cap, per_task)
+            };
+        }
+        let mut fewest = u64::MAX;
+        let points =
+            std::iter::once(a).chain(overlapping.clone().map(|c| c.start).filter(|&s| s > a));
+        for t in points {
+            let mut used = Res::default();
+            for c in overlapping.clone().filter(|c| c.start <= t && t < c.end) {
+                used.add(c.takes);
+            }
+            let free = Res {
+                procs: cap.procs.saturating_sub(used.procs),
+                mem: cap.mem.saturating_sub(used.mem),
+                swap: cap.swap.saturating_sub(used.swap),
+                disk: cap.disk.saturating_sub(used.disk),
+            };
+            fewest = fewest.min(tasks_within(free, per_task));
+            if fewest == 0 {
+                break;
+            }
+        }
+        fewest
+    }
+
+    /// The nodes for `job` starting at `t` (`now` ≤ `t`), chosen by the allocation policy,
+    /// or `None` if too few can host it for its whole WCL.
+    fn place(&self, t: Time, now: Time, job: &QueuedJob) -> Option<Allocation> {
+        let per_task = self.need(job);
+        let tasks = job.procs / per_task.procs.max(1);
+        if self.pooled {
+            return self.place_pooled(now, job, tasks);
+        }
+        let end = t + job.wcl.max(1);
+        let nodes: Vec<u32> = if t == now {
+            self.nodes_free_now(now)
+        } else {
+            (0..self.spec.nodes.len() as u32).collect()
+        };
+        let mut cands: Vec<NodeCandidate> = Vec::new();
+        let mut total = 0;
+        for n in nodes {
+            let h = self.hostable(n as usize, t, end, job, per_task);
+            if h > 0 {
+                total += h;
+                cands.push(NodeCandidate {
+                    node: n,
+                    tasks: h,
+                    free_procs: self.free_procs_at(n as usize, t),
+                });
+            }
+        }
+        if total < tasks {
+            return None;
+        }
+        self.choose(t, now, end, job, tasks, cands)
+    }
+
+    /// Pooled processors: the free nodes (and those of jobs past their planned end) are
+    /// enough by the profile; the policy only orders them.
+    fn place_pooled(&self, now: Time, job: &QueuedJob, tasks: u64) -> Option<Allocation> {
+        let expired = self.expired_on(now);
+        let mut alloc = Vec::new();
+        let mut left = tasks;
+        let mut take = |n: u32, free: i64, alloc: &mut Allocation| {
+            let k = (free.max(0) as u64).min(left);
+            if k > 0 {
+                alloc.push((n, k));
+                left -= k;
+            }
+            left == 0
+        };
+        let policy = self.spec.allocation;
+        if expired.is_empty() && policy == AllocationPolicy::FirstAvailable {
+            for &n in &self.free_set {
+                if take(n, self.free[n as usize], &mut alloc) {
+                    return Some(alloc);
+                }
+            }
+            return None;
+        }
+        if expired.is_empty() && policy == AllocationPolicy::LastAvailable {
+            for bucket in &self.by_free {
+                for &n in bucket {
+                    if take(n, self.free[n as usize], &mut alloc) {
+                        return Some(alloc);
+                    }
+                }
+            }
+            return None;
+        }
+        let mut nodes: Vec<u32> = self.free_set.iter().copied().collect();
+        nodes.extend(expired.keys().copied());
+        nodes.sort_unstable();
+        nodes.dedup();
+        let cands: Vec<NodeCandidate> = nodes
+            .into_iter()
+            .map(|n| {
+                let free = self.free[n as usize].max(0) + expired.get(&n).copied().unwrap_or(0);
+                NodeCandidate {
+                    node: n,
+                    tasks: free.max(0) as u64,
+                    free_procs: free.max(0) as u64,
+                }
+            })
+            .filter(|c| c.tasks > 0)
+            .collect();
+        let end = now + job.wcl.max(1);
+        self.choose(now, now, end, job, tasks, cands)
+    }
+
+    /// The policy's choice of `tasks` tasks among `cands` (each with the tasks it can
+    /// host); `None` when the policy finds no acceptable set.
+    fn choose(
+        &self,
+        t: Time,
+        now: Time,
+        end: Time,
+        job: &QueuedJob,
+        tasks: u64,
+        mut cands: Vec<NodeCandidate>,
+    ) -> Option<Allocation> {
+        let spec = &*self.spec;
+        let policy = match spec.allocation {
+            AllocationPolicy::CpuLoad if t > now => AllocationPolicy::MinResource,
+            p => p,
+        };
+        match policy {
+            AllocationPolicy::Local => {
+                let local = spec.local.as_ref()?;
+                let chosen = local.select(spec, tasks, &cands)?;
+                let valid = chosen.iter().map(|&(_, k)| k).sum::<u64>() == tasks
+                    && chosen
+                        .iter()
+                        .all(|&(n, k)| cands.iter().any(|c| c.node == n && c.tasks >= k))
+                    && {
+                        let mut seen: Vec<u32> = chosen.iter().map(|&(n, _)| n).collect();
+                        seen.sort_unstable();
+                        seen.windows(2).all(|w| w[0] != w[1])
+                    };
+                return valid.then_some(chosen);
+            }
+            AllocationPolicy::Contiguous => return contiguous(&cands, tasks),
+            AllocationPolicy::MaxBalance => {
+                return max_balance(spec, &mut cands, tasks);
+            }
+            _ => {}
+        }
+        let mut keyed: Vec<((f64, f64, f64), NodeCandidate)> = cands
+            .into_iter()
+            .map(|c| (self.order_key(policy, c, t, now, end, job), c))
+            .collect();
+        keyed.sort_by(|a, b| {
+            (a.0 .0, a.0 .1, a.0 .2, a.1.node)
+                .partial_cmp(&(b.0 .0, b.0 .1, b.0 .2, b.1.node))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        take_in_order(keyed.into_iter().map(|(_, c)| c), tasks)
+    }
+
+    /// The sort key of a candidate node: smaller is chosen first (node order breaks ties).
+    fn order_key(
+        &self,
+        policy: AllocationPolicy,
+        c: NodeCandidate,
+        t: Time,
+        now: Time,
+        end: Time,
+        job: &QueuedJob,
+    ) -> (f64, f64, f64) {
+        let node = &self.spec.nodes[c.node as usize];
+        match policy {
+            AllocationPolicy::LastAvailable => {
+                let gap = self
+                    .next_claim_after(c.node as usize, end)
+                    .map_or(FOREVER, |s| s - end);
+                (gap as f64, c.free_procs as f64, 0.0)
+            }
+            AllocationPolicy::MinResource => (
+                node.mem as f64,
+                node.procs as f64,
+                (node.swap + node.disk) as f64,
+            ),
+            AllocationPolicy::CpuLoad => {
+                let dedicated = node.procs as f64 - c.free_procs as f64;
+                (-(node.procs as f64 - dedicated.max(node.load)), 0.0, 0.0)
+            }
+            AllocationPolicy::Priority => {
+                (-self.node_priority(c.node as usize, t, now, job), 0.0, 0.0)
+            }
+            AllocationPolicy::Fastest => (-node.speed, -(node.procspeed as f64), 0.0),
+            _ => (0.0, 0.0, 0.0),
+        }
+    }
+
+    /// The node's allocation priority for `job` starting at `t` (PRIORITYF, or
+    /// `PRIORITY + 100·PREF + 100·RESAFFINITY` without one).
+    pub fn node_priority(&self, n: usize, t: Time, now: Time, job: &QueuedJob) -> f64 {
+        let vars = self.node_vars(n, t, now, job);
+        let node = &self.spec.nodes[n];
+        match node.priority_f.as_ref().or(self.spec.priority_f.as_ref()) {
+            Some(f) => f.eval(&vars),
+            None => {
+                vars[NodeVar::Priority as usize]
+                    + 100.0 * vars[NodeVar::Pref as usize]
+                    + 100.0 * vars[NodeVar::ResAffinity as usize]
+            }
+        }
+    }
+
+    /// Every PRIORITYF attribute of node `n` for `job` starting at `t`.
+    pub fn node_vars(&self, n: usize, t: Time, now: Time, job: &QueuedJob) -> NodeVars {
+        let node = &self.spec.nodes[n];
+        let (used, jobs) = self.used_at(n, t);
+        let mut v = [0.0; NodeVar::COUNT];
+        let mut set = |var: NodeVar, x: f64| v[var as usize] = x;
+        set(NodeVar::ADisk, node.disk.saturating_sub(used.disk) as f64);
+        set(NodeVar::AMem, node.mem.saturating_sub(used.mem) as f64);
+        set(
+            NodeVar::AProcs,
+            node.procs.saturating_sub(used.procs) as f64,
+        );
+        set(NodeVar::ASwap, node.swap.saturating_sub(used.swap) as f64);
+        set(NodeVar::CDisk, node.disk as f64);
+        set(NodeVar::CMem, node.mem as f64);
+        set(NodeVar::CProcs, node.procs as f64);
+        set(NodeVar::CSwap, node.swap as f64);
+        set(NodeVar::JobCount, jobs as f64);
+        set(NodeVar::Load, node.load);
+        let pref = job.request.pref;
+        set(
+            NodeVar::Pref,
+            f64::from(u8::from(pref != 0 && node.features & pref == pref)),
+        );
+        set(NodeVar::Priority, node.priority);
+        set(NodeVar::ResAffinity, 0.0);
+        let speed = if node.speed != 1.0 || node.procspeed == 0 {
+            node.speed
+        } else {
+            node.procspeed as f64
+        };
+        set(NodeVar::Speed, speed);
+        set(NodeVar::Usage, self.usage(n, now));
+        v
+    }
+
+    /// Share of the time since the start that node `n` has been running jobs.
+    pub fn usage(&self, n: usize, now: Time) -> f64 {
+        let elapsed = now - self.origin;
+        if elapsed <= 0 {
+            return 0.0;
+        }
+        let busy = self.busy_total[n] + self.busy_since[n].map_or(0, |s| now - s);
+        busy as f64 / elapsed as f64
+    }
+
+    /// What jobs and reservations take on node `n` at `t`, and how many they are.
+    fn used_at(&self, n: usize, t: Time) -> (Res, u32) {
+        if self.pooled {
+            let procs = self.spec.nodes[n].procs as i64 - self.free[n];
+            return (
+                Res {
+                    procs: procs.max(0) as u64,
+                    ..Res::default()
+                },
+                self.jobs_on[n],
+            );
+        }
+        let mut used = Res::default();
+        let mut jobs = 0;
+        for c in self.claims[n].iter().filter(|c| c.start <= t && t < c.end) {
+            used.add(c.takes);
+            jobs += u32::from(c.owner != Owner::Standing);
+        }
+        (used, jobs)
+    }
+
+    fn free_procs_at(&self, n: usize, t: Time) -> u64 {
+        self.spec.nodes[n]
+            .procs
+            .saturating_sub(self.used_at(n, t).0.procs)
+    }
+
+    /// The first claim on node `n` starting at or after `t`.
+    fn next_claim_after(&self, n: usize, t: Time) -> Option<Time> {
+        if self.pooled {
+            return None;
+        }
+        self.claims[n]
+            .iter()
+            .map(|c| c.start)
+            .filter(|&s| s >= t)
+            .min()
+    }
+
+    /// Per node: the earliest start at which the policy can place `job` for its WCL.
+    fn earliest_placement(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
+        let mut times: Vec<Time> = vec![now];
+        for claims in &self.claims {
+            times.extend(
+                claims
+                    .iter()
+                    .map(|c| c.end)
+                    .filter(|&e| e > now && e < FOREVER),
+            );
+        }
+        times.sort_unstable();
+        times.dedup();
+        for t in times {
+            if !self.profile.fits(t, job.wcl, job.procs) {
+                continue;
+            }
+            if let Some(nodes) = self.place(t, now, job) {
+                return Some((t, nodes));
+            }
+        }
+        None
+    }
+
+    // ---- the free-node index ----
+
+    fn index(&mut self, n: u32) {
+        let f = self.free[n as usize];
+        if f > 0 {
+            self.free_set.insert(n);
+            self.by_free[f as usize].insert(n);
+        }
+    }
+
+    fn unindex(&mut self, n: u32) {
+        let f = self.free[n as usize];
+        if f > 0 {
+            self.free_set.remove(&n);
+            self.by_free[f as usize].remove(&n);
+        }
+    }
+
+    fn take_node(&mut self, n: u32, procs: i64, now: Time) {
+        self.unindex(n);
+        self.free[n as usize] -= procs;
+        self.index(n);
+        let i = n as usize;
+        self.jobs_on[i] += 1;
+        if self.jobs_on[i] == 1 {
+            self.busy_since[i] = Some(now);
+        }
+    }
+
+    fn give_node(&mut self, n: u32, procs: i64, at: Time) {
+        self.unindex(n);
+        self.free[n as usize] += procs;
+        self.index(n);
+        let i = n as usize;
+        self.jobs_on[i] -= 1;
+        if self.jobs_on[i] == 0 {
+            if let Some(s) = self.busy_since[i].take() {
+                self.busy_total[i] += (at - s).max(0);
+            }
+        }
+    }
+}
+
+/// The job's partition as a node partition id (0 = none).
+fn partition_of(job: &QueuedJob) -> u32 {
+    job.creds.partition.get().map_or(0, |p| p as u32 + 1)
+}
+
+/// Takes tasks from the candidates in order until `tasks` are placed.
+fn take_in_order(cands: impl Iterator<Item = NodeCandidate>, tasks: u64) -> Option<Allocation> {
+    let mut left = tasks;
+    let mut alloc = Vec::new();
+    for c in cands {
+        if left == 0 {
+            break;
+        }
+        let k = c.tasks.min(left);
+        alloc.push((c.node, k));
+        left -= k;
+    }
+    (left == 0).then_some(alloc)
+}
+
+/// CONTIGUOUS: the first run of consecutive nodes (in node order), each able to host
+/// some tasks, that together host them all.
+fn contiguous(cands: &[NodeCandidate], tasks: u64) -> Option<Allocation> {
+    // `cands` is in node order.
+    let mut start = 0;
+    let mut sum = 0;
+    for i in 0..cands.len() {
+        if i > 0 && cands[i].node != cands[i - 1].node + 1 {
+            start = i;
+            sum = 0;
+        }
+        sum += cands[i].tasks;
+        if sum >= tasks {
+            // Shrink from the left while the run still holds every task.
+            while sum - cands[start].tasks >= tasks {
+                sum -= cands[start].tasks;
+                start += 1;
+            }
+            return take_in_order(cands[start..=i].iter().copied(), tasks);
+        }
+    }
+    None
+}
+
+/// MAXBALANCE: the set of nodes with the smallest speed span that hosts every task
+/// (identical speeds when possible); among equal spans the fastest.
+fn max_balance(spec: &MachineSpec, cands: &mut [NodeCandidate], tasks: u64) -> Option<Allocation> {
+    let speed = |c: &NodeCandidate| spec.nodes[c.node as usize].speed;
+    cands.sort_by(|a, b| {
+        speed(b)
+            .partial_cmp(&speed(a))
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.node.cmp(&b.node))
+    });
+    // Fastest first; a sliding run over this order.
+    let mut best: Option<(f64, usize, usize)> = None;
+    let mut lo = 0;
+    let mut sum = 0;
+    for hi in 0..cands.len() {
+        sum += cands[hi].tasks;
+        while sum - cands[lo].tasks >= tasks {
+            sum -= cands[lo].tasks;
+            lo += 1;
+        }
+        if sum >= tasks {
+            let span = speed(&cands[lo]) - speed(&cands[hi]);
+            if best.is_none_or(|(s, _, _)| span < s) {
+                best = Some((span, lo, hi));
+            }
+        }
+    }
+    let (_, lo, hi) = best?;
+    take_in_order(cands[lo..=hi].iter().copied(), tasks)
+}

@@ -1,0 +1,329 @@
+//! The machine as the policy sees it (guide 5.2): nodes with their configured resources
+//! and attributes, what a job asks of a node, and how nodes are chosen.
+
+use crate::priorityf::PriorityFn;
+use std::fmt;
+use std::sync::Arc;
+
+/// Node features as bits; the caller interns feature names (at most 64 distinct).
+pub type FeatureMask = u64;
+
+/// Amounts of the per-node resources: processors and MB of memory, swap and disk.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Res {
+    pub procs: u64,
+    pub mem: u64,
+    pub swap: u64,
+    pub disk: u64,
+}
+
+impl Res {
+    pub fn times(self, n: u64) -> Res {
+        Res {
+            procs: self.procs * n,
+            mem: self.mem * n,
+            swap: self.swap * n,
+            disk: self.disk * n,
+        }
+    }
+
+    fn plus(self, o: Res) -> Res {
+        Res {
+            procs: self.procs + o.procs,
+            mem: self.mem + o.mem,
+            swap: self.swap + o.swap,
+            disk: self.disk + o.disk,
+        }
+    }
+
+    pub(crate) fn add(&mut self, o: Res) {
+        *self = self.plus(o);
+    }
+}
+
+/// One compute node (`NODECFG[name]`, a resource trace line, or a generated node).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeSpec {
+    pub procs: u64,
+    /// MB; 0 = not configured.
+    pub mem: u64,
+    pub swap: u64,
+    pub disk: u64,
+    /// Relative speed (SPEED), 1.0 unless configured.
+    pub speed: f64,
+    /// Processor speed (PROCSPEED), 0 unless configured.
+    pub procspeed: u64,
+    pub features: FeatureMask,
+    /// Admin node priority (PRIORITY).
+    pub priority: f64,
+    /// Partition id (0 = none); a job of partition p runs only on nodes of p or of none.
+    pub partition: u32,
+    /// Background load (LOAD) for CPULOAD and PRIORITYF.
+    pub load: f64,
+    /// This node's own PRIORITYF, overriding the machine's default.
+    pub priority_f: Option<Arc<PriorityFn>>,
+}
+
+impl NodeSpec {
+    /// A node with `procs` processors and nothing else configured.
+    pub fn with_procs(procs: u64) -> Self {
+        NodeSpec {
+            procs,
+            mem: 0,
+            swap: 0,
+            disk: 0,
+            speed: 1.0,
+            procspeed: 0,
+            features: 0,
+            priority: 0.0,
+            partition: 0,
+            load: 0.0,
+            priority_f: None,
+        }
+    }
+
+    pub fn capacity(&self) -> Res {
+        Res {
+            procs: self.procs,
+            mem: self.mem,
+            swap: self.swap,
+            disk: self.disk,
+        }
+    }
+}
+
+/// NODEACCESSPOLICY.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NodeAccess {
+    /// Tasks of different jobs may share a node.
+    #[default]
+    Shared,
+    /// A node runs one job at a time.
+    SingleJob,
+}
+
+/// NODEALLOCATIONPOLICY (guide 5.2.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AllocationPolicy {
+    FirstAvailable,
+    /// Best fit in time: the smallest gap between the job's end and the node's next
+    /// reservation; then the fewest free processors (best fit in space); then node order.
+    #[default]
+    LastAvailable,
+    MinResource,
+    CpuLoad,
+    Priority,
+    Fastest,
+    MaxBalance,
+    Contiguous,
+    /// The site's own [`NodeAllocator`].
+    Local,
+}
+
+impl AllocationPolicy {
+    pub const ALL: [AllocationPolicy; 9] = [
+        AllocationPolicy::FirstAvailable,
+        AllocationPolicy::LastAvailable,
+        AllocationPolicy::MinResource,
+        AllocationPolicy::CpuLoad,
+        AllocationPolicy::Priority,
+        AllocationPolicy::Fastest,
+        AllocationPolicy::MaxBalance,
+        AllocationPolicy::Contiguous,
+        AllocationPolicy::Local,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AllocationPolicy::FirstAvailable => "FIRSTAVAILABLE",
+            AllocationPolicy::LastAvailable => "LASTAVAILABLE",
+            AllocationPolicy::MinResource => "MINRESOURCE",
+            AllocationPolicy::CpuLoad => "CPULOAD",
+            AllocationPolicy::Priority => "PRIORITY",
+            AllocationPolicy::Fastest => "FASTEST",
+            AllocationPolicy::MaxBalance => "MAXBALANCE",
+            AllocationPolicy::Contiguous => "CONTIGUOUS",
+            AllocationPolicy::Local => "LOCAL",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s))
+    }
+}
+
+/// What each task of a job needs from the node it runs on, beyond the job's total
+/// processors (`QueuedJob::procs` = tasks × `procs_per_task`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Request {
+    pub procs_per_task: u32,
+    /// MB per task of memory, swap and disk (0 = none asked).
+    pub mem: u32,
+    pub swap: u32,
+    pub disk: u32,
+    /// Features every node of the job must have.
+    pub features: FeatureMask,
+    /// Features the job prefers (PREF): the PRIORITYF `PREF` term.
+    pub pref: FeatureMask,
+}
+
+impl Default for Request {
+    fn default() -> Self {
+        Request {
+            procs_per_task: 1,
+            mem: 0,
+            swap: 0,
+            disk: 0,
+            features: 0,
+            pref: 0,
+        }
+    }
+}
+
+impl Request {
+    pub fn per_task(&self) -> Res {
+        Res {
+            procs: u64::from(self.procs_per_task.max(1)),
+            mem: u64::from(self.mem),
+            swap: u64::from(self.swap),
+            disk: u64::from(self.disk),
+        }
+    }
+}
+
+/// A node the LOCAL policy may choose, with how many of the job's tasks it can host for
+/// the whole of the job's planned interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NodeCandidate {
+    pub node: u32,
+    pub tasks: u64,
+    /// Processors free on the node at the planned start.
+    pub free_procs: u64,
+}
+
+/// The LOCAL node allocation policy: a site's own choice among the nodes that can host
+/// the job (guide 5.2.2.9). Returned pairs are (node, tasks); the tasks must sum to
+/// `tasks`, and each node must be a candidate with at least that many. A choice that
+/// breaks these rules is ignored, and the job is treated as not fitting there.
+pub trait NodeAllocator: Send + Sync + fmt::Debug {
+    fn select(
+        &self,
+        spec: &MachineSpec,
+        tasks: u64,
+        candidates: &[NodeCandidate],
+    ) -> Option<Vec<(u32, u64)>>;
+}
+
+/// The whole machine and how it is allocated.
+#[derive(Debug, Clone)]
+pub struct MachineSpec {
+    pub nodes: Vec<NodeSpec>,
+    pub access: NodeAccess,
+    pub allocation: AllocationPolicy,
+    /// NODECFG[DEFAULT] PRIORITYF: the function of nodes without their own.
+    pub priority_f: Option<Arc<PriorityFn>>,
+    pub local: Option<Arc<dyn NodeAllocator>>,
+    /// Admin reservations on named nodes: (nodes, start, end), holding the whole node.
+    pub standing: Vec<(Vec<u32>, crate::Time, crate::Time)>,
+}
+
+impl MachineSpec {
+    /// `nodes` identical nodes of `procs_per_node` processors, nothing else configured.
+    pub fn homogeneous(nodes: u64, procs_per_node: u64) -> Self {
+        MachineSpec {
+            nodes: vec![NodeSpec::with_procs(procs_per_node); nodes as usize],
+            access: NodeAccess::Shared,
+            allocation: AllocationPolicy::default(),
+            priority_f: None,
+            local: None,
+            standing: Vec::new(),
+        }
+    }
+
+    pub fn total_procs(&self) -> u64 {
+        self.nodes.iter().map(|n| n.procs).sum()
+    }
+
+    /// Which of memory, swap and disk some node configures: a request for a resource no
+    /// node configures is not modelled (traces ask for memory the machine file never
+    /// mentions), one for a configured resource binds on every node.
+    pub fn tracked(&self) -> Res {
+        let any = |f: fn(&NodeSpec) -> u64| u64::from(self.nodes.iter().any(|n| f(n) > 0));
+        Res {
+            procs: 1,
+            mem: any(|n| n.mem),
+            swap: any(|n| n.swap),
+            disk: any(|n| n.disk),
+        }
+    }
+
+    /// What a task of `request` needs of a node, counting only the `tracked` resources.
+    pub fn per_task_need(request: &Request, tracked: Res) -> Res {
+        let r = request.per_task();
+        Res {
+            procs: r.procs,
+            mem: r.mem * tracked.mem,
+            swap: r.swap * tracked.swap,
+            disk: r.disk * tracked.disk,
+        }
+    }
+
+    /// Whether node `n` could ever host a task needing `need` (features, partition, size).
+    #[inline]
+    pub fn can_host(&self, n: usize, need: Res, features: FeatureMask, partition: u32) -> bool {
+        let node = &self.nodes[n];
+        node.features & features == features
+            && (partition == 0 || node.partition == 0 || node.partition == partition)
+            && need.procs <= node.procs
+            && need.mem <= node.mem
+            && need.swap <= node.swap
+            && need.disk <= node.disk
+    }
+
+    /// Whether every job of the given requests can use every node as a pool of
+    /// interchangeable processors: then a processor count over time decides every start
+    /// exactly (any set of free processors will do), and nodes are only bookkeeping.
+    pub fn pools_processors<'a>(
+        &self,
+        mut requests: impl Iterator<Item = (&'a Request, u32)>,
+    ) -> bool {
+        let uniform = |f: fn(&NodeSpec) -> u64| self.nodes.windows(2).all(|w| f(&w[0]) == f(&w[1]));
+        let common_features = self.nodes.iter().fold(!0, |acc, n| acc & n.features);
+        let one_partition = uniform(|n| u64::from(n.partition));
+        let single_proc_nodes = self.nodes.iter().all(|n| n.procs == 1);
+        let t = self.tracked();
+        self.standing.is_empty()
+            && (self.access == NodeAccess::Shared || single_proc_nodes)
+            && !matches!(
+                self.allocation,
+                AllocationPolicy::Contiguous | AllocationPolicy::Local
+            )
+            && requests.all(|(r, partition)| {
+                let need = Self::per_task_need(r, t);
+                need.procs <= 1
+                    && need.mem == 0
+                    && need.swap == 0
+                    && need.disk == 0
+                    && r.features & common_features == r.features
+                    && (partition == 0 || one_partition)
+            })
+    }
+}
+
+/// How many tasks needing `per_task` fit in `free`.
+#[inline]
+pub(crate) fn tasks_within(free: Res, per_task: Res) -> u64 {
+    let mut n = free.procs / per_task.procs.max(1);
+    for (have, need) in [
+        (free.mem, per_task.mem),
+        (free.swap, per_task.swap),
+        (free.disk, per_task.disk),
+    ] {
+        if let Some(k) = have.checked_div(need) {
+            n = n.min(k);
+        }
+    }
+    n
+}
