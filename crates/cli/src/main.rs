@@ -61,6 +61,14 @@ struct TraceArgs {
     /// Processors per node.
     #[arg(long)]
     procs_per_node: Option<u64>,
+    /// The nodes, from a Maui resource trace (21 fields per node, guide 16.2), instead of
+    /// identical nodes from the machine size. NODECFG in the config applies on top.
+    #[arg(long, value_name = "FILE")]
+    node_file: Option<PathBuf>,
+    /// Jobs run their recorded runtime divided by the SPEED of their slowest node
+    /// (off: runtimes are as recorded).
+    #[arg(long)]
+    scale_by_speed: bool,
     /// Where the wallclock limit comes from.
     #[arg(long, value_enum, default_value_t = EstimateArg::Trace)]
     estimate: EstimateArg,
@@ -198,6 +206,8 @@ fn run_options(args: TraceArgs, fs_dir: Option<PathBuf>) -> RunOptions {
     RunOptions {
         fs_dir,
         fs_init: args.fs_init,
+        node_file: args.node_file,
+        scale_by_speed: args.scale_by_speed,
         trace: args.trace,
         config: args.config,
         filter: match args.filter {

@@ -124,7 +124,7 @@ fn run_writes_every_output_and_is_deterministic() {
     }
     let csv = fs::read_to_string(a.join("jobs.csv")).unwrap();
     assert!(csv.starts_with(
-        "id,submit,start,end,wait,runtime,wcl,procs,user,group,account,qos,class,backfilled,cancelled,bypass,first_reservation,reservation_delay\n"
+        "id,submit,start,end,wait,runtime,wcl,procs,user,group,account,qos,class,backfilled,cancelled,bypass,first_reservation,reservation_delay,nodes\n"
     ));
     assert_eq!(csv.lines().count() as u64, 1 + s["jobs"].as_u64().unwrap());
 }
@@ -631,7 +631,7 @@ fn scenario_checks_its_expectations_and_fails_when_one_does_not_hold() {
     let bad = write(tmp.path(), "bad.toml", b"title = \"x\"\nprocs = 0\n");
     let out = mauisim(&["scenario", bad.to_str().unwrap()]);
     assert!(
-        stderr(&out).contains("bad.toml:1: procs: the machine needs at least one processor"),
+        stderr(&out).contains("bad.toml:2: procs: the machine needs at least one processor"),
         "{}",
         stderr(&out)
     );

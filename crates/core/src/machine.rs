@@ -48,6 +48,7 @@ struct Claim {
 
 #[derive(Debug, Clone)]
 struct Placement {
+    start: Time,
     end: Time,
     procs: u64,
     per_task: Res,
@@ -122,6 +123,9 @@ pub struct Machine {
     tracked: Res,
     /// The most memory, swap and disk any node has.
     largest: Res,
+    /// Processor-seconds each node ran jobs for (per node; on a uniform pooled machine
+    /// a difference array over processor slots).
+    busy: Vec<i64>,
     /// [`Machine::can_ever_run`] by (request, partition): jobs repeat a few shapes.
     capacity: std::collections::HashMap<(crate::node::Request, u32), u64>,
 }
@@ -157,6 +161,14 @@ impl Machine {
             },
             held: Vec::new(),
             slots,
+            busy: vec![
+                0;
+                if uniform {
+                    spec.total_procs() as usize + 1
+                } else {
+                    n
+                }
+            ],
             tracked: spec.tracked(),
             largest: spec.nodes.iter().fold(Res::default(), |m, n| Res {
                 procs: m.procs.max(n.procs),
@@ -292,6 +304,12 @@ impl Machine {
         let Some(nodes) = self.place(now, now, job) else {
             return false;
         };
+        self.commit(now, job, nodes);
+        true
+    }
+
+    /// Takes `nodes` for `job` from `now` to its planned end.
+    fn commit(&mut self, now: Time, job: &QueuedJob, nodes: Allocation) {
         let end = now + job.wcl;
         self.profile.occupy(now, end, job.procs);
         let per_task = self.need(job);
@@ -310,6 +328,7 @@ impl Machine {
         self.running.insert(
             job.idx,
             Placement {
+                start: now,
                 end,
                 procs: job.procs,
                 per_task,
@@ -317,7 +336,6 @@ impl Machine {
                 slots: Vec::new(),
             },
         );
-        true
     }
 
     /// Uniform pooled machine: the lowest free slots, then (for an instant where a job's
@@ -351,6 +369,7 @@ impl Machine {
         self.running.insert(
             job.idx,
             Placement {
+                start: now,
                 end,
                 procs: job.procs,
                 per_task: Res::default(),
@@ -424,19 +443,25 @@ impl Machine {
         self.held.clear();
     }
 
-    /// `job` ended; its processors are free from `freed` on.
-    pub fn ended(&mut self, job: JobIdx, freed: Time) {
+    /// `job` ended at `ended`; its processors are free from `freed` on.
+    pub fn ended(&mut self, job: JobIdx, ended: Time, freed: Time) {
         let Some(p) = self.running.remove(&job) else {
             return;
         };
         self.by_end.remove(&(p.end, job));
         self.profile.advance(freed);
         self.profile.release(freed, p.end, p.procs);
+        let ran = (ended - p.start).max(0);
         if let Some(pool) = &mut self.slots {
-            for &r in &p.slots {
-                pool.give(r);
+            for &(first, count) in &p.slots {
+                pool.give((first, count));
+                self.busy[first as usize] += ran;
+                self.busy[(first + count) as usize] -= ran;
             }
             return;
+        }
+        for &(n, tasks) in &p.nodes {
+            self.busy[n as usize] += ran * p.per_task.times(tasks).procs as i64;
         }
         for &(n, tasks) in &p.nodes {
             self.give_node(n, p.per_task.times(tasks).procs as i64, freed);
@@ -465,6 +490,46 @@ impl Machine {
                 }
             }
         }
+    }
+
+    /// Processor-seconds each node has run jobs for, counting the jobs that ended.
+    pub fn node_busy(&self) -> Vec<u64> {
+        if self.slots.is_none() {
+            return self.busy.iter().map(|&b| b.max(0) as u64).collect();
+        }
+        let ppn = self.spec.nodes.first().map_or(1, |n| n.procs).max(1) as usize;
+        let mut per_node = vec![0u64; self.spec.nodes.len()];
+        let mut level = 0i64;
+        for (slot, d) in self.busy.iter().enumerate().take(self.busy.len() - 1) {
+            level += d;
+            per_node[slot / ppn] += level.max(0) as u64;
+        }
+        per_node
+    }
+
+    /// Starts `job` at `now` on the given nodes, filling each in turn (a job running when
+    /// a scenario begins); false, and nothing changes, if they cannot host it now. Only
+    /// on a per-node machine.
+    pub fn start_on(&mut self, now: Time, job: &QueuedJob, on: &[u32]) -> bool {
+        if self.pooled || !self.profile.fits(now, job.wcl, job.procs) {
+            return false;
+        }
+        let per_task = self.need(job);
+        let mut left = job.procs / per_task.procs.max(1);
+        let end = now + job.wcl.max(1);
+        let mut nodes = Vec::new();
+        for &n in on {
+            let k = self.hostable(n as usize, now, end, job, per_task).min(left);
+            if k > 0 {
+                nodes.push((n, k));
+                left -= k;
+            }
+        }
+        if left > 0 {
+            return false;
+        }
+        self.commit(now, job, nodes);
+        true
     }
 
     /// The nodes of a running job as inclusive, merged node-index ranges.

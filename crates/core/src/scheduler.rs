@@ -293,7 +293,7 @@ impl Scheduler {
     pub fn job_ended(&mut self, ended: Time, freed: Time, job: JobIdx) {
         self.fairshare.job_ended(ended, job);
         self.last_completion = Some(self.last_completion.map_or(freed, |t| t.max(freed)));
-        self.machine.ended(job, freed);
+        self.machine.ended(job, ended, freed);
         if let Some(t) = &mut self.throttle {
             t.discharge(&self.policy.creds, job);
         }
@@ -847,6 +847,11 @@ impl Scheduler {
             "job {} was found to fit but could not be placed",
             job.id
         );
+        self.charge(now, job);
+    }
+
+    /// A started job's usage, fairshare charge and place in the queue-order count.
+    fn charge(&mut self, now: Time, job: &QueuedJob) {
         if let Some(t) = &mut self.throttle {
             t.charge(&self.policy.creds, job, now);
         }
@@ -865,6 +870,16 @@ impl Scheduler {
             return false;
         }
         self.take(now, job);
+        true
+    }
+
+    /// Like [`Scheduler::start_outside_policy`], on the given nodes (per-node machines).
+    pub fn start_outside_policy_on(&mut self, now: Time, job: &QueuedJob, nodes: &[u32]) -> bool {
+        self.advance_to(now);
+        if !self.machine.start_on(now, job, nodes) {
+            return false;
+        }
+        self.charge(now, job);
         true
     }
 

@@ -193,6 +193,10 @@ impl Names {
         self.kinds[kind.index()].name(id)
     }
 
+    pub fn intern_partition_name(&mut self, name: &str) -> CredId {
+        self.partitions.intern(name)
+    }
+
     pub fn partition_name(&self, id: CredId) -> &str {
         self.partitions.name(id)
     }

@@ -11,12 +11,13 @@
 use crate::error::{Result, SimError};
 use crate::workload::Job;
 use mauisim_core::{
-    Blocked, Decisions, FsWindow, JobIdx, LimitKind, PolicyConfig, QueuedJob, Resources, Scheduler,
-    Time, Verdict, FOREVER,
+    Blocked, Decisions, FsWindow, JobIdx, LimitKind, MachineSpec, PolicyConfig, QueuedJob,
+    Resources, Scheduler, Time, Verdict, FOREVER,
 };
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -37,6 +38,10 @@ pub struct EngineOptions {
     /// Keep every iteration's instant and reservations ([`RunStats::iteration_times`],
     /// [`RunStats::reservations`]): scenarios, charts.
     pub record_reservations: bool,
+    /// Processors are pooled ([`MachineSpec::pools_processors`] over the jobs).
+    pub pooled: bool,
+    /// A job runs `runtime / speed` on nodes of relative SPEED `speed` (its slowest).
+    pub scale_by_speed: bool,
 }
 
 impl Default for EngineOptions {
@@ -48,6 +53,8 @@ impl Default for EngineOptions {
             max_overrun: Some(0),
             record_fairshare: false,
             record_reservations: false,
+            pooled: true,
+            scale_by_speed: false,
         }
     }
 }
@@ -93,6 +100,10 @@ pub struct RunStats {
     pub reservations: Vec<(Time, usize, Time)>,
     /// The instant of every iteration, in order (when reservations are recorded).
     pub iteration_times: Vec<Time>,
+    /// Each started job's nodes, as inclusive node-index ranges, by job index.
+    pub job_nodes: Vec<Vec<(u32, u32)>>,
+    /// Processor-seconds each node ran jobs for.
+    pub node_busy: Vec<u64>,
 }
 
 /// A pending timed event. Ordered by time, then kind (limit before end), then creation.
@@ -145,20 +156,26 @@ pub struct Snapshot {
     pub running: Vec<(usize, Time)>,
 }
 
-/// Simulates `jobs` (sorted by `(submit, id)`) on a machine of `procs` processors.
+/// `procs` single-processor nodes, nothing else configured (tests, examples).
+pub fn machine_of(procs: u64) -> Arc<MachineSpec> {
+    Arc::new(MachineSpec::homogeneous(procs, 1))
+}
+
+/// Simulates `jobs` (sorted by `(submit, id)`) on the machine of `spec`.
 pub fn simulate(
     jobs: &[Job],
-    procs: u64,
+    spec: Arc<MachineSpec>,
     policy: PolicyConfig,
     options: EngineOptions,
 ) -> Result<(Vec<Outcome>, RunStats)> {
-    let mut sim = Sim::new(jobs, procs, policy, options, Time::MAX);
+    let mut sim = Sim::new(jobs, spec, policy, options, Time::MAX);
     sim.run();
     if let Some(id) = sim.overcommitted {
         return Err(SimError::Usage(format!(
-            "job {id} is running at the start but its processors are taken by jobs running before it"
+            "job {id} is running at the start but its nodes cannot host it beside the jobs running before it"
         )));
     }
+    sim.stats.node_busy = sim.scheduler.machine().node_busy();
     sim.stats.limit_blocks = sim.scheduler.limit_blocks();
     sim.hold_the_stuck();
     if options.record_fairshare {
@@ -179,12 +196,12 @@ pub fn simulate(
 /// returns the state there: what `diagnose` would look at.
 pub fn simulate_until(
     jobs: &[Job],
-    procs: u64,
+    spec: Arc<MachineSpec>,
     policy: PolicyConfig,
     options: EngineOptions,
     at: Time,
 ) -> Snapshot {
-    let mut sim = Sim::new(jobs, procs, policy, options, at);
+    let mut sim = Sim::new(jobs, spec, policy, options, at);
     sim.run();
     let running = (0..sim.next_submit)
         .filter(|&i| sim.started[i] && sim.outcomes[i].end > at)
@@ -201,13 +218,13 @@ pub fn simulate_until(
 impl<'a> Sim<'a> {
     fn new(
         jobs: &'a [Job],
-        procs: u64,
+        spec: Arc<MachineSpec>,
         policy: PolicyConfig,
         options: EngineOptions,
         stop: Time,
     ) -> Self {
         let origin = jobs.first().map_or(0, |j| j.submit);
-        let mut scheduler = Scheduler::new(procs, origin, policy);
+        let mut scheduler = Scheduler::with_machine(spec, options.pooled, origin, policy);
         if options.record_fairshare {
             scheduler.fairshare_mut().record();
         }
@@ -236,6 +253,8 @@ impl<'a> Sim<'a> {
                 fs_windows: Vec::new(),
                 reservations: Vec::new(),
                 iteration_times: Vec::new(),
+                job_nodes: vec![Vec::new(); jobs.len()],
+                node_busy: Vec::new(),
             },
         }
     }
@@ -314,13 +333,20 @@ impl<'a> Sim<'a> {
             pe: job.procs as f64,
         };
         queued.creds = job.creds;
+        queued.request = job.request;
         queued.utilized = job.utilized;
         queued.system_priority = job.system_priority;
         self.next_submit += 1;
         match self.scheduler.admit(&mut queued) {
             Ok(()) if job.already_running => {
                 let now = job.submit;
-                if self.scheduler.start_outside_policy(now, &queued) {
+                let started = match job.node_ask.as_deref() {
+                    Some(ask) if !ask.node_ids.is_empty() => self
+                        .scheduler
+                        .start_outside_policy_on(now, &queued, &ask.node_ids),
+                    _ => self.scheduler.start_outside_policy(now, &queued),
+                };
+                if started {
                     self.launch(i, now, false, None);
                 } else {
                     self.overcommitted.get_or_insert(job.id);
@@ -395,9 +421,18 @@ impl<'a> Sim<'a> {
 
     fn launch(&mut self, i: usize, now: Time, backfilled: bool, first_reservation: Option<Time>) {
         let job = &self.jobs[i];
+        let idx = JobIdx(i as u32);
+        let machine = self.scheduler.machine();
+        self.stats.job_nodes[i] = machine.node_ranges(idx);
+        let runtime = if self.options.scale_by_speed {
+            let speed = machine.speed_of(idx);
+            (job.runtime as f64 / speed).ceil() as Time
+        } else {
+            job.runtime
+        };
         let (run, cancelled) = match self.options.max_overrun {
-            Some(overrun) if job.runtime > job.wcl + overrun => (job.wcl + overrun, true),
-            _ => (job.runtime, false),
+            Some(overrun) if runtime > job.wcl + overrun => (job.wcl + overrun, true),
+            _ => (runtime, false),
         };
         self.outcomes[i] = Outcome {
             start: now,
@@ -488,14 +523,20 @@ impl<'a> Sim<'a> {
                     self.iterate(e.time);
                 }
             } else {
-                let (s, procs) = (
-                    self.jobs[self.next_submit].submit,
-                    self.jobs[self.next_submit].procs,
-                );
-                if self.submit_next() && self.scheduler.free_now(s) >= procs as i64 {
+                let s = self.jobs[self.next_submit].submit;
+                if self.submit_next() && self.newest_fits(s) {
                     self.iterate(s);
                 }
             }
+        }
+    }
+
+    /// Whether the job just queued could start at `now` on the nodes as they are.
+    fn newest_fits(&mut self, now: Time) -> bool {
+        let i = self.next_submit - 1;
+        match self.queue.last() {
+            Some(q) if q.idx.0 as usize == i => self.scheduler.fits_now(now, q),
+            _ => false,
         }
     }
 

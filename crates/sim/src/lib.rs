@@ -12,6 +12,8 @@ pub mod fairshare_report;
 pub mod fs_files;
 pub mod limit_params;
 pub mod metrics;
+pub mod node_params;
+pub mod nodes;
 pub mod output;
 pub mod params;
 pub mod scenario;
@@ -24,6 +26,7 @@ use engine::{EngineOptions, EventOrder, Outcome, RunStats};
 use error::Result;
 use mauisim_core::{Blocked, CredKind, PolicyConfig, Time};
 use metrics::Metrics;
+use nodes::Nodes;
 use params::{LoadedConfig, SimConfig};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -45,6 +48,10 @@ pub struct RunOptions {
     pub fs_dir: Option<PathBuf>,
     /// Start from the fairshare history in the `FS.<epoch>` files of this directory.
     pub fs_init: Option<PathBuf>,
+    /// The nodes, from a Maui resource trace (guide 16.2) instead of the trace header.
+    pub node_file: Option<PathBuf>,
+    /// Runtimes scale with the relative SPEED of a job's (slowest) node.
+    pub scale_by_speed: bool,
 }
 
 /// Everything a run produced.
@@ -60,6 +67,8 @@ pub struct RunReport {
     pub stats: RunStats,
     pub metrics: Metrics,
     pub sim_seconds: f64,
+    pub nodes: Nodes,
+    pub pooled: bool,
 }
 
 /// The contents of `summary.json`.
@@ -78,6 +87,11 @@ pub struct Summary<'a> {
     /// from the first pass (soft).
     pub limit_blocks: BTreeMap<String, u64>,
     pub machine_procs: u64,
+    pub machine_nodes: usize,
+    /// Where the node list came from.
+    pub nodes_from: String,
+    /// Whether processors were pooled (see ARCHITECTURE.md), or nodes tracked one by one.
+    pub pooled_processors: bool,
     pub event_order: EventOrder,
     pub estimate: Estimate,
     pub filter: Filter,
@@ -111,7 +125,10 @@ impl RunReport {
                 .iter()
                 .map(|(kind, n)| (kind.label(), *n))
                 .collect(),
-            machine_procs: self.workload.machine.procs(),
+            machine_procs: self.nodes.procs(),
+            machine_nodes: self.nodes.names.len(),
+            nodes_from: self.nodes.source.clone(),
+            pooled_processors: self.pooled,
             event_order: self.options.event_order,
             estimate: self.options.estimate,
             filter: self.options.filter,
@@ -142,6 +159,7 @@ pub struct Prepared {
     /// The config's policy with credential names resolved to the workload's ids.
     pub policy: PolicyConfig,
     pub engine: EngineOptions,
+    pub nodes: Nodes,
 }
 
 /// Reads the config and the trace and gives every job its credentials.
@@ -160,7 +178,29 @@ pub fn prepare(options: &RunOptions) -> Result<Prepared> {
         default_wclimit: config.config.default_wclimit,
     };
     let workload = workload::load(&options.trace, &load)?;
-    let mut prepared = bind(config, workload, options.account_from, options.event_order);
+    let base = match &options.node_file {
+        Some(path) => {
+            let (nodes, down) = nodes::read_resource_trace(path)?;
+            let mut source = path.display().to_string();
+            if down > 0 {
+                source.push_str(&format!(" ({down} nodes down, left out)"));
+            }
+            Some(nodes::NodeSource {
+                nodes,
+                source,
+                standing: Vec::new(),
+            })
+        }
+        None => None,
+    };
+    let mut prepared = bind(
+        config,
+        workload,
+        options.account_from,
+        options.event_order,
+        base,
+    )?;
+    prepared.engine.scale_by_speed = options.scale_by_speed;
     let fairshare_off = prepared.policy.fairshare.metric.is_none();
     if let Some(dir) = &options.fs_init {
         if fairshare_off {
@@ -179,14 +219,16 @@ pub fn prepare(options: &RunOptions) -> Result<Prepared> {
     Ok(prepared)
 }
 
-/// Ties a config to a workload: gives every job its credentials and resolves the
-/// config's credential names to the workload's ids.
+/// Ties a config to a workload: gives every job its credentials, resolves the config's
+/// credential names to the workload's ids, and builds the machine (from `base` nodes if
+/// given, see [`nodes::build`]).
 pub fn bind(
     config: LoadedConfig,
     mut workload: Workload,
     account_from: AccountFrom,
     event_order: EventOrder,
-) -> Prepared {
+    base: Option<nodes::NodeSource>,
+) -> Result<Prepared> {
     let resolver = Resolver::new(&config.config.credentials, &mut workload.names);
     credentials::assign_all(
         &mut workload.jobs,
@@ -209,18 +251,62 @@ pub fn bind(
                 .collect()
         });
     }
+    let nodes = nodes::build(
+        base,
+        workload.machine,
+        &config.config.nodes,
+        &mut workload.names,
+    )?;
+    resolve_node_asks(&mut workload.jobs, &nodes)?;
+    let pinned = workload
+        .jobs
+        .iter()
+        .any(|j| j.node_ask.as_ref().is_some_and(|a| !a.node_ids.is_empty()));
+    let requests = workload.jobs.iter().map(|j| {
+        let partition = j.creds.partition.get().map_or(0, |p| p as u32 + 1);
+        (&j.request, partition)
+    });
+    let pooled = !pinned && nodes.spec.pools_processors(requests);
     let engine = EngineOptions {
         order: event_order,
         poll_interval: config.config.poll_interval,
         max_overrun: config.config.max_overrun,
+        pooled,
         ..EngineOptions::default()
     };
-    Prepared {
+    Ok(Prepared {
         config,
         workload,
         policy,
         engine,
+        nodes,
+    })
+}
+
+/// Turns the features and nodes jobs ask for by name into the machine's masks and indexes.
+fn resolve_node_asks(jobs: &mut [workload::Job], nodes: &Nodes) -> Result<()> {
+    for job in jobs {
+        let Some(ask) = job.node_ask.as_deref_mut() else {
+            continue;
+        };
+        let id = job.id;
+        let bad = |m: String| error::SimError::Usage(format!("job {id}: {m}"));
+        job.request.features = nodes.feature_mask(&ask.features).map_err(bad)?;
+        job.request.pref = nodes.feature_mask(&ask.pref).map_err(bad)?;
+        ask.node_ids = ask
+            .nodes
+            .iter()
+            .map(|name| {
+                nodes
+                    .names
+                    .iter()
+                    .position(|n| n == name)
+                    .map(|i| i as u32)
+                    .ok_or_else(|| bad(format!("no node is named `{name}`")))
+            })
+            .collect::<Result<_>>()?;
     }
+    Ok(())
 }
 
 /// Reads the config and the trace, simulates, and computes the metrics.
@@ -230,13 +316,14 @@ pub fn run(options: RunOptions) -> Result<RunReport> {
         mut workload,
         policy,
         engine,
+        nodes,
     } = prepare(&options)?;
     let clock = std::time::Instant::now();
-    let (mut outcomes, stats) =
-        engine::simulate(&workload.jobs, workload.machine.procs(), policy, engine)?;
+    let (mut outcomes, mut stats) =
+        engine::simulate(&workload.jobs, nodes.spec.clone(), policy, engine)?;
     let sim_seconds = clock.elapsed().as_secs_f64();
-    let held = set_held_apart(&mut workload, &mut outcomes, &stats.held);
-    let metrics = metrics::compute(&workload.jobs, &outcomes, workload.machine.procs());
+    let held = set_held_apart(&mut workload, &mut outcomes, &mut stats);
+    let metrics = metrics::compute(&workload.jobs, &outcomes, nodes.procs());
     Ok(RunReport {
         options,
         config,
@@ -246,6 +333,8 @@ pub fn run(options: RunOptions) -> Result<RunReport> {
         stats,
         metrics,
         sim_seconds,
+        nodes,
+        pooled: engine.pooled,
     })
 }
 
@@ -254,8 +343,9 @@ pub fn run(options: RunOptions) -> Result<RunReport> {
 fn set_held_apart(
     workload: &mut Workload,
     outcomes: &mut Vec<Outcome>,
-    held: &[(usize, Blocked)],
+    stats: &mut RunStats,
 ) -> Vec<(workload::Job, Blocked)> {
+    let held = &stats.held;
     if held.is_empty() {
         return Vec::new();
     }
@@ -266,12 +356,19 @@ fn set_held_apart(
     let mut apart = Vec::with_capacity(held.len());
     let jobs = std::mem::take(&mut workload.jobs);
     let all_outcomes = std::mem::take(outcomes);
-    for ((job, outcome), limit) in jobs.into_iter().zip(all_outcomes).zip(limit_of) {
+    let all_nodes = std::mem::take(&mut stats.job_nodes);
+    for (((job, outcome), nodes), limit) in jobs
+        .into_iter()
+        .zip(all_outcomes)
+        .zip(all_nodes)
+        .zip(limit_of)
+    {
         match limit {
             Some(b) => apart.push((job, b)),
             None => {
                 workload.jobs.push(job);
                 outcomes.push(outcome);
+                stats.job_nodes.push(nodes);
             }
         }
     }
@@ -309,7 +406,7 @@ pub fn write_fs_files(report: &RunReport) -> Result<()> {
 pub fn snapshot(prepared: &Prepared, at: Time) -> engine::Snapshot {
     engine::simulate_until(
         &prepared.workload.jobs,
-        prepared.workload.machine.procs(),
+        prepared.nodes.spec.clone(),
         prepared.policy.clone(),
         prepared.engine,
         at,

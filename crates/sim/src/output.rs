@@ -13,7 +13,13 @@ use std::fs;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-pub const FILES: [&str; 4] = ["jobs.csv", "schedule.swf", "summary.json", "held.csv"];
+pub const FILES: [&str; 5] = [
+    "jobs.csv",
+    "schedule.swf",
+    "summary.json",
+    "held.csv",
+    "nodes.csv",
+];
 
 #[derive(Serialize)]
 struct JobRow<'a> {
@@ -38,6 +44,8 @@ struct JobRow<'a> {
     first_reservation: Option<i64>,
     /// Start − first promise: > 0 when the job started later than first promised.
     reservation_delay: Option<i64>,
+    /// The nodes it ran on, as a host list (`n[0-15,20]`).
+    nodes: String,
 }
 
 fn io_err(path: &Path) -> impl Fn(std::io::Error) -> SimError + '_ {
@@ -95,6 +103,7 @@ fn write_into(staging: &Path, report: &RunReport) -> Result<()> {
     write_jobs_csv(&staging.join("jobs.csv"), report)?;
     write_schedule_swf(&staging.join("schedule.swf"), report)?;
     write_held_csv(&staging.join("held.csv"), report)?;
+    write_nodes_csv(&staging.join("nodes.csv"), report)?;
     let path = staging.join("summary.json");
     let json = serde_json::to_string_pretty(&report.summary()).expect("summary serialises");
     fs::write(&path, json + "\n").map_err(io_err(&path))
@@ -130,7 +139,8 @@ fn write_jobs_csv(path: &Path, report: &RunReport) -> Result<()> {
         message: e.to_string(),
     };
     let names = &report.workload.names;
-    for (job, o) in report.workload.jobs.iter().zip(&report.outcomes) {
+    let jobs = report.workload.jobs.iter().zip(&report.outcomes);
+    for ((job, o), nodes) in jobs.zip(&report.stats.job_nodes) {
         out.serialize(JobRow {
             id: job.id,
             submit: job.submit,
@@ -150,6 +160,47 @@ fn write_jobs_csv(path: &Path, report: &RunReport) -> Result<()> {
             bypass: o.bypass,
             first_reservation: o.first_reservation,
             reservation_delay: o.first_reservation.map(|promised| o.start - promised),
+            nodes: report.nodes.host_list(nodes),
+        })
+        .map_err(csv_err)?;
+    }
+    out.flush().map_err(io_err(path))
+}
+
+/// Per node: its processors, the processor-seconds it ran jobs and its utilization over
+/// the run (first submission to last end).
+fn write_nodes_csv(path: &Path, report: &RunReport) -> Result<()> {
+    #[derive(Serialize)]
+    struct NodeRow<'a> {
+        node: &'a str,
+        procs: u64,
+        busy_proc_seconds: u64,
+        utilization: f64,
+    }
+    let file = fs::File::create(path).map_err(io_err(path))?;
+    let mut out = csv::Writer::from_writer(BufWriter::new(file));
+    let csv_err = |e: csv::Error| SimError::Input {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let first = report
+        .workload
+        .jobs
+        .iter()
+        .map(|j| j.submit)
+        .min()
+        .unwrap_or(0);
+    let last = report.outcomes.iter().map(|o| o.end).max().unwrap_or(first);
+    let span = (last - first).max(1) as f64;
+    let specs = &report.nodes.spec.nodes;
+    for (i, name) in report.nodes.names.iter().enumerate() {
+        let busy = report.stats.node_busy.get(i).copied().unwrap_or(0);
+        let procs = specs[i].procs;
+        out.serialize(NodeRow {
+            node: name,
+            procs,
+            busy_proc_seconds: busy,
+            utilization: busy as f64 / (procs as f64 * span),
         })
         .map_err(csv_err)?;
     }

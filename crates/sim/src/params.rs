@@ -6,6 +6,7 @@
 
 use crate::credentials::{CredConfig, DEFAULT};
 use crate::limit_params;
+use crate::node_params::{self, NodeConfig};
 use mauisim_config::{self as cfg, Attr, ConfigError, Duration, Entry, Location};
 use mauisim_core::{
     fairshare, AccrualPolicy, BackfillMetric, BackfillPolicy, Component, CredKind, FsMetric,
@@ -36,6 +37,8 @@ pub struct SimConfig {
     /// RESERVATIONTHRESHOLDTYPE and RESERVATIONTHRESHOLDVALUE as read.
     #[serde(skip)]
     threshold: ThresholdAsRead,
+    /// NODEALLOCATIONPOLICY, NODEACCESSPOLICY, NODECFG.
+    pub nodes: NodeConfig,
 }
 
 impl Default for SimConfig {
@@ -49,6 +52,7 @@ impl Default for SimConfig {
             reservation_qos: vec![None],
             reservation_indexes: Default::default(),
             threshold: ThresholdAsRead::default(),
+            nodes: NodeConfig::default(),
         }
     }
 }
@@ -97,6 +101,18 @@ struct Param {
 }
 
 const PARAMS: &[Param] = &[
+    Param {
+        names: &["NODEALLOCATIONPOLICY"],
+        apply: |c, e, _| node_params::allocation_policy(&mut c.nodes, e),
+    },
+    Param {
+        names: &["NODEACCESSPOLICY"],
+        apply: |c, e, w| node_params::access_policy(&mut c.nodes, e, w),
+    },
+    Param {
+        names: &["NODECFG"],
+        apply: |c, e, w| node_params::node_cfg(&mut c.nodes, e, w),
+    },
     Param {
         names: &["BACKFILLPOLICY"],
         apply: backfill_policy,
@@ -259,9 +275,6 @@ const NOT_YET_SIMULATED: &[&str] = &[
     "DEFERTIME",
     "FSENFORCEMENT",
     "USEMACHINESPEEDFORFS",
-    "NODEACCESSPOLICY",
-    "NODEALLOCATIONPOLICY",
-    "NODECFG",
     "WCVIOLATIONACTION",
     "SIMWCACCURACY",
     "SIMWCACCURACYCHANGE",
@@ -1055,10 +1068,10 @@ mod tests {
 
     #[test]
     fn not_yet_simulated_parameters_warn_by_name() {
-        let c = load("NODEALLOCATIONPOLICY MINRESOURCE\n").unwrap();
+        let c = load("DEFERTIME 1:00:00\n").unwrap();
         assert_eq!(
             c.warnings,
-            vec!["maui.cfg:1:1: warning: NODEALLOCATIONPOLICY is a Maui parameter mauisim does not simulate yet; ignored"]
+            vec!["maui.cfg:1:1: warning: DEFERTIME is a Maui parameter mauisim does not simulate yet; ignored"]
         );
     }
 

@@ -23,8 +23,16 @@ struct FileSpec {
     title: String,
     #[serde(default)]
     about: String,
-    /// Processors of the machine (one per node).
-    procs: u64,
+    /// Processors of the machine (one per node), unless `node` tables give the nodes.
+    procs: Option<Spanned<u64>>,
+    #[serde(default, rename = "node")]
+    nodes: Vec<NodeToml>,
+    /// Admin reservations holding whole nodes.
+    #[serde(default, rename = "reservation")]
+    reservations: Vec<ReservationToml>,
+    /// A job runs its runtime divided by the SPEED of its slowest node.
+    #[serde(default)]
+    runtimes_scale_with_speed: bool,
     #[serde(default)]
     config: String,
     #[serde(default)]
@@ -35,6 +43,31 @@ struct FileSpec {
     expect: Vec<ExpectSpec>,
     #[serde(default, rename = "variant")]
     variants: Vec<VariantSpec>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NodeToml {
+    name: Spanned<String>,
+    procs: Spanned<u64>,
+    mem: Option<u64>,
+    swap: Option<u64>,
+    disk: Option<u64>,
+    speed: Option<f64>,
+    procspeed: Option<u64>,
+    #[serde(default)]
+    features: Vec<String>,
+    priority: Option<f64>,
+    load: Option<f64>,
+    partition: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReservationToml {
+    nodes: Spanned<Vec<String>>,
+    start: Spanned<TimeSpec>,
+    end: Spanned<TimeSpec>,
 }
 
 #[derive(Deserialize)]
@@ -56,6 +89,20 @@ struct JobSpec {
     qos: Option<String>,
     /// Admin system priority (`setspri`): above every computed priority.
     priority: Option<u32>,
+    /// Processors per task (default 1): a task's processors are on one node.
+    procs_per_task: Option<Spanned<u32>>,
+    /// MB per task.
+    mem: Option<u32>,
+    swap: Option<u32>,
+    disk: Option<u32>,
+    /// Node features the job requires, and those it prefers (PREF).
+    #[serde(default)]
+    features: Vec<String>,
+    #[serde(default)]
+    pref: Vec<String>,
+    /// For a job running at the start: the nodes it holds, filled in order.
+    #[serde(default)]
+    nodes: Vec<String>,
 }
 
 #[derive(Deserialize, Clone)]
@@ -78,6 +125,8 @@ struct ExpectSpec {
     reservation: Option<Spanned<TimeSpec>>,
     /// `[[procs, duration], …]`, widest first.
     windows: Option<Spanned<Vec<(i64, TimeSpec)>>>,
+    /// The nodes the job ran on, as a host list (`n[0-3],gpu1`).
+    nodes: Option<Spanned<String>>,
     note: Option<String>,
 }
 
@@ -99,6 +148,9 @@ pub struct Scenario {
     pub title: String,
     pub about: String,
     pub procs: u64,
+    /// The nodes the scenario defines (none: `procs` single-processor nodes).
+    pub nodes: Option<crate::nodes::NodeSource>,
+    pub scale_by_speed: bool,
     pub event_order: EventOrder,
     /// Sorted by `(submit, id)`; ids are positions in the file, from 1.
     pub jobs: Vec<Job>,
@@ -149,6 +201,11 @@ pub enum Check {
     Windows {
         at: Time,
         windows: Vec<Window>,
+    },
+    /// The nodes the job ran on, as a host list.
+    Nodes {
+        job: u64,
+        hosts: String,
     },
 }
 
@@ -217,9 +274,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
         SimError::Usage(format!("{}{at}: {}", path.display(), e.message()))
     })?;
     let r = Reader { path, text };
-    if spec.procs == 0 {
-        return r.error(0, "procs: the machine needs at least one processor");
-    }
+    let (procs, nodes) = machine(&r, &spec)?;
     let event_order = match &spec.event_order {
         None => EventOrder::PerInstant,
         Some(o) => match o.get_ref().as_str() {
@@ -245,14 +300,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
                 format!("job `{name}`: names must be unique and not empty"),
             );
         }
-        let procs = *j.procs.get_ref();
-        if procs == 0 || procs > spec.procs {
+        let job_procs = *j.procs.get_ref();
+        if job_procs == 0 || job_procs > procs {
             return r.error(
                 j.procs.span().start,
-                format!(
-                    "job {name}: procs must be 1 to the machine's {}",
-                    spec.procs
-                ),
+                format!("job {name}: procs must be 1 to the machine's {procs}"),
             );
         }
         let limit = r.time("limit", &j.limit)?;
@@ -285,7 +337,34 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
             (None, Some(s)) => s,
             (None, None) => 0,
         };
-        let mut job = Job::synthetic(i as u64 + 1, submit, runtime, limit, procs);
+        let mut job = Job::synthetic(i as u64 + 1, submit, runtime, limit, job_procs);
+        let per_task = j.procs_per_task.as_ref().map_or(1, |p| *p.get_ref());
+        if per_task == 0 || job_procs % u64::from(per_task) != 0 {
+            let at = j.procs_per_task.as_ref().map_or(at, |p| p.span().start);
+            return r.error(
+                at,
+                format!("job {name}: procs ({job_procs}) must be a multiple of procs_per_task ({per_task})"),
+            );
+        }
+        job.request.procs_per_task = per_task;
+        job.request.mem = j.mem.unwrap_or(0);
+        job.request.swap = j.swap.unwrap_or(0);
+        job.request.disk = j.disk.unwrap_or(0);
+        job.mem_mb = f64::from(job.request.mem) * (job_procs / u64::from(per_task)) as f64;
+        if !j.nodes.is_empty() && started.is_none() {
+            return r.error(
+                at,
+                format!("job {name}: only a job running at the start (`started`) names its nodes"),
+            );
+        }
+        if !(j.features.is_empty() && j.pref.is_empty() && j.nodes.is_empty()) {
+            job.node_ask = Some(Box::new(crate::workload::NodeAsk {
+                features: j.features.clone(),
+                pref: j.pref.clone(),
+                nodes: j.nodes.clone(),
+                node_ids: Vec::new(),
+            }));
+        }
         job.already_running = started.is_some();
         job.system_priority = j.priority.unwrap_or(0);
         for (kind, value) in [
@@ -306,7 +385,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
         names.push(name);
         jobs.push(job);
     }
-    check_running_fit(&r, &spec, &jobs, &names)?;
+    check_running_fit(&r, &spec, procs, &jobs, &names)?;
     jobs.sort_by_key(|j| (j.submit, j.id));
     let id_of = |name: &Spanned<String>| -> Result<u64> {
         match names.iter().position(|n| n == name.get_ref()) {
@@ -336,7 +415,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
         path: path.to_path_buf(),
         title: spec.title,
         about: spec.about,
-        procs: spec.procs,
+        procs,
+        nodes,
+        scale_by_speed: spec.runtimes_scale_with_speed,
         event_order,
         jobs,
         names,
@@ -347,7 +428,98 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
 
 /// Jobs running at time 0 must fit the machine together, each over the time it holds its
 /// processors (start to the end of its runtime or limit, whichever is later).
-fn check_running_fit(r: &Reader, spec: &FileSpec, jobs: &[Job], names: &[String]) -> Result<()> {
+/// The machine's processors, and its nodes when the scenario lists them.
+fn machine(r: &Reader, spec: &FileSpec) -> Result<(u64, Option<crate::nodes::NodeSource>)> {
+    use crate::node_params::NodeCfg;
+    if spec.nodes.is_empty() {
+        return match &spec.procs {
+            Some(p) if *p.get_ref() > 0 => Ok((*p.get_ref(), None)),
+            Some(p) => r.error(
+                p.span().start,
+                "procs: the machine needs at least one processor",
+            ),
+            None => r.error(0, "give the machine: `procs = N` or `[[node]]` tables"),
+        };
+    }
+    if let Some(p) = &spec.procs {
+        return r.error(
+            p.span().start,
+            "give either `procs` or `[[node]]` tables, not both",
+        );
+    }
+    let mut base: Vec<crate::nodes::BaseNode> = Vec::new();
+    for n in &spec.nodes {
+        let name = n.name.get_ref().clone();
+        if name.is_empty() || base.iter().any(|b| b.name == name) {
+            return r.error(
+                n.name.span().start,
+                format!("node `{name}`: names must be unique and not empty"),
+            );
+        }
+        if *n.procs.get_ref() == 0 {
+            return r.error(
+                n.procs.span().start,
+                format!("node {name}: a node needs at least one processor"),
+            );
+        }
+        if n.speed.is_some_and(|s| !(s > 0.0 && s.is_finite())) {
+            return r.error(
+                n.name.span().start,
+                format!("node {name}: speed must be positive"),
+            );
+        }
+        base.push(crate::nodes::BaseNode {
+            name,
+            cfg: NodeCfg {
+                procs: Some(*n.procs.get_ref()),
+                mem: n.mem,
+                swap: n.swap,
+                disk: n.disk,
+                speed: n.speed,
+                procspeed: n.procspeed,
+                features: (!n.features.is_empty()).then(|| n.features.clone()),
+                priority: n.priority,
+                partition: n.partition.clone(),
+                load: n.load,
+                ..NodeCfg::default()
+            },
+        });
+    }
+    let mut standing = Vec::new();
+    for res in &spec.reservations {
+        let start = r.time("start", &res.start)?;
+        let end = r.time("end", &res.end)?;
+        if end <= start {
+            return r.error(res.end.span().start, "reservation: end must be after start");
+        }
+        for n in res.nodes.get_ref() {
+            if !base.iter().any(|b| &b.name == n) {
+                return r.error(
+                    res.nodes.span().start,
+                    format!("reservation: no node is named `{n}`"),
+                );
+            }
+        }
+        standing.push((res.nodes.get_ref().clone(), start, end));
+    }
+    let procs = base.iter().map(|b| b.cfg.procs.unwrap_or(0)).sum();
+    Ok((
+        procs,
+        Some(crate::nodes::NodeSource {
+            nodes: base,
+            source: "scenario nodes".into(),
+            standing,
+        }),
+    ))
+}
+
+fn check_running_fit(
+    r: &Reader,
+    spec: &FileSpec,
+    procs: u64,
+    jobs: &[Job],
+    names: &[String],
+) -> Result<()> {
     let running: Vec<(usize, &Job)> = jobs
         .iter()
         .enumerate()
@@ -359,13 +531,13 @@ fn check_running_fit(r: &Reader, spec: &FileSpec, jobs: &[Job], names: &[String]
             .filter(|(_, o)| o.submit <= job.submit && job.submit < o.submit + o.runtime.max(o.wcl))
             .map(|(_, o)| o.procs)
             .sum();
-        if in_use > spec.procs {
+        if in_use > procs {
             let at = spec.jobs[i].name.span().start;
             return r.error(
                 at,
                 format!(
-                    "job {}: the jobs running when it started need {in_use} processors, more than the machine's {}",
-                    names[i], spec.procs
+                    "job {}: the jobs running when it started need {in_use} processors, more than the machine's {procs}",
+                    names[i]
                 ),
             );
         }
@@ -382,6 +554,7 @@ fn expectation(
         e.job.as_ref().map(|j| j.span().start),
         e.at.as_ref().map(|t| t.span().start),
         e.windows.as_ref().map(|w| w.span().start),
+        e.nodes.as_ref().map(|n| n.span().start),
     ]
     .into_iter()
     .flatten()
@@ -396,11 +569,12 @@ fn expectation(
         e.backfilled.is_some(),
         e.reservation.is_some(),
         e.windows.is_some(),
+        e.nodes.is_some(),
     ];
     if kinds.iter().filter(|&&k| k).count() != 1 {
         return r.error(
             anchor,
-            "an expectation checks exactly one of start, end, backfilled, reservation, windows",
+            "an expectation checks exactly one of start, end, backfilled, reservation, windows, nodes",
         );
     }
     let need_job = || match job {
@@ -439,6 +613,11 @@ fn expectation(
             at: need_at()?,
             start,
         }
+    } else if let Some(hosts) = &e.nodes {
+        Check::Nodes {
+            job: need_job()?,
+            hosts: hosts.get_ref().clone(),
+        }
     } else {
         let spanned = e.windows.as_ref().expect("one kind is set");
         let mut windows = Vec::new();
@@ -467,6 +646,7 @@ fn expectation(
 pub struct JobRow {
     pub name: String,
     pub procs: u64,
+    pub nodes: String,
     pub submit: Time,
     pub start: Time,
     pub end: Time,
@@ -538,21 +718,29 @@ fn run_variant(scenario: &Scenario, variant: &Variant) -> Result<VariantResult> 
         skipped: Counts::new(),
         adjusted: Counts::new(),
     };
-    let mut prepared = crate::bind(config, workload, AccountFrom::None, scenario.event_order);
+    let mut prepared = crate::bind(
+        config,
+        workload,
+        AccountFrom::None,
+        scenario.event_order,
+        scenario.nodes.clone(),
+    )?;
     prepared.engine.record_reservations = true;
+    prepared.engine.scale_by_speed = scenario.scale_by_speed;
     let jobs = &prepared.workload.jobs;
     let (outcomes, stats) = crate::engine::simulate(
         jobs,
-        scenario.procs,
+        prepared.nodes.spec.clone(),
         prepared.policy.clone(),
         prepared.engine,
     )?;
     if let Some((i, _)) = stats.held.first() {
         return Err(SimError::Usage(format!(
-            "{}: job {} can never run under variant `{}` (held by a limit)",
+            "{}: job {} can never run under variant `{}` (held: {})",
             scenario.path.display(),
             scenario.names[jobs[*i].id as usize - 1],
-            variant.name
+            variant.name,
+            crate::blocked::limit_name(&stats.held[0].1)
         )));
     }
     let index_of = |id: u64| {
@@ -602,6 +790,11 @@ fn run_variant(scenario: &Scenario, variant: &Variant) -> Result<VariantResult> 
                     actual,
                 )
             }
+            Check::Nodes { job, hosts } => (
+                format!("{} runs on", name(*job)),
+                hosts.clone(),
+                prepared.nodes.host_list(&stats.job_nodes[index_of(*job)]),
+            ),
             Check::Windows { at, windows } => {
                 let snapshot = crate::snapshot(&prepared, *at);
                 let (_, actual) = snapshot.scheduler.plan(*at, &snapshot.queue);
@@ -624,9 +817,11 @@ fn run_variant(scenario: &Scenario, variant: &Variant) -> Result<VariantResult> 
     let mut rows: Vec<JobRow> = jobs
         .iter()
         .zip(&outcomes)
-        .map(|(j, o)| JobRow {
+        .zip(&stats.job_nodes)
+        .map(|((j, o), nodes)| JobRow {
             name: name(j.id),
             procs: j.procs,
+            nodes: prepared.nodes.host_list(nodes),
             submit: j.submit,
             start: o.start,
             end: o.end,
@@ -682,19 +877,20 @@ pub fn to_text(result: &ScenarioResult) -> String {
         let _ = writeln!(out, "\n== {} ==", v.name);
         let _ = writeln!(
             out,
-            "  {:<10} {:>5} {:>10} {:>10} {:>10} {:>10}  first reservation",
-            "job", "procs", "submit", "start", "end", "backfilled"
+            "  {:<10} {:>5} {:>10} {:>10} {:>10} {:>10}  {:<18} first reservation",
+            "job", "procs", "submit", "start", "end", "backfilled", "nodes"
         );
         for j in &v.jobs {
             let _ = writeln!(
                 out,
-                "  {:<10} {:>5} {:>10} {:>10} {:>10} {:>10}  {}",
+                "  {:<10} {:>5} {:>10} {:>10} {:>10} {:>10}  {:<18} {}",
                 j.name,
                 j.procs,
                 time_text(j.submit),
                 time_text(j.start),
                 time_text(j.end),
                 if j.backfilled { "yes" } else { "" },
+                j.nodes,
                 j.first_reservation.map_or(String::new(), time_text)
             );
         }

@@ -3,7 +3,7 @@
 use crate::credentials::Names;
 use crate::error::{Result, SimError};
 use crate::swf::{self, SwfHeader, SwfRecord};
-use mauisim_core::{CredId, CredKind, JobCreds, Time};
+use mauisim_core::{CredId, CredKind, JobCreds, Request, Time};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -59,6 +59,17 @@ pub struct LoadOptions {
     pub default_wclimit: Option<Time>,
 }
 
+/// What a scenario job asks of nodes by name.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NodeAsk {
+    pub features: Vec<String>,
+    pub pref: Vec<String>,
+    /// The nodes a job running at the start holds (filled in order).
+    pub nodes: Vec<String>,
+    /// `nodes` as indexes, once resolved.
+    pub node_ids: Vec<u32>,
+}
+
 /// A job as the simulation runs it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Job {
@@ -80,6 +91,11 @@ pub struct Job {
     pub requested_qos: CredId,
     /// Requested memory over all tasks, MB (SWF field 10 is KB per processor).
     pub mem_mb: f64,
+    /// What each task needs of its node (memory per task from SWF field 10).
+    pub request: Request,
+    /// Node features and nodes asked for by name (scenario files), resolved against the
+    /// machine when the run is prepared.
+    pub node_ask: Option<Box<NodeAsk>>,
     /// Share of its processors the job kept busy: SWF field 6 (average CPU time per
     /// processor) over field 4 (runtime); 1 when the trace does not say.
     pub utilized: f64,
@@ -113,6 +129,8 @@ impl Job {
             requested_account: CredId::NONE,
             requested_qos: CredId::NONE,
             mem_mb: 0.0,
+            request: Request::default(),
+            node_ask: None,
             utilized: 1.0,
             system_priority: 0,
             already_running: false,
@@ -388,6 +406,11 @@ impl Builder<'_> {
             requested_account: CredId::NONE,
             requested_qos: CredId::NONE,
             mem_mb: mem_per_proc_kb * procs as f64 / 1024.0,
+            request: Request {
+                mem: (mem_per_proc_kb / 1024.0).ceil().min(f64::from(u32::MAX)) as u32,
+                ..Request::default()
+            },
+            node_ask: None,
             utilized: utilization(record.fields[5], record.fields[3]),
             system_priority: 0,
             already_running: false,

@@ -211,6 +211,8 @@ fn fsdecay_changes_the_schedule_of_a_real_trace() {
             account_from: Default::default(),
             fs_dir: None,
             fs_init: None,
+            node_file: None,
+            scale_by_speed: false,
         })
         .unwrap();
         let users = &report.summary().fairness["user"];

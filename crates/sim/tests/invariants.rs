@@ -4,7 +4,7 @@ use mauisim_core::{
     BackfillMetric, BackfillPolicy, Chunking, PolicyConfig, ReservationGroup, ReservationPolicy,
     Sub,
 };
-use mauisim_sim::engine::{simulate, EngineOptions, EventOrder, Outcome};
+use mauisim_sim::engine::{machine_of, simulate, EngineOptions, EventOrder, Outcome};
 use mauisim_sim::workload::Job;
 use proptest::prelude::*;
 
@@ -101,7 +101,7 @@ proptest! {
 
     #[test]
     fn schedules_are_feasible((jobs, (policy, engine)) in (workload(), options())) {
-        let (outcomes, _) = simulate(&jobs, PROCS, policy, engine).unwrap();
+        let (outcomes, _) = simulate(&jobs, machine_of(PROCS), policy, engine).unwrap();
         prop_assert!(max_in_use(&jobs, &outcomes) <= PROCS);
         for (j, o) in jobs.iter().zip(&outcomes) {
             prop_assert!(o.start >= j.submit, "job {} started before submission", j.id);
@@ -145,7 +145,7 @@ proptest! {
         }
         let order = if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant };
         let engine = EngineOptions { order, record_reservations: true, ..EngineOptions::default() };
-        let (outcomes, stats) = simulate(&jobs, PROCS, policy, engine).unwrap();
+        let (outcomes, stats) = simulate(&jobs, machine_of(PROCS), policy, engine).unwrap();
         let mut last: Vec<Option<i64>> = vec![None; jobs.len()];
         for &(_, i, promised) in &stats.reservations {
             prop_assert!(outcomes[i].start <= promised, "job {} promised {} started {}", jobs[i].id, promised, outcomes[i].start);
@@ -164,7 +164,7 @@ proptest! {
     fn none_starts_in_priority_order(jobs in workload()) {
         let policy = PolicyConfig { backfill: BackfillPolicy::None, ..PolicyConfig::default() };
         let engine = EngineOptions { order: EventOrder::PerInstant, poll_interval: 0, max_overrun: Some(0), ..EngineOptions::default() };
-        let (outcomes, _) = simulate(&jobs, PROCS, policy, engine).unwrap();
+        let (outcomes, _) = simulate(&jobs, machine_of(PROCS), policy, engine).unwrap();
         for w in outcomes.windows(2) {
             prop_assert!(w[0].start <= w[1].start);
         }

@@ -6,7 +6,7 @@ mod common;
 use common::{options, HOUR};
 use mauisim_core::CredKind;
 use mauisim_sim::credentials::Names;
-use mauisim_sim::engine::{simulate, EventOrder, Outcome};
+use mauisim_sim::engine::{machine_of, simulate, EventOrder, Outcome};
 use mauisim_sim::metrics;
 use mauisim_sim::workload::Job;
 
@@ -36,7 +36,9 @@ fn run_in(
             .set(CredKind::User, names.intern(CredKind::User, user));
     }
     let policy = common::resolve(config, jobs, &mut names);
-    simulate(jobs, procs, policy, options(order)).unwrap().0
+    simulate(jobs, machine_of(procs), policy, options(order))
+        .unwrap()
+        .0
 }
 
 fn starts(outcomes: &[Outcome]) -> Vec<i64> {

@@ -60,6 +60,8 @@ fn check(
         event_order: EventOrder::PerEvent,
         fs_dir: None,
         fs_init: None,
+        node_file: None,
+        scale_by_speed: false,
     })
     .unwrap();
     assert_eq!(report.workload.jobs.len(), expected.len(), "job count");

@@ -2,7 +2,7 @@
 //! should agree.
 
 use mauisim_core::{BackfillPolicy, PolicyConfig, ReservationGroup};
-use mauisim_sim::engine::{simulate, EngineOptions, EventOrder, Outcome};
+use mauisim_sim::engine::{machine_of, simulate, EngineOptions, EventOrder, Outcome};
 use mauisim_sim::workload::Job;
 
 const HOUR: i64 = 3600;
@@ -14,7 +14,9 @@ fn run(jobs: &[Job], procs: u64, policy: PolicyConfig, order: EventOrder) -> Vec
         max_overrun: Some(0),
         ..EngineOptions::default()
     };
-    simulate(jobs, procs, policy, options).expect("simulates").0
+    simulate(jobs, machine_of(procs), policy, options)
+        .expect("simulates")
+        .0
 }
 
 fn starts(outcomes: &[Outcome]) -> Vec<i64> {
@@ -124,7 +126,7 @@ fn overrun_is_cancelled_at_limit_plus_allowance() {
             max_overrun: overrun,
             ..EngineOptions::default()
         };
-        let (o, _) = simulate(&jobs, 2, PolicyConfig::default(), options).unwrap();
+        let (o, _) = simulate(&jobs, machine_of(2), PolicyConfig::default(), options).unwrap();
         assert_eq!(
             (o[0].end, o[0].cancelled),
             (end, overrun.is_some()),
@@ -149,7 +151,7 @@ fn polled_iterations_see_events_at_the_next_tick() {
         max_overrun: Some(0),
         ..EngineOptions::default()
     };
-    let (o, _) = simulate(&jobs, 2, PolicyConfig::default(), options).unwrap();
+    let (o, _) = simulate(&jobs, machine_of(2), PolicyConfig::default(), options).unwrap();
     assert_eq!(starts(&o), vec![0, 120, 180]);
     assert_eq!(o[0].end, 100, "the job itself ended at 100");
 }

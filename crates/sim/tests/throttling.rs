@@ -7,7 +7,7 @@ mod common;
 use common::{options, run, snapshot, starts, world, Spec, World, HOUR};
 use mauisim_core::{Blocked, CredKind, Level, Metric, Owner, Scope, Source, Verdict};
 use mauisim_sim::blocked;
-use mauisim_sim::engine::{simulate, EventOrder};
+use mauisim_sim::engine::{machine_of, simulate, EventOrder};
 
 /// The verdict on each idle job at `at`, by trace id.
 fn verdicts(w: &World, procs: u64, at: i64) -> Vec<(u64, Verdict)> {
@@ -257,7 +257,7 @@ fn soft_limits_yield_to_jobs_within_them() {
     let w = world("USERCFG[DEFAULT] MAXJOB=2,8\n", &a_and_b(2));
     let (o, _) = simulate(
         &w.jobs,
-        4,
+        machine_of(4),
         w.policy.clone(),
         options(EventOrder::PerInstant),
     )

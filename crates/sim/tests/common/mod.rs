@@ -5,7 +5,7 @@
 use mauisim_core::{CredKind, PolicyConfig};
 use mauisim_sim::credentials::{assign_all, AccountFrom, Names, Resolver};
 use mauisim_sim::engine::{
-    simulate, simulate_until, EngineOptions, EventOrder, Outcome, RunStats, Snapshot,
+    machine_of, simulate, simulate_until, EngineOptions, EventOrder, Outcome, RunStats, Snapshot,
 };
 use mauisim_sim::params;
 use mauisim_sim::workload::{Counts, Job};
@@ -77,14 +77,14 @@ pub fn options(order: EventOrder) -> EngineOptions {
 pub fn run(w: &World, procs: u64) -> (Vec<Outcome>, RunStats) {
     let a = simulate(
         &w.jobs,
-        procs,
+        machine_of(procs),
         w.policy.clone(),
         options(EventOrder::PerInstant),
     )
     .unwrap();
     let b = simulate(
         &w.jobs,
-        procs,
+        machine_of(procs),
         w.policy.clone(),
         options(EventOrder::PerEvent),
     )
@@ -100,7 +100,7 @@ pub fn starts(outcomes: &[Outcome]) -> Vec<i64> {
 pub fn snapshot(w: &World, procs: u64, at: i64) -> Snapshot {
     simulate_until(
         &w.jobs,
-        procs,
+        machine_of(procs),
         w.policy.clone(),
         options(EventOrder::PerInstant),
         at,

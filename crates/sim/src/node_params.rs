@@ -1,0 +1,245 @@
+//! maui.cfg's node parameters: NODEALLOCATIONPOLICY, NODEACCESSPOLICY and `NODECFG[name]`
+//! objects (guide 5.2, MAUI-SEMANTICS §5 and §8), as read; [`crate::nodes`] applies them
+//! to the machine.
+
+use mauisim_config::{self as cfg, ConfigError, Entry, Location};
+use mauisim_core::{AllocationPolicy, NodeAccess, PriorityFn};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// The node part of a config.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct NodeConfig {
+    #[serde(serialize_with = "policy_name")]
+    pub allocation: AllocationPolicy,
+    #[serde(serialize_with = "access_name")]
+    pub access: NodeAccess,
+    /// `NODECFG[name]` objects in the order first seen; `DEFAULT` applies to every node
+    /// for what the node itself does not set.
+    pub objects: Vec<NodeCfg>,
+}
+
+fn policy_name<S: serde::Serializer>(p: &AllocationPolicy, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(p.name())
+}
+
+fn access_name<S: serde::Serializer>(a: &NodeAccess, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(match a {
+        NodeAccess::Shared => "SHARED",
+        NodeAccess::SingleJob => "SINGLEJOB",
+    })
+}
+
+/// One `NODECFG[name]` object: only what it sets.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct NodeCfg {
+    pub name: String,
+    pub procs: Option<u64>,
+    pub mem: Option<u64>,
+    pub swap: Option<u64>,
+    pub disk: Option<u64>,
+    pub speed: Option<f64>,
+    pub procspeed: Option<u64>,
+    pub features: Option<Vec<String>>,
+    pub priority: Option<f64>,
+    pub partition: Option<String>,
+    pub load: Option<f64>,
+    #[serde(skip)]
+    pub priority_f: Option<Arc<PriorityFn>>,
+    /// Where the object was first named, for errors about it.
+    #[serde(skip)]
+    pub location: Option<Location>,
+}
+
+impl NodeConfig {
+    pub fn object(&self, name: &str) -> Option<&NodeCfg> {
+        self.objects.iter().find(|o| o.name == name)
+    }
+
+    fn object_mut(&mut self, name: &str, at: &Location) -> &mut NodeCfg {
+        match self.objects.iter().position(|o| o.name == name) {
+            Some(i) => &mut self.objects[i],
+            None => {
+                self.objects.push(NodeCfg {
+                    name: name.to_string(),
+                    location: Some(at.clone()),
+                    ..NodeCfg::default()
+                });
+                self.objects.last_mut().expect("just pushed")
+            }
+        }
+    }
+
+    /// The named objects (not DEFAULT).
+    pub fn named(&self) -> impl Iterator<Item = &NodeCfg> {
+        self.objects.iter().filter(|o| o.name != "DEFAULT")
+    }
+}
+
+pub const NODE_ATTRS: &[&str] = &[
+    "PROCS",
+    "MEM",
+    "SWAP",
+    "DISK",
+    "SPEED",
+    "PROCSPEED",
+    "FEATURES",
+    "PRIORITY",
+    "PRIORITYF",
+    "PARTITION",
+    "LOAD",
+];
+
+const NODE_ATTRS_NOT_YET: &[&str] = &[
+    "MAXJOB", "MAXLOAD", "MAXPROC", "ACCESS", "CLASSES", "OS", "ARCH",
+];
+
+pub fn allocation_policy(c: &mut NodeConfig, e: &Entry) -> Result<(), ConfigError> {
+    let text = e.value_text();
+    c.allocation = AllocationPolicy::from_name(text.trim()).ok_or_else(|| {
+        let known: Vec<&str> = AllocationPolicy::ALL.iter().map(|p| p.name()).collect();
+        ConfigError::at(
+            e.location.clone(),
+            format!(
+                "NODEALLOCATIONPOLICY: unknown policy `{text}` (known: {})",
+                known.join(", ")
+            ),
+        )
+    })?;
+    Ok(())
+}
+
+pub fn access_policy(
+    c: &mut NodeConfig,
+    e: &Entry,
+    w: &mut Vec<String>,
+) -> Result<(), ConfigError> {
+    let text = e.value_text().to_ascii_uppercase();
+    c.access = match text.trim() {
+        "SHARED" => NodeAccess::Shared,
+        "SINGLEJOB" => NodeAccess::SingleJob,
+        "SINGLETASK" | "SINGLEUSER" => {
+            w.push(format!(
+                "{}: warning: NODEACCESSPOLICY {text} is not simulated; read as SINGLEJOB",
+                e.location
+            ));
+            NodeAccess::SingleJob
+        }
+        other => {
+            return Err(ConfigError::at(
+                e.location.clone(),
+                format!("NODEACCESSPOLICY: expected SHARED or SINGLEJOB, found `{other}`"),
+            ))
+        }
+    };
+    Ok(())
+}
+
+pub fn node_cfg(c: &mut NodeConfig, e: &Entry, w: &mut Vec<String>) -> Result<(), ConfigError> {
+    let name = match e.index.as_deref() {
+        Some(n) if !n.is_empty() => {
+            if n.eq_ignore_ascii_case("DEFAULT") {
+                "DEFAULT"
+            } else {
+                n
+            }
+        }
+        _ => {
+            return Err(ConfigError::at(
+                e.location.clone(),
+                "NODECFG needs a node name: NODECFG[name] ATTR=VALUE",
+            ))
+        }
+    };
+    for attr in e.attrs()? {
+        let at = attr.location.clone();
+        let what = format!("NODECFG[{name}] {}", attr.name);
+        let err = |m: String| ConfigError::at(at.clone(), format!("{what}: {m}"));
+        let amount = |text: &str, zero_ok: bool| -> Result<u64, ConfigError> {
+            let v = cfg::parse_int(text).map_err(|e| err(e.0))?;
+            if v < 0 || (v == 0 && !zero_ok) {
+                return Err(err(format!(
+                    "expected a {} number, found {v}",
+                    if zero_ok { "non-negative" } else { "positive" }
+                )));
+            }
+            Ok(v as u64)
+        };
+        let real = |text: &str| -> Result<f64, ConfigError> {
+            let v = cfg::parse_float(text).map_err(|e| err(e.0))?;
+            if !v.is_finite() {
+                return Err(err(format!("expected a number, found {text}")));
+            }
+            Ok(v)
+        };
+        let value = attr.value.trim();
+        let object = c.object_mut(name, &e.location);
+        match attr.name.as_str() {
+            "PROCS" => {
+                let v = amount(value, true)?;
+                if v == 0 {
+                    return Err(err("a node needs at least one processor".into()));
+                }
+                object.procs = Some(v);
+            }
+            "MEM" => object.mem = Some(amount(value, true)?),
+            "SWAP" => object.swap = Some(amount(value, true)?),
+            "DISK" => object.disk = Some(amount(value, true)?),
+            "SPEED" => {
+                let v = real(value)?;
+                if v <= 0.0 {
+                    return Err(err(format!("speed must be positive, found {v}")));
+                }
+                object.speed = Some(v);
+            }
+            "PROCSPEED" => object.procspeed = Some(amount(value, true)?),
+            "FEATURES" => object.features = Some(feature_list(value)),
+            "PRIORITY" => object.priority = Some(real(value)?),
+            "LOAD" => {
+                let v = real(value)?;
+                if v < 0.0 {
+                    return Err(err(format!("load cannot be negative, found {v}")));
+                }
+                object.load = Some(v);
+            }
+            "PARTITION" => {
+                if value.is_empty() || value.contains([' ', ',']) {
+                    return Err(err(format!("expected one partition name, found `{value}`")));
+                }
+                object.partition = Some(value.to_string());
+            }
+            "PRIORITYF" => {
+                let f = PriorityFn::parse(value)
+                    .map_err(|e| err(format!("column {} of `{value}`: {}", e.column, e.message)))?;
+                object.priority_f = Some(Arc::new(f));
+            }
+            other if NODE_ATTRS_NOT_YET.contains(&other) => {
+                w.push(format!(
+                    "{at}: warning: {what} is not simulated yet; ignored"
+                ));
+            }
+            other => {
+                let mut known: Vec<&str> = NODE_ATTRS.to_vec();
+                known.extend(NODE_ATTRS_NOT_YET);
+                let hint = match cfg::closest(other, &known) {
+                    Some(near) => format!("; did you mean {near}?"),
+                    None => String::new(),
+                };
+                return Err(ConfigError::at(
+                    at,
+                    format!("NODECFG[{name}]: unknown attribute {other}{hint}"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `[a][b]`, `a,b`, `a:b` or `a b` → `["a", "b"]`.
+pub fn feature_list(text: &str) -> Vec<String> {
+    text.split(['[', ']', ',', ':', ' ', '\t'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
+}

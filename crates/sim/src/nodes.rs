@@ -1,0 +1,496 @@
+//! The simulated machine's nodes: where they come from (a resource trace file, scenario
+//! nodes, `NODECFG[name]` objects, or generated identical from the trace header), how the
+//! config's `NODECFG` objects apply to them, and node names for outputs.
+//!
+//! Precedence: the base list is the node file's (or the scenario's) nodes if given, else
+//! the named `NODECFG` objects if any of them sets PROCS, else identical nodes generated
+//! from the machine size. A named object then overrides what it sets on its node, and
+//! `NODECFG[DEFAULT]` sets what neither the base nor the node's object set.
+
+use crate::credentials::Names;
+use crate::error::{Result, SimError};
+use crate::node_params::{feature_list, NodeCfg, NodeConfig};
+use crate::workload::Machine;
+use mauisim_core::{FeatureMask, MachineSpec, NodeSpec, Time};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The machine, ready for the core, with the names the outputs use.
+#[derive(Debug, Clone)]
+pub struct Nodes {
+    pub spec: Arc<MachineSpec>,
+    pub names: Vec<String>,
+    /// Feature names: bit `i` of a [`FeatureMask`] is `features[i]`.
+    pub features: Vec<String>,
+    /// Where the node list came from, for the summary.
+    pub source: String,
+}
+
+/// Nodes given explicitly (a resource trace, a scenario), with admin reservations on
+/// named nodes: `(nodes, start, end)`.
+#[derive(Debug, Clone, Default)]
+pub struct NodeSource {
+    pub nodes: Vec<BaseNode>,
+    pub source: String,
+    pub standing: Vec<(Vec<String>, Time, Time)>,
+}
+
+/// A node before the config applies: what its source set.
+#[derive(Debug, Clone, Default)]
+pub struct BaseNode {
+    pub name: String,
+    pub cfg: NodeCfg,
+}
+
+impl Nodes {
+    pub fn procs(&self) -> u64 {
+        self.spec.total_procs()
+    }
+
+    /// The bit of a feature name, if some node has it.
+    pub fn feature_bit(&self, name: &str) -> Option<FeatureMask> {
+        self.features.iter().position(|f| f == name).map(|i| 1 << i)
+    }
+
+    /// Feature names as a mask; an unknown name is an error naming it.
+    pub fn feature_mask(&self, names: &[String]) -> std::result::Result<FeatureMask, String> {
+        let mut mask = 0;
+        for n in names {
+            match self.feature_bit(n) {
+                Some(b) => mask |= b,
+                None => {
+                    return Err(format!(
+                        "unknown feature `{n}`: no node has it (nodes have: {})",
+                        if self.features.is_empty() {
+                            "none".to_string()
+                        } else {
+                            self.features.join(" ")
+                        }
+                    ))
+                }
+            }
+        }
+        Ok(mask)
+    }
+
+    /// Node-index ranges as a compact host list: `n[0-3,7],gpu1`.
+    pub fn host_list(&self, ranges: &[(u32, u32)]) -> String {
+        host_list(&self.names, ranges)
+    }
+}
+
+/// Identical generated nodes named `n0`, `n1`, …
+pub fn generated(machine: Machine) -> Vec<BaseNode> {
+    (0..machine.nodes)
+        .map(|i| BaseNode {
+            name: format!("n{i}"),
+            cfg: NodeCfg {
+                procs: Some(machine.procs_per_node),
+                ..NodeCfg::default()
+            },
+        })
+        .collect()
+}
+
+/// Builds the machine from `base` (or, when `base` is `None`, from the config's named
+/// objects or `machine`), applying the config's `NODECFG` objects.
+pub fn build(
+    base: Option<NodeSource>,
+    machine: Machine,
+    config: &NodeConfig,
+    names: &mut Names,
+) -> Result<Nodes> {
+    let standing = base
+        .as_ref()
+        .map(|b| b.standing.clone())
+        .unwrap_or_default();
+    let base = base.map(|b| (b.nodes, b.source));
+    let default = config.object("DEFAULT").cloned().unwrap_or_default();
+    let defined_by_config = config.named().any(|o| o.procs.is_some());
+    let (mut base, source, from_file) = match base {
+        Some((nodes, source)) => (nodes, source, true),
+        None if defined_by_config => (
+            config
+                .named()
+                .map(|o| BaseNode {
+                    name: o.name.clone(),
+                    cfg: NodeCfg::default(),
+                })
+                .collect(),
+            "NODECFG".to_string(),
+            false,
+        ),
+        None => {
+            // NODECFG[DEFAULT] PROCS says how the machine's processors split into nodes.
+            let machine = match default.procs {
+                Some(ppn) if machine.procs().is_multiple_of(ppn) => Machine {
+                    nodes: machine.procs() / ppn,
+                    procs_per_node: ppn,
+                },
+                Some(ppn) => {
+                    return Err(usage(format!(
+                        "NODECFG[DEFAULT] PROCS={ppn} does not divide the machine's {} processors",
+                        machine.procs()
+                    )))
+                }
+                None => machine,
+            };
+            let source = format!(
+                "{} nodes x {} processors",
+                machine.nodes, machine.procs_per_node
+            );
+            (generated(machine), source, false)
+        }
+    };
+    for object in config.named() {
+        match base.iter_mut().find(|b| b.name == object.name) {
+            Some(node) => overlay(&mut node.cfg, object),
+            None => {
+                let at = object
+                    .location
+                    .as_ref()
+                    .map_or(String::new(), |l| format!("{l}: "));
+                let what = if from_file {
+                    format!("the node list ({source})")
+                } else {
+                    format!("the generated nodes ({source}: n0, n1, …)")
+                };
+                return Err(usage(format!(
+                    "{at}NODECFG[{}]: no node of that name in {what}",
+                    object.name
+                )));
+            }
+        }
+    }
+    let mut features: Vec<String> = Vec::new();
+    let mut specs = Vec::with_capacity(base.len());
+    let mut node_names = Vec::with_capacity(base.len());
+    for node in &base {
+        let mut cfg = node.cfg.clone();
+        underlay(&mut cfg, &default);
+        let Some(procs) = cfg.procs.filter(|&p| p > 0) else {
+            return Err(usage(format!(
+                "node {}: no processors (set PROCS on NODECFG[{}] or NODECFG[DEFAULT])",
+                node.name, node.name
+            )));
+        };
+        let mut mask = 0;
+        for f in cfg.features.iter().flatten() {
+            let bit = match features.iter().position(|x| x == f) {
+                Some(i) => i,
+                None => {
+                    if features.len() == 64 {
+                        return Err(usage(format!(
+                            "node {}: more than 64 distinct node features",
+                            node.name
+                        )));
+                    }
+                    features.push(f.clone());
+                    features.len() - 1
+                }
+            };
+            mask |= 1u64 << bit;
+        }
+        let partition = match &cfg.partition {
+            Some(p) => names
+                .intern_partition_name(p)
+                .get()
+                .map_or(0, |i| i as u32 + 1),
+            None => 0,
+        };
+        specs.push(NodeSpec {
+            procs,
+            mem: cfg.mem.unwrap_or(0),
+            swap: cfg.swap.unwrap_or(0),
+            disk: cfg.disk.unwrap_or(0),
+            speed: cfg.speed.unwrap_or(1.0),
+            procspeed: cfg.procspeed.unwrap_or(0),
+            features: mask,
+            priority: cfg.priority.unwrap_or(0.0),
+            partition,
+            load: cfg.load.unwrap_or(0.0),
+            priority_f: cfg.priority_f.clone(),
+        });
+        node_names.push(node.name.clone());
+    }
+    let mut reservations = Vec::new();
+    for (on, start, end) in standing {
+        let ids = on
+            .iter()
+            .map(|n| {
+                node_names
+                    .iter()
+                    .position(|x| x == n)
+                    .map(|i| i as u32)
+                    .ok_or_else(|| usage(format!("reservation: no node is named `{n}`")))
+            })
+            .collect::<Result<Vec<u32>>>()?;
+        reservations.push((ids, start, end));
+    }
+    let spec = MachineSpec {
+        nodes: specs,
+        access: config.access,
+        allocation: config.allocation,
+        priority_f: default.priority_f.clone(),
+        local: None,
+        standing: reservations,
+    };
+    Ok(Nodes {
+        spec: Arc::new(spec),
+        names: node_names,
+        features,
+        source,
+    })
+}
+
+/// What `top` sets replaces what `base` has.
+fn overlay(base: &mut NodeCfg, top: &NodeCfg) {
+    macro_rules! take {
+        ($($f:ident),*) => { $( if top.$f.is_some() { base.$f = top.$f.clone(); } )* };
+    }
+    take!(
+        procs, mem, swap, disk, speed, procspeed, features, priority, partition, load, priority_f
+    );
+}
+
+/// What `base` does not set comes from `fallback`.
+fn underlay(base: &mut NodeCfg, fallback: &NodeCfg) {
+    macro_rules! fill {
+        ($($f:ident),*) => { $( if base.$f.is_none() { base.$f = fallback.$f.clone(); } )* };
+    }
+    fill!(procs, mem, swap, disk, speed, procspeed, features, priority, partition, load);
+}
+
+fn usage(message: String) -> SimError {
+    SimError::Usage(message)
+}
+
+/// Reads a Maui resource trace (guide 16.2): one node per line, 21 whitespace-separated
+/// fields; `#` starts a comment. Used: 1 COMPUTENODE, 2 AVAILABLE (DEFINED or DRAINED
+/// nodes are down: counted and left out), 4 name, 6 swap, 7 memory, 8 disk (MB), 9
+/// processors, 15 features `[a][b]`, 18 relative speed. The others (frame, slot, OS,
+/// architecture, classes, network adapters, reserved fields) are read but not simulated.
+pub fn read_resource_trace(path: &Path) -> Result<(Vec<BaseNode>, u64)> {
+    let text = std::fs::read_to_string(path).map_err(|source| SimError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_resource_trace(&text, path)
+}
+
+pub fn parse_resource_trace(text: &str, path: &Path) -> Result<(Vec<BaseNode>, u64)> {
+    let mut nodes: Vec<BaseNode> = Vec::new();
+    let mut down = 0;
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let content = raw.split('#').next().unwrap_or("").trim();
+        if content.is_empty() {
+            continue;
+        }
+        let err = |field: usize, message: String| SimError::Input {
+            path: path.to_path_buf(),
+            message: format!("line {line}, field {field}: {message}"),
+        };
+        let fields: Vec<&str> = content.split_whitespace().collect();
+        if fields.len() != 21 {
+            return Err(SimError::Input {
+                path: path.to_path_buf(),
+                message: format!(
+                    "line {line}: a resource trace line has 21 fields, found {}",
+                    fields.len()
+                ),
+            });
+        }
+        if !fields[0].eq_ignore_ascii_case("COMPUTENODE") {
+            return Err(err(
+                1,
+                format!("expected COMPUTENODE, found `{}`", fields[0]),
+            ));
+        }
+        let state = fields[1].to_ascii_uppercase();
+        let name = fields[3].to_string();
+        if nodes.iter().any(|n| n.name == name) {
+            return Err(err(4, format!("node `{name}` is defined twice")));
+        }
+        let amount = |f: usize| -> Result<u64> {
+            fields[f - 1].parse::<u64>().map_err(|_| {
+                err(
+                    f,
+                    format!("expected a non-negative integer, found `{}`", fields[f - 1]),
+                )
+            })
+        };
+        let procs = amount(9)?;
+        if procs == 0 {
+            return Err(err(9, format!("node `{name}` has 0 processors")));
+        }
+        let speed: f64 = fields[17]
+            .parse()
+            .ok()
+            .filter(|s: &f64| s.is_finite() && *s > 0.0)
+            .ok_or_else(|| {
+                err(
+                    18,
+                    format!("expected a positive speed, found `{}`", fields[17]),
+                )
+            })?;
+        let features = match fields[14] {
+            "-" | "[NONE]" => Vec::new(),
+            f => feature_list(f),
+        };
+        match state.as_str() {
+            "AVAILABLE" => {}
+            "DEFINED" | "DRAINED" => {
+                down += 1;
+                continue;
+            }
+            other => {
+                return Err(err(
+                    2,
+                    format!("expected AVAILABLE, DEFINED or DRAINED, found `{other}`"),
+                ))
+            }
+        }
+        nodes.push(BaseNode {
+            name,
+            cfg: NodeCfg {
+                procs: Some(procs),
+                mem: Some(amount(7)?),
+                swap: Some(amount(6)?),
+                disk: Some(amount(8)?),
+                speed: Some(speed),
+                features: Some(features),
+                ..NodeCfg::default()
+            },
+        });
+    }
+    if nodes.is_empty() {
+        return Err(SimError::Input {
+            path: path.to_path_buf(),
+            message: "no available node in the resource trace".into(),
+        });
+    }
+    Ok((nodes, down))
+}
+
+/// Names `prefix<number>` being folded: (prefix, zero-padded width, number ranges).
+type NameGroup = (String, usize, Vec<(u64, u64)>);
+
+/// Node-index ranges as a host list: consecutive names `prefix<number>` with the same
+/// prefix (and zero padding) fold into `prefix[a-b,c]`; others are listed by name.
+pub fn host_list(names: &[String], ranges: &[(u32, u32)]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut group: Option<NameGroup> = None;
+    let flush = |group: &mut Option<NameGroup>, parts: &mut Vec<String>| {
+        if let Some((prefix, width, nums)) = group.take() {
+            let single = nums.len() == 1 && nums[0].0 == nums[0].1;
+            let body: Vec<String> = nums
+                .iter()
+                .map(|&(a, b)| {
+                    if a == b {
+                        format!("{a:0width$}")
+                    } else {
+                        format!("{a:0width$}-{b:0width$}")
+                    }
+                })
+                .collect();
+            parts.push(if single {
+                format!("{prefix}{}", body[0])
+            } else {
+                format!("{prefix}[{}]", body.join(","))
+            });
+        }
+    };
+    for &(first, last) in ranges {
+        for i in first..=last {
+            let name = &names[i as usize];
+            let split = name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+            let (prefix, digits) = name.split_at(split);
+            let number = digits.parse::<u64>().ok();
+            let width = if digits.starts_with('0') && digits.len() > 1 {
+                digits.len()
+            } else {
+                0
+            };
+            match (number, &mut group) {
+                (Some(n), Some((p, w, nums))) if p == prefix && *w == width => {
+                    let last = nums.last_mut().expect("groups start with a number");
+                    if n == last.1 + 1 {
+                        last.1 = n;
+                    } else {
+                        nums.push((n, n));
+                    }
+                }
+                (Some(n), _) => {
+                    flush(&mut group, &mut parts);
+                    group = Some((prefix.to_string(), width, vec![(n, n)]));
+                }
+                (None, _) => {
+                    flush(&mut group, &mut parts);
+                    parts.push(name.clone());
+                }
+            }
+        }
+    }
+    flush(&mut group, &mut parts);
+    parts.join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn host_lists_fold_numbered_names() {
+        let n = names(&["n0", "n1", "n2", "n3", "n7", "gpu01", "gpu02", "login"]);
+        assert_eq!(host_list(&n, &[(0, 3)]), "n[0-3]");
+        assert_eq!(host_list(&n, &[(0, 1), (4, 4)]), "n[0-1,7]");
+        assert_eq!(host_list(&n, &[(4, 4)]), "n7");
+        assert_eq!(host_list(&n, &[(3, 7)]), "n[3,7],gpu[01-02],login");
+    }
+
+    #[test]
+    fn resource_traces_read_with_located_errors() {
+        let line = |name: &str, state: &str, procs: &str, speed: &str| {
+            format!("COMPUTENODE {state} 0 {name} rm 2048 1024 4096 {procs} 1 1 1 linux x86 [fast][gpu] [batch:1] - {speed} - - -\n")
+        };
+        let text =
+            line("a", "AVAILABLE", "4", "1.5") + "# comment\n" + &line("b", "DRAINED", "4", "1.0");
+        let (nodes, down) = parse_resource_trace(&text, Path::new("r.trace")).unwrap();
+        assert_eq!(down, 1);
+        assert_eq!(nodes.len(), 1);
+        let c = &nodes[0].cfg;
+        assert_eq!(
+            (c.procs, c.mem, c.swap, c.disk),
+            (Some(4), Some(1024), Some(2048), Some(4096))
+        );
+        assert_eq!(c.speed, Some(1.5));
+        assert_eq!(
+            c.features.as_deref(),
+            Some(&["fast".to_string(), "gpu".to_string()][..])
+        );
+        let e = parse_resource_trace(&line("a", "AVAILABLE", "0", "1"), Path::new("r.trace"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("line 1, field 9") && e.contains("0 processors"),
+            "{e}"
+        );
+        let e = parse_resource_trace(&line("a", "AVAILABLE", "x", "1"), Path::new("r.trace"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("field 9"), "{e}");
+        let e = parse_resource_trace("COMPUTENODE AVAILABLE\n", Path::new("r.trace"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 1") && e.contains("21 fields"), "{e}");
+        let e = parse_resource_trace(&line("a", "AVAILABLE", "4", "fast"), Path::new("r.trace"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("field 18"), "{e}");
+    }
+}
