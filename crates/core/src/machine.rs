@@ -117,6 +117,11 @@ pub struct Machine {
     /// Per node: claims (per-node mode only).
     claims: Vec<Vec<Claim>>,
     held: Vec<Held>,
+    /// Per node: the nodes each job's reservation held in the last iteration, so that a
+    /// reserved job starts where it was promised while they can still host it (another
+    /// job placed by the policy around that promise relies on it).
+    promised: BTreeMap<JobIdx, Allocation>,
+    promising: BTreeMap<JobIdx, Allocation>,
     /// Identical nodes with pooled processors: slot ranges replace the node index.
     slots: Option<SlotPool>,
     /// Which of memory, swap and disk bind ([`MachineSpec::tracked`]).
@@ -160,6 +165,8 @@ impl Machine {
                 vec![Vec::new(); n]
             },
             held: Vec::new(),
+            promised: BTreeMap::new(),
+            promising: BTreeMap::new(),
             slots,
             busy: vec![
                 0;
@@ -278,6 +285,22 @@ impl Machine {
                 available: tasks * need.procs,
             });
         }
+        if spec.allocation == AllocationPolicy::Contiguous {
+            let cands: Vec<NodeCandidate> = (0..spec.nodes.len())
+                .filter(|&n| spec.can_host(n, need, r.features, part))
+                .map(|n| NodeCandidate {
+                    node: n as u32,
+                    tasks: tasks_within(spec.nodes[n].capacity(), need),
+                    free_procs: spec.nodes[n].procs,
+                })
+                .collect();
+            if contiguous(&cands, job.procs / need.procs.max(1)).is_none() {
+                return Err(Unfit::Procs {
+                    asked: job.procs,
+                    available: largest_block(&cands) * need.procs,
+                });
+            }
+        }
         Ok(())
     }
 
@@ -325,6 +348,7 @@ impl Machine {
             }
         }
         self.by_end.insert((end, job.idx));
+        self.promised.remove(&job.idx);
         self.running.insert(
             job.idx,
             Placement {
@@ -352,13 +376,19 @@ impl Machine {
             .collect();
         for j in expired {
             let p = self.running.get_mut(&j).expect("indexed job runs");
+            // The job keeps running on what it hands over until it is told to end:
+            // charge that time to those slots now.
+            let ran = (now - p.start).max(0);
             while short > 0 {
                 let Some((s, l)) = p.slots.pop() else { break };
                 let k = l.min(short);
                 if k < l {
                     p.slots.push((s, l - k));
                 }
-                slots.push((s + l - k, k));
+                let first = s + l - k;
+                slots.push((first, k));
+                self.busy[first as usize] += ran;
+                self.busy[(first + k) as usize] -= ran;
                 short -= k;
             }
         }
@@ -404,6 +434,9 @@ impl Machine {
                 });
             }
         }
+        if !self.pooled {
+            self.promising.insert(job.idx, nodes.clone());
+        }
         self.held.push(Held {
             start: at,
             end,
@@ -435,12 +468,15 @@ impl Machine {
         }
     }
 
-    /// Releases every reservation of the iteration.
+    /// Releases every reservation of the iteration; their nodes are remembered as the
+    /// promises the next iteration honours.
     pub fn release_all(&mut self) {
         for i in 0..self.held.len() {
             self.release(HeldId(i as u32));
         }
         self.held.clear();
+        std::mem::swap(&mut self.promised, &mut self.promising);
+        self.promising.clear();
     }
 
     /// `job` ended at `ended`; its processors are free from `freed` on.
@@ -530,6 +566,65 @@ impl Machine {
         }
         self.commit(now, job, nodes);
         true
+    }
+
+    /// Checks the machine's books at `now`: no node holds more processors, memory, swap or
+    /// disk than it has at any instant from `now` on (running jobs, reservations, standing
+    /// reservations), no SINGLEJOB node holds two claims at once, every running job's
+    /// nodes satisfy its request, and the free-processor index agrees with the running
+    /// jobs. Costly: for tests and `--check` runs.
+    pub fn verify(&self, now: Time) -> Result<(), String> {
+        let total: u64 = self.running.values().map(|p| p.procs).sum();
+        if self.slots.is_some() || self.pooled {
+            let free = match &self.slots {
+                Some(pool) => pool.free_count() as i64,
+                None => self.free.iter().map(|&f| f.max(0)).sum(),
+            };
+            let expected = self.total_procs() as i64 - total as i64;
+            if free < expected {
+                return Err(format!(
+                    "{free} processors free on the nodes, the running jobs leave {expected}"
+                ));
+            }
+            return Ok(());
+        }
+        for (n, claims) in self.claims.iter().enumerate() {
+            let cap = self.spec.nodes[n].capacity();
+            let single = self.spec.access == NodeAccess::SingleJob;
+            let points =
+                std::iter::once(now).chain(claims.iter().map(|c| c.start).filter(|&s| s > now));
+            for t in points {
+                let active: Vec<&Claim> = claims
+                    .iter()
+                    .filter(|c| c.start <= t && t < c.end)
+                    .collect();
+                let mut used = Res::default();
+                for c in &active {
+                    used.add(c.takes);
+                }
+                let tracked = self.tracked;
+                let over = used.procs > cap.procs
+                    || (tracked.mem > 0 && used.mem > cap.mem)
+                    || (tracked.swap > 0 && used.swap > cap.swap)
+                    || (tracked.disk > 0 && used.disk > cap.disk);
+                if over || (single && active.len() > 1) {
+                    return Err(format!(
+                        "node {n} at {t}: {} claims take {used:?} of {cap:?}",
+                        active.len()
+                    ));
+                }
+            }
+        }
+        for (job, p) in &self.running {
+            let held: u64 = p.nodes.iter().map(|&(_, k)| k * p.per_task.procs).sum();
+            if held != p.procs && p.end > now {
+                return Err(format!(
+                    "job {}: {held} processors on nodes, {} asked",
+                    job.0, p.procs
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The nodes of a running job as inclusive, merged node-index ranges.
@@ -699,6 +794,16 @@ impl Machine {
             return self.place_pooled(now, job, tasks);
         }
         let end = t + job.wcl.max(1);
+        if t == now {
+            if let Some(promise) = self.promised.get(&job.idx) {
+                let holds = promise
+                    .iter()
+                    .all(|&(n, k)| self.hostable(n as usize, t, end, job, per_task) >= k);
+                if holds {
+                    return Some(promise.clone());
+                }
+            }
+        }
         let nodes: Vec<u32> = if t == now {
             self.nodes_free_now(now)
         } else {
@@ -1071,6 +1176,19 @@ fn contiguous(cands: &[NodeCandidate], tasks: u64) -> Option<Allocation> {
     None
 }
 
+/// Tasks of the largest run of consecutive candidate nodes.
+fn largest_block(cands: &[NodeCandidate]) -> u64 {
+    let (mut best, mut sum) = (0, 0);
+    for i in 0..cands.len() {
+        if i > 0 && cands[i].node != cands[i - 1].node + 1 {
+            sum = 0;
+        }
+        sum += cands[i].tasks;
+        best = best.max(sum);
+    }
+    best
+}
+
 /// MAXBALANCE: the set of nodes with the smallest speed span that hosts every task
 /// (identical speeds when possible); among equal spans the fastest.
 fn max_balance(spec: &MachineSpec, cands: &mut [NodeCandidate], tasks: u64) -> Option<Allocation> {
@@ -1100,4 +1218,184 @@ fn max_balance(spec: &MachineSpec, cands: &mut [NodeCandidate], tasks: u64) -> O
     }
     let (_, lo, hi) = best?;
     take_in_order(cands[lo..=hi].iter().copied(), tasks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::node::NodeSpec;
+
+    fn job(i: u32, procs: u64, wcl: Time) -> QueuedJob {
+        QueuedJob::new(JobIdx(i), u64::from(i), 0, procs, wcl)
+    }
+
+    fn machine(nodes: Vec<NodeSpec>, policy: AllocationPolicy) -> Machine {
+        let mut spec = MachineSpec::homogeneous(0, 1);
+        spec.nodes = nodes;
+        spec.allocation = policy;
+        Machine::new(Arc::new(spec), 0, false)
+    }
+
+    fn speeds(s: &[f64]) -> Vec<NodeSpec> {
+        s.iter()
+            .map(|&speed| NodeSpec {
+                speed,
+                ..NodeSpec::with_procs(1)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn contiguous_takes_the_first_run_of_consecutive_free_nodes() {
+        let mut m = machine(
+            vec![NodeSpec::with_procs(1); 6],
+            AllocationPolicy::Contiguous,
+        );
+        assert!(m.start(0, &job(0, 1, 100)));
+        assert!(m.start(0, &job(1, 1, 100)));
+        assert_eq!(m.placement(JobIdx(1)), &[(1, 1)]);
+        // Free: 2 3 4 5. Hole at 3 makes 2..=5 non-contiguous for 3 nodes after this:
+        assert!(m.start(0, &job(2, 1, 100)));
+        m.ended(JobIdx(1), 10, 10);
+        // Free now: 1, 3, 4, 5: three contiguous nodes are 3-5.
+        assert!(m.start(10, &job(3, 3, 100)));
+        assert_eq!(m.node_ranges(JobIdx(3)), vec![(3, 5)]);
+        // Only node 1 is left: two nodes are not contiguous anywhere, so it does not fit.
+        assert!(!m.fits(10, &job(4, 2, 100)));
+    }
+
+    #[test]
+    fn max_balance_prefers_equal_speeds_then_the_smallest_span() {
+        let mut m = machine(
+            speeds(&[1.0, 2.0, 3.0, 2.0, 1.5]),
+            AllocationPolicy::MaxBalance,
+        );
+        assert!(m.start(0, &job(0, 2, 100)));
+        assert_eq!(
+            m.node_ranges(JobIdx(0)),
+            vec![(1, 1), (3, 3)],
+            "the two 2.0 nodes"
+        );
+        // Left: 1.0, 3.0, 1.5: spans 0.5 (1.0,1.5) beat 1.5 (1.5,3.0).
+        assert!(m.start(0, &job(1, 2, 100)));
+        assert_eq!(m.node_ranges(JobIdx(1)), vec![(0, 0), (4, 4)]);
+    }
+
+    #[test]
+    fn fastest_and_priority_order_nodes() {
+        let mut m = machine(speeds(&[1.0, 3.0, 2.0]), AllocationPolicy::Fastest);
+        assert!(m.start(0, &job(0, 2, 100)));
+        assert_eq!(m.placement(JobIdx(0)), &[(1, 1), (2, 1)]);
+        let mut nodes = vec![NodeSpec::with_procs(1); 3];
+        nodes[0].priority = 5.0;
+        nodes[2].priority = 9.0;
+        let mut m = machine(nodes, AllocationPolicy::Priority);
+        assert!(m.start(0, &job(0, 2, 100)));
+        assert_eq!(m.placement(JobIdx(0)), &[(2, 1), (0, 1)]);
+    }
+
+    #[derive(Debug)]
+    struct LastNodesFirst;
+
+    impl crate::node::NodeAllocator for LastNodesFirst {
+        fn select(
+            &self,
+            _: &MachineSpec,
+            tasks: u64,
+            cands: &[NodeCandidate],
+        ) -> Option<Allocation> {
+            take_in_order(cands.iter().rev().copied(), tasks)
+        }
+    }
+
+    #[derive(Debug)]
+    struct Cheater;
+
+    impl crate::node::NodeAllocator for Cheater {
+        fn select(&self, _: &MachineSpec, tasks: u64, _: &[NodeCandidate]) -> Option<Allocation> {
+            Some(vec![(0, tasks + 1)])
+        }
+    }
+
+    #[test]
+    fn local_policy_is_a_site_plug_in_and_bad_choices_are_refused() {
+        let mut spec = MachineSpec::homogeneous(4, 1);
+        spec.allocation = AllocationPolicy::Local;
+        spec.local = Some(Arc::new(LastNodesFirst));
+        let mut m = Machine::new(Arc::new(spec.clone()), 0, false);
+        assert!(m.start(0, &job(0, 2, 100)));
+        assert_eq!(m.placement(JobIdx(0)), &[(3, 1), (2, 1)]);
+        spec.local = Some(Arc::new(Cheater));
+        let m = Machine::new(Arc::new(spec), 0, false);
+        assert!(!m.fits(0, &job(0, 1, 100)));
+    }
+
+    #[test]
+    fn reservations_on_nodes_shape_the_windows() {
+        // Two 2-processor nodes; a job holds one processor of n0 until 100.
+        let mut m = machine(
+            vec![NodeSpec::with_procs(2); 2],
+            AllocationPolicy::FirstAvailable,
+        );
+        assert!(m.start(0, &job(0, 1, 100)));
+        // A 4-processor job is reserved at 100 on both nodes.
+        let (at, id) = m.reserve(0, &job(1, 4, 50)).unwrap();
+        assert_eq!(at, 100);
+        assert_eq!(m.held_nodes(id), &[(0, 2), (1, 2)]);
+        // Windows: 3 processors for 100 s; nothing is free after the reservation.
+        assert_eq!(
+            m.windows(0),
+            vec![Window {
+                procs: 3,
+                duration: 100
+            }]
+        );
+        assert!(m.fits(0, &job(2, 3, 100)));
+        assert!(!m.fits(0, &job(2, 1, 101)));
+        m.release_all();
+        assert!(m.fits(0, &job(2, 1, 1000)));
+        assert_eq!(m.verify(0), Ok(()));
+    }
+
+    #[test]
+    fn memory_binds_per_node_over_time() {
+        let mut nodes = vec![NodeSpec::with_procs(4); 2];
+        nodes[0].mem = 1000;
+        nodes[1].mem = 4000;
+        let mut m = machine(nodes, AllocationPolicy::MinResource);
+        let mut j = job(0, 2, 100);
+        j.request.mem = 600;
+        assert!(m.start(0, &j));
+        // 600 MB per task: n0 holds one, so the second goes to n1.
+        assert_eq!(m.placement(JobIdx(0)), &[(0, 1), (1, 1)]);
+        let mut k = job(1, 5, 100);
+        k.request.mem = 600;
+        // Empty, the nodes hold 1 + 4 tasks. Now n0 has 400 MB left (no task) and n1 3
+        // processors: 3 tasks, so k waits for job 0.
+        assert!(!m.fits(0, &k));
+        assert_eq!(m.reserve(0, &k).map(|r| r.0), Some(100));
+        assert_eq!(m.verify(0), Ok(()));
+    }
+
+    #[test]
+    fn pooled_uniform_machines_track_slots_and_hand_over_at_a_planned_end() {
+        let spec = Arc::new(MachineSpec::homogeneous(4, 2));
+        let mut m = Machine::new(spec, 0, true);
+        assert!(m.start(0, &job(0, 3, 10)));
+        assert_eq!(m.node_ranges(JobIdx(0)), vec![(0, 1)]);
+        assert!(m.start(0, &job(1, 5, 20)));
+        assert_eq!(m.node_ranges(JobIdx(1)), vec![(1, 3)]);
+        // At 10 job 0's planned end has come but its end is not told yet (per-event
+        // order): a job can take its processors.
+        m.advance(10);
+        assert!(m.fits(10, &job(2, 3, 10)));
+        assert!(m.start(10, &job(2, 3, 10)));
+        m.ended(JobIdx(0), 10, 10);
+        assert_eq!(m.verify(10), Ok(()));
+        m.ended(JobIdx(1), 20, 20);
+        m.ended(JobIdx(2), 20, 20);
+        assert_eq!(m.slots.as_ref().unwrap().free_count(), 8);
+        let busy: u64 = m.node_busy().iter().sum();
+        assert_eq!(busy, 3 * 10 + 5 * 20 + 3 * 10);
+    }
 }

@@ -42,6 +42,8 @@ pub struct EngineOptions {
     pub pooled: bool,
     /// A job runs `runtime / speed` on nodes of relative SPEED `speed` (its slowest).
     pub scale_by_speed: bool,
+    /// Verify the machine's books after every iteration (slow; tests).
+    pub check: bool,
 }
 
 impl Default for EngineOptions {
@@ -55,6 +57,7 @@ impl Default for EngineOptions {
             record_reservations: false,
             pooled: true,
             scale_by_speed: false,
+            check: false,
         }
     }
 }
@@ -143,6 +146,8 @@ struct Sim<'a> {
     clock: Time,
     /// The first job said to be running at the start that found its processors taken.
     overcommitted: Option<u64>,
+    /// The first inconsistency `check` found.
+    violation: Option<String>,
     stats: RunStats,
 }
 
@@ -174,6 +179,9 @@ pub fn simulate(
         return Err(SimError::Usage(format!(
             "job {id} is running at the start but its nodes cannot host it beside the jobs running before it"
         )));
+    }
+    if let Some(v) = sim.violation {
+        return Err(SimError::Usage(format!("check failed: {v}")));
     }
     sim.stats.node_busy = sim.scheduler.machine().node_busy();
     sim.stats.limit_blocks = sim.scheduler.limit_blocks();
@@ -244,6 +252,7 @@ impl<'a> Sim<'a> {
             stop,
             clock: origin,
             overcommitted: None,
+            violation: None,
             stats: RunStats {
                 iterations: 0,
                 events: 0,
@@ -386,6 +395,11 @@ impl<'a> Sim<'a> {
         self.clock = now;
         self.scheduler
             .schedule(now, &mut self.queue, &mut self.decisions);
+        if self.options.check && self.violation.is_none() {
+            if let Err(v) = self.scheduler.machine().verify(now) {
+                self.violation = Some(format!("at {now}: {v}"));
+            }
+        }
         if self.options.record_reservations {
             self.stats.iteration_times.push(now);
             let promised = self.decisions.reservations.iter();

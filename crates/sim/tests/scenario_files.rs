@@ -21,7 +21,7 @@ fn guide_scenarios() -> Vec<PathBuf> {
 #[test]
 fn every_guide_scenario_holds() {
     let files = guide_scenarios();
-    assert!(files.len() >= 5, "{files:?}");
+    assert!(files.len() >= 13, "{files:?}");
     for file in files {
         let s = scenario::load(&file).unwrap();
         let result = scenario::run(&s).unwrap();

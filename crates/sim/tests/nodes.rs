@@ -1,0 +1,332 @@
+//! Property tests of the per-node machine: random heterogeneous nodes (processors,
+//! memory, features), jobs asking for tasks, memory and features, every allocation policy
+//! and access policy. Every run is checked after each iteration (no node over-committed
+//! at any instant, reservations included), every job runs only on nodes that satisfy it,
+//! and with exact estimates a reservation is a promise, as with pooled processors.
+
+use mauisim_core::{
+    AllocationPolicy, BackfillPolicy, MachineSpec, NodeAccess, NodeSpec, PolicyConfig, Request,
+};
+use mauisim_sim::engine::{simulate, EngineOptions, EventOrder};
+use mauisim_sim::workload::Job;
+use proptest::prelude::*;
+use std::sync::Arc;
+
+const FEATURES: u64 = 0b11;
+
+fn machine() -> impl Strategy<Value = MachineSpec> {
+    prop::collection::vec((1u64..=4, 0usize..3, 0u64..=FEATURES, 1u32..=3), 2..6).prop_map(
+        |nodes| {
+            let mut spec = MachineSpec::homogeneous(0, 1);
+            spec.nodes = nodes
+                .into_iter()
+                .map(|(procs, mem, features, speed)| NodeSpec {
+                    mem: [256, 1024, 4096][mem],
+                    features,
+                    speed: f64::from(speed),
+                    ..NodeSpec::with_procs(procs)
+                })
+                .collect();
+            spec
+        },
+    )
+}
+
+/// Jobs as (submit, runtime, slack, tasks, procs per task, memory class, features).
+fn jobs() -> impl Strategy<Value = Vec<Job>> {
+    prop::collection::vec(
+        (
+            0i64..300,
+            1i64..200,
+            0i64..100,
+            1u64..=4,
+            1u32..=2,
+            0usize..3,
+            0u64..=FEATURES,
+        ),
+        1..25,
+    )
+    .prop_map(|raw| {
+        let mut jobs: Vec<Job> = raw
+            .into_iter()
+            .enumerate()
+            .map(|(i, (submit, runtime, slack, tasks, ppt, mem, features))| {
+                let procs = tasks * u64::from(ppt);
+                let mut j = Job::synthetic(i as u64 + 1, submit, runtime, runtime + slack, procs);
+                j.request = Request {
+                    procs_per_task: ppt,
+                    mem: [0, 200, 900][mem],
+                    features,
+                    ..Request::default()
+                };
+                j
+            })
+            .collect();
+        jobs.sort_by_key(|j| (j.submit, j.id));
+        jobs
+    })
+}
+
+fn allocation() -> impl Strategy<Value = AllocationPolicy> {
+    prop::sample::select(
+        AllocationPolicy::ALL
+            .into_iter()
+            .filter(|p| *p != AllocationPolicy::Local)
+            .collect::<Vec<_>>(),
+    )
+}
+
+fn backfill() -> impl Strategy<Value = BackfillPolicy> {
+    prop_oneof![
+        Just(BackfillPolicy::FirstFit),
+        Just(BackfillPolicy::BestFit),
+        Just(BackfillPolicy::Greedy),
+        Just(BackfillPolicy::None),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn per_node_schedules_are_feasible(
+        mut spec in machine(),
+        jobs in jobs(),
+        allocation in allocation(),
+        single in any::<bool>(),
+        backfill in backfill(),
+        depth in 0u32..4,
+        per_event in any::<bool>(),
+    ) {
+        spec.allocation = allocation;
+        spec.access = if single { NodeAccess::SingleJob } else { NodeAccess::Shared };
+        let spec = Arc::new(spec);
+        let policy = PolicyConfig::with_backfill(backfill, depth);
+        let order = if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant };
+        let engine = EngineOptions { order, pooled: false, check: true, ..EngineOptions::default() };
+        let (outcomes, stats) = simulate(&jobs, spec.clone(), policy, engine).unwrap();
+        let held: Vec<usize> = stats.held.iter().map(|(i, _)| *i).collect();
+        for (i, (j, o)) in jobs.iter().zip(&outcomes).enumerate() {
+            if held.contains(&i) {
+                // Held only when the empty machine cannot hold it.
+                let ppt = u64::from(j.request.procs_per_task);
+                let tasks: u64 = spec.nodes.iter().filter(|n| {
+                    n.features & j.request.features == j.request.features
+                        && u64::from(j.request.mem) <= n.mem
+                }).map(|n| {
+                    let by_mem = match j.request.mem { 0 => u64::MAX, m => n.mem / u64::from(m) };
+                    (n.procs / ppt).min(by_mem)
+                }).sum();
+                prop_assert!(tasks * ppt < j.procs || allocation == AllocationPolicy::Contiguous,
+                    "job {} held though the machine holds {} of its tasks", j.id, tasks);
+                continue;
+            }
+            prop_assert!(o.start >= j.submit);
+            prop_assert_eq!(o.end - o.start, j.runtime.min(j.wcl));
+            for &(a, b) in &stats.job_nodes[i] {
+                for n in a..=b {
+                    let node = &spec.nodes[n as usize];
+                    prop_assert_eq!(node.features & j.request.features, j.request.features,
+                        "job {} on node {} without its features", j.id, n);
+                    prop_assert!(u64::from(j.request.mem) <= node.mem,
+                        "job {} on node {} without the memory", j.id, n);
+                }
+            }
+            prop_assert!(!stats.job_nodes[i].is_empty(), "job {} ran nowhere", j.id);
+        }
+    }
+
+    /// With exact estimates, queue-time priority and one reservation (EASY), a
+    /// reservation laid on nodes is a promise: the job never starts after it. (Deeper,
+    /// a reservation re-laid by the policy on other nodes can take nodes a lower job's
+    /// reservation was counting on, as in Maui; pooled processors have no such case.)
+    #[test]
+    fn per_node_reservations_are_kept(
+        mut spec in machine(),
+        jobs in jobs(),
+        allocation in allocation(),
+        backfill in prop_oneof![
+            Just(BackfillPolicy::FirstFit),
+            Just(BackfillPolicy::BestFit),
+            Just(BackfillPolicy::Greedy),
+        ],
+    ) {
+        spec.allocation = allocation;
+        let depth = 1;
+        let jobs: Vec<Job> = jobs
+            .into_iter()
+            .map(|j| {
+                let mut e = Job::synthetic(j.id, j.submit, j.runtime, j.runtime, j.procs);
+                e.request = j.request;
+                e
+            })
+            .collect();
+        let policy = PolicyConfig::with_backfill(backfill, depth);
+        let engine = EngineOptions { pooled: false, check: true, record_reservations: true, ..EngineOptions::default() };
+        let (outcomes, stats) = simulate(&jobs, Arc::new(spec), policy, engine).unwrap();
+        // Never later than any promise. (Unlike pooled processors, a job may start before
+        // its last promise: the nodes it finally gets, chosen at its start, can differ
+        // from those its reservation was laid on, e.g. CPULOAD reserves by MINRESOURCE.)
+        for &(_, i, promised) in &stats.reservations {
+            prop_assert!(outcomes[i].start <= promised, "job {} promised {} started {}", jobs[i].id, promised, outcomes[i].start);
+        }
+    }
+}
+
+fn config_error(text: &str) -> String {
+    mauisim_sim::params::from_str(text, "maui.cfg")
+        .map(|_| ())
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn bad_node_config_is_a_located_error() {
+    let cases = [
+        ("NODECFG[a] PROCS=0\n", "maui.cfg:1:12: NODECFG[a] PROCS: a node needs at least one processor"),
+        ("NODECFG[a] MEM=lots\n", "maui.cfg:1:12: NODECFG[a] MEM:"),
+        ("NODECFG[a] SPEED=-1\n", "maui.cfg:1:12: NODECFG[a] SPEED: speed must be positive"),
+        ("NODECFG[a] FOO=1\n", "maui.cfg:1:12: NODECFG[a]: unknown attribute FOO"),
+        ("NODECFG[a] PRIORITYF='SPEED + FOO'\n", "maui.cfg:1:12: NODECFG[a] PRIORITYF: column 9 of `SPEED + FOO`: unknown node attribute 'FOO'"),
+        ("NODECFG[a] PRIORITYF='SPEED -'\n", "maui.cfg:1:12: NODECFG[a] PRIORITYF: column 8 of `SPEED -`: expected a node attribute name, found the end"),
+        ("NODEALLOCATIONPOLICY BOGUS\n", "maui.cfg:1:1: NODEALLOCATIONPOLICY: unknown policy `BOGUS`"),
+        ("NODEACCESSPOLICY SOMETIMES\n", "maui.cfg:1:1: NODEACCESSPOLICY: expected SHARED or SINGLEJOB"),
+        ("NODECFG PROCS=2\n", "maui.cfg:1:1: NODECFG needs a node name"),
+    ];
+    for (text, expected) in cases {
+        let e = config_error(text);
+        assert!(e.starts_with(expected), "expected `{expected}…`, got `{e}`");
+    }
+}
+
+#[test]
+fn node_config_builds_the_machine() {
+    use mauisim_sim::credentials::Names;
+    use mauisim_sim::nodes;
+    use mauisim_sim::workload::Machine;
+    let read = |text: &str| {
+        mauisim_sim::params::from_str(text, "maui.cfg")
+            .unwrap()
+            .config
+            .nodes
+    };
+    let machine = Machine {
+        nodes: 4,
+        procs_per_node: 1,
+    };
+    // DEFAULT PROCS splits the machine's processors into nodes; a named object overrides.
+    let config =
+        read("NODECFG[DEFAULT] PROCS=2 MEM=512\nNODECFG[n1] MEM=2048 FEATURES=[gpu][fast]\n");
+    let built = nodes::build(None, machine, &config, &mut Names::default()).unwrap();
+    assert_eq!(built.names, ["n0", "n1"]);
+    let specs = &built.spec.nodes;
+    assert_eq!(
+        (specs[0].procs, specs[0].mem, specs[0].features),
+        (2, 512, 0)
+    );
+    assert_eq!(
+        (specs[1].procs, specs[1].mem, specs[1].features),
+        (2, 2048, 0b11)
+    );
+    assert_eq!(built.features, ["gpu", "fast"]);
+    // Named objects with PROCS define the machine.
+    let config = read("NODECFG[big] PROCS=64 MEM=65536\nNODECFG[small] PROCS=8\n");
+    let built = nodes::build(None, machine, &config, &mut Names::default()).unwrap();
+    assert_eq!(built.names, ["big", "small"]);
+    assert_eq!(built.procs(), 72);
+    // A name that is not a node, and a DEFAULT PROCS that does not divide the machine.
+    let config = read("NODECFG[gpu7] PRIORITY=5\n");
+    let e = nodes::build(None, machine, &config, &mut Names::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("NODECFG[gpu7]: no node of that name"), "{e}");
+    let config = read("NODECFG[DEFAULT] PROCS=3\n");
+    let e = nodes::build(None, machine, &config, &mut Names::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("PROCS=3 does not divide the machine's 4 processors"),
+        "{e}"
+    );
+}
+
+/// A job asking for more memory per task than any node has is held and reported, not
+/// dropped; the others run.
+#[test]
+fn a_job_no_node_can_hold_is_held_with_the_reason() {
+    let mut spec = MachineSpec::homogeneous(2, 2);
+    for n in &mut spec.nodes {
+        n.mem = 1024;
+    }
+    let mut big = Job::synthetic(1, 0, 10, 10, 1);
+    big.request.mem = 2048;
+    let small = Job::synthetic(2, 0, 10, 10, 1);
+    let (outcomes, stats) = simulate(
+        &[big, small],
+        Arc::new(spec),
+        PolicyConfig::default(),
+        EngineOptions {
+            pooled: false,
+            ..EngineOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(stats.held.len(), 1);
+    let (i, b) = &stats.held[0];
+    assert_eq!(*i, 0);
+    assert_eq!(mauisim_sim::blocked::limit_name(b), "node memory");
+    assert_eq!((b.amount, b.limit), (2048, 1024));
+    assert_eq!(outcomes[1].start, 0);
+}
+
+#[test]
+fn scenario_node_errors_name_the_line() {
+    let base = r#"title = "t"
+
+[[node]]
+name = "a"
+procs = 2
+features = ["gpu"]
+
+[[job]]
+name = "J"
+procs = 1
+limit = 10
+features = ["gpu"]
+"#;
+    let run = |text: &str| -> String {
+        let s = mauisim_sim::scenario::parse(text, std::path::Path::new("s.toml"));
+        match s {
+            Err(e) => e.to_string(),
+            Ok(s) => match mauisim_sim::scenario::run(&s) {
+                Err(e) => e.to_string(),
+                Ok(r) => format!("ran, {} failures", r.failures()),
+            },
+        }
+    };
+    assert_eq!(run(base), "ran, 0 failures");
+    let e = run(&base
+        .replace("features = [\"gpu\"]\n\"#", "features = [\"tape\"]\n\"#")
+        .replace(
+            "limit = 10\nfeatures = [\"gpu\"]",
+            "limit = 10\nfeatures = [\"tape\"]",
+        ));
+    assert!(
+        e.contains("job 1: unknown feature `tape`: no node has it (nodes have: gpu)"),
+        "{e}"
+    );
+    let e = run(&base.replace("procs = 2", "procs = 0"));
+    assert!(
+        e.starts_with("s.toml:5: node a: a node needs at least one processor"),
+        "{e}"
+    );
+    let e = run(&base.replace("title = \"t\"", "title = \"t\"\nprocs = 4"));
+    assert!(
+        e.starts_with("s.toml:2: give either `procs` or `[[node]]` tables"),
+        "{e}"
+    );
+    let e = run(&format!(
+        "{base}\n[[reservation]]\nnodes = [\"zz\"]\nstart = 0\nend = 5\n"
+    ));
+    assert!(e.contains("reservation: no node is named `zz`"), "{e}");
+}
