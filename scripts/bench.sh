@@ -14,6 +14,10 @@
 #             conservative backfilling) on KTH-SP2 and CEA-Curie
 #   fairshare FCFS against user fairshare (scenarios/fairshare.cfg), and that with
 #             FS.<epoch> files written
+#   nodes     the node model: CEA-Curie EASY on 5,040 x 16-processor nodes (issue 7's
+#             target: within 1.5x of the processor-pool foundation), per-node tracking
+#             (CONTIGUOUS on KTH-SP2; RICC with 12 GB nodes, so memory binds), and a
+#             synthetic 100,000-node machine with 1 M jobs (scripts/synthetic_swf.py)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -79,6 +83,22 @@ case "$suite" in
       bench "$name, NONE" "$file" -c scenarios/strict-fcfs.cfg
       bench "$name, conservative (FIRSTFIT, depth 10^6)" "$file" -c scenarios/conservative.cfg
     done
+    exit 0 ;;
+  nodes)
+    bench "KTH-SP2 EASY, 100 nodes pooled" "$kth" --filter published
+    printf 'NODEALLOCATIONPOLICY CONTIGUOUS\n' > "$out/contiguous.cfg"
+    bench "KTH-SP2 EASY, CONTIGUOUS (per node)" "$kth" --filter published -c "$out/contiguous.cfg"
+    if [ -f "$curie" ]; then
+      bench "CEA-Curie EASY, 80,640 x 1-proc nodes" "$curie" --event-order per-event
+      bench "CEA-Curie EASY, 5,040 x 16-proc nodes" "$curie" --event-order per-event --nodes 5040 --procs-per-node 16
+    fi
+    if [ -f "$shared/RICC-2010-2.swf.gz" ]; then
+      bench "RICC-2010, 1,024 x 8 pooled" "$shared/RICC-2010-2.swf.gz"
+      printf 'NODECFG[DEFAULT] MEM=12288\n' > "$out/ricc-mem.cfg"
+      bench "RICC-2010, 12 GB nodes (memory binds, per node)" "$shared/RICC-2010-2.swf.gz" -c "$out/ricc-mem.cfg"
+    fi
+    python3 scripts/synthetic_swf.py 1000000 100000 16 0.9 1 "$out/synth.swf.gz"
+    bench "synthetic: 100,000 x 16-proc nodes, 1 M jobs, load 0.9" "$out/synth.swf.gz"
     exit 0 ;;
   limits)
     against_fcfs "FCFS, no limits" "scenarios/fair-limits.cfg" -c scenarios/fair-limits.cfg

@@ -636,3 +636,65 @@ fn scenario_checks_its_expectations_and_fails_when_one_does_not_hold() {
         stderr(&out)
     );
 }
+
+/// The shipped node file and config: KTH-SP2 on 64 thin and 36 wide (faster) nodes. With
+/// runtimes scaling by speed, jobs on wide nodes end sooner; the node list and per-node
+/// table name the file's nodes; a bad node file is an error naming its line and field.
+#[test]
+fn node_files_define_the_machine() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = repo().join("traces/KTH-SP2-1996-2.swf.gz");
+    let nodes = repo().join("scenarios/kth-nodes.trace");
+    let config = repo().join("scenarios/kth-nodes.cfg");
+    let out = tmp.path().join("o");
+    let base = [
+        "run",
+        trace.to_str().unwrap(),
+        "--node-file",
+        nodes.to_str().unwrap(),
+        "-c",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ];
+    succeeds(&base);
+    let summary: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["machine_nodes"], 100);
+    assert_eq!(summary["machine_procs"], 100);
+    let node_rows = fs::read_to_string(out.join("nodes.csv")).unwrap();
+    assert!(node_rows.starts_with("node,procs,busy_proc_seconds,utilization\nsp001,1,"));
+    assert_eq!(node_rows.lines().count(), 101);
+    let jobs = fs::read_to_string(out.join("jobs.csv")).unwrap();
+    // PRIORITY with 10*SPEED fills the wide nodes (sp065–sp100) first: the first job,
+    // of 56 processors, takes all 36 of them and 20 thin ones.
+    let first = jobs.lines().nth(1).unwrap();
+    assert!(
+        first.ends_with(",56,1,1,-,DEFAULT,-,0,0,0,,,\"sp[001-020,065-100]\""),
+        "{first}"
+    );
+    let avg_wait = |s: &serde_json::Value| s["avg_wait"].as_f64().unwrap();
+    let scaled = tmp.path().join("scaled");
+    let mut args = base.to_vec();
+    args[7] = scaled.to_str().unwrap();
+    args.push("--scale-by-speed");
+    succeeds(&args);
+    let faster: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(scaled.join("summary.json")).unwrap()).unwrap();
+    assert!(
+        avg_wait(&faster) < avg_wait(&summary),
+        "faster nodes, shorter waits"
+    );
+
+    let bad = write(
+        tmp.path(),
+        "bad.trace",
+        b"COMPUTENODE AVAILABLE 0 a rm 1 1 1 0 1 1 1 - - [x] [b:1] - 1.0 - - -\n",
+    );
+    fails_with(
+        &trace,
+        &["--node-file", bad.to_str().unwrap()],
+        "line 1, field 9: node `a` has 0 processors",
+    );
+}

@@ -122,6 +122,11 @@ pub struct Machine {
     /// job placed by the policy around that promise relies on it).
     promised: BTreeMap<JobIdx, Allocation>,
     promising: BTreeMap<JobIdx, Allocation>,
+    /// Changes to claims so far: what `misfits` is valid for.
+    version: u64,
+    /// Job shapes that did not fit at (version, now): (shape, procs, wcl).
+    #[allow(clippy::type_complexity)]
+    misfits: std::cell::RefCell<((u64, Time), Vec<((crate::node::Request, u32), u64, Time)>)>,
     /// Identical nodes with pooled processors: slot ranges replace the node index.
     slots: Option<SlotPool>,
     /// Which of memory, swap and disk bind ([`MachineSpec::tracked`]).
@@ -167,6 +172,8 @@ impl Machine {
             held: Vec::new(),
             promised: BTreeMap::new(),
             promising: BTreeMap::new(),
+            version: 0,
+            misfits: std::cell::RefCell::new(((0, Time::MIN), Vec::new())),
             slots,
             busy: vec![
                 0;
@@ -311,18 +318,62 @@ impl Machine {
         if !self.profile.fits(now, job.wcl, job.procs) {
             return false;
         }
-        self.pooled || self.place(now, now, job).is_some()
+        self.pooled || self.fits_on_nodes(now, job)
+    }
+
+    /// Per node: whether enough nodes host `job` now. A job of the same shape, no larger
+    /// and no longer than one that did not fit since the machine last changed, does not
+    /// fit either, which spares backfill most node scans.
+    fn fits_on_nodes(&self, now: Time, job: &QueuedJob) -> bool {
+        let key = (job.request, partition_of(job));
+        {
+            let mut memo = self.misfits.borrow_mut();
+            if memo.0 != (self.version, now) {
+                *memo = ((self.version, now), Vec::new());
+            }
+            if memo
+                .1
+                .iter()
+                .any(|&(k, procs, wcl)| k == key && job.procs >= procs && job.wcl >= wcl)
+            {
+                return false;
+            }
+        }
+        let fits = match self.spec.allocation {
+            // These policies decide feasibility themselves.
+            AllocationPolicy::Contiguous
+            | AllocationPolicy::Local
+            | AllocationPolicy::MaxBalance => self.place(now, now, job).is_some(),
+            _ => {
+                let per_task = self.need(job);
+                let tasks = job.procs / per_task.procs.max(1);
+                let end = now + job.wcl.max(1);
+                let mut total = 0;
+                let free = self.nodes_free_now(now);
+                free.into_iter().any(|n| {
+                    total += self.hostable(n as usize, now, end, job, per_task);
+                    total >= tasks
+                })
+            }
+        };
+        if !fits {
+            self.misfits.borrow_mut().1.push((key, job.procs, job.wcl));
+        }
+        fits
     }
 
     /// Starts `job` at `now` on the nodes the allocation policy picks; false (nothing
-    /// changes) if it does not fit.
+    /// changes) if it does not fit. On a uniform pooled machine the caller must have found
+    /// that it [`Machine::fits`].
     pub fn start(&mut self, now: Time, job: &QueuedJob) -> bool {
-        if !self.profile.fits(now, job.wcl, job.procs) {
-            return false;
-        }
         if self.slots.is_some() {
+            // The caller asked `fits` (one profile scan per start is enough).
+            debug_assert!(self.profile.fits(now, job.wcl, job.procs));
             self.start_on_slots(now, job);
             return true;
+        }
+        if !self.profile.fits(now, job.wcl, job.procs) {
+            return false;
         }
         let Some(nodes) = self.place(now, now, job) else {
             return false;
@@ -333,6 +384,7 @@ impl Machine {
 
     /// Takes `nodes` for `job` from `now` to its planned end.
     fn commit(&mut self, now: Time, job: &QueuedJob, nodes: Allocation) {
+        self.version += 1;
         let end = now + job.wcl;
         self.profile.occupy(now, end, job.procs);
         let per_task = self.need(job);
@@ -421,6 +473,7 @@ impl Machine {
             self.earliest_placement(now, job)?
         };
         let end = at + job.wcl;
+        self.version += 1;
         self.profile.occupy(at, end, job.procs);
         let id = self.held.len() as u32;
         if !self.pooled {
@@ -458,6 +511,7 @@ impl Machine {
             return;
         }
         h.live = false;
+        self.version += 1;
         let (start, end, procs) = (h.start, h.end, h.procs);
         self.profile.release(start, end, procs);
         if !self.pooled {
@@ -484,6 +538,7 @@ impl Machine {
         let Some(p) = self.running.remove(&job) else {
             return;
         };
+        self.version += 1;
         self.by_end.remove(&(p.end, job));
         self.profile.advance(freed);
         self.profile.release(freed, p.end, p.procs);
@@ -512,6 +567,7 @@ impl Machine {
         let Some(p) = self.running.get_mut(&job) else {
             return;
         };
+        self.version += 1;
         self.by_end.remove(&(p.end, job));
         p.end = until;
         self.by_end.insert((until, job));
@@ -763,9 +819,28 @@ impl Machine {
                 tasks_within(cap, per_task)
             };
         }
-        let mut fewest = u64::MAX;
-        let points =
-            std::iter::once(a).chain(overlapping.clone().map(|c| c.start).filter(|&s| s > a));
+        // Usually nothing starts inside [a, b): what is taken at `a` decides.
+        let mut at_a = Res::default();
+        let mut starts_inside = false;
+        for c in overlapping.clone() {
+            if c.start <= a {
+                at_a.add(c.takes);
+            } else {
+                starts_inside = true;
+            }
+        }
+        let free_at_a = Res {
+            procs: cap.procs.saturating_sub(at_a.procs),
+            mem: cap.mem.saturating_sub(at_a.mem),
+            swap: cap.swap.saturating_sub(at_a.swap),
+            disk: cap.disk.saturating_sub(at_a.disk),
+        };
+        let first = tasks_within(free_at_a, per_task);
+        if !starts_inside || first == 0 {
+            return first;
+        }
+        let mut fewest = first;
+        let points = overlapping.clone().map(|c| c.start).filter(|&s| s > a);
         for t in points {
             let mut used = Res::default();
             for c in overlapping.clone().filter(|c| c.start <= t && t < c.end) {
@@ -1066,27 +1141,58 @@ impl Machine {
     }
 
     /// Per node: the earliest start at which the policy can place `job` for its WCL.
+    ///
+    /// A sweep over time: each node's tasks for a start at `t` change only when `t`
+    /// passes the end of one of its claims (more) or when `t + WCL` passes the start of
+    /// one (fewer), so only those nodes are re-evaluated, and the total is checked at
+    /// each such instant.
     fn earliest_placement(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
-        let mut times: Vec<Time> = vec![now];
-        for claims in &self.claims {
-            times.extend(
-                claims
-                    .iter()
-                    .map(|c| c.end)
-                    .filter(|&e| e > now && e < FOREVER),
-            );
-        }
-        times.sort_unstable();
-        times.dedup();
-        for t in times {
-            if !self.profile.fits(t, job.wcl, job.procs) {
-                continue;
+        let per_task = self.need(job);
+        let (features, part) = (job.request.features, partition_of(job));
+        let hosts: Vec<usize> = (0..self.spec.nodes.len())
+            .filter(|&n| self.spec.can_host(n, per_task, features, part))
+            .collect();
+        let tasks = job.procs / per_task.procs.max(1);
+        let w = job.wcl.max(1);
+        let mut events: Vec<(Time, usize)> = Vec::new();
+        for (i, &n) in hosts.iter().enumerate() {
+            for c in &self.claims[n] {
+                if c.end > now && c.end < FOREVER {
+                    events.push((c.end, i));
+                }
+                let overlaps_from = c.start.saturating_sub(w).saturating_add(1);
+                if overlaps_from > now {
+                    events.push((overlaps_from, i));
+                }
             }
-            if let Some(nodes) = self.place(t, now, job) {
-                return Some((t, nodes));
+        }
+        events.sort_unstable();
+        events.dedup();
+        let mut h: Vec<u64> = hosts
+            .iter()
+            .map(|&n| self.hostable(n, now, now + w, job, per_task))
+            .collect();
+        let mut total: u64 = h.iter().sum();
+        let mut next = 0;
+        let mut t = now;
+        loop {
+            if total >= tasks && self.profile.fits(t, job.wcl, job.procs) {
+                if let Some(nodes) = self.place(t, now, job) {
+                    return Some((t, nodes));
+                }
+            }
+            let &(at, _) = events.get(next)?;
+            t = at;
+            while let Some(&(at, i)) = events.get(next) {
+                if at != t {
+                    break;
+                }
+                total -= h[i];
+                h[i] = self.hostable(hosts[i], t, t + w, job, per_task);
+                total += h[i];
+                next += 1;
             }
         }
-        None
     }
 
     // ---- the free-node index ----

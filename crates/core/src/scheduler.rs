@@ -285,6 +285,11 @@ impl Scheduler {
     /// Whether `job` could start at `now` on the nodes as they are (no reservations).
     pub fn fits_now(&mut self, now: Time, job: &QueuedJob) -> bool {
         self.machine.advance(now);
+        if self.machine.is_pooled() {
+            // Between iterations nothing is reserved, so free processors only grow from
+            // now on: what is free now is free for the job's whole limit.
+            return self.machine.free_now(now) >= job.procs as i64;
+        }
         self.machine.fits(now, job)
     }
 

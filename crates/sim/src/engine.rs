@@ -148,6 +148,7 @@ struct Sim<'a> {
     overcommitted: Option<u64>,
     /// The first inconsistency `check` found.
     violation: Option<String>,
+    totals: Totals,
     stats: RunStats,
 }
 
@@ -159,6 +160,39 @@ pub struct Snapshot {
     pub queue: Vec<QueuedJob>,
     /// Indexes of the jobs running at `now`, with their start times.
     pub running: Vec<(usize, Time)>,
+}
+
+/// The machine's configured totals, for processor equivalents.
+#[derive(Debug, Clone, Copy)]
+struct Totals {
+    procs: f64,
+    mem: f64,
+    swap: f64,
+    disk: f64,
+}
+
+impl Totals {
+    fn of(spec: &MachineSpec) -> Self {
+        let sum =
+            |f: fn(&mauisim_core::NodeSpec) -> u64| spec.nodes.iter().map(|n| f(n) as f64).sum();
+        Totals {
+            procs: sum(|n| n.procs),
+            mem: sum(|n| n.mem),
+            swap: sum(|n| n.swap),
+            disk: sum(|n| n.disk),
+        }
+    }
+
+    /// Processor equivalents (guide 5.1.2): the job's largest share of any configured
+    /// resource, in processors.
+    fn pe(&self, procs: u64, mem: f64, swap: f64, disk: f64) -> f64 {
+        let share = |x: f64, total: f64| if total > 0.0 { x / total } else { 0.0 };
+        let largest = share(procs as f64, self.procs)
+            .max(share(mem, self.mem))
+            .max(share(swap, self.swap))
+            .max(share(disk, self.disk));
+        (largest * self.procs).max(procs as f64)
+    }
 }
 
 /// `procs` single-processor nodes, nothing else configured (tests, examples).
@@ -232,6 +266,7 @@ impl<'a> Sim<'a> {
         stop: Time,
     ) -> Self {
         let origin = jobs.first().map_or(0, |j| j.submit);
+        let spec_for_totals = spec.clone();
         let mut scheduler = Scheduler::with_machine(spec, options.pooled, origin, policy);
         if options.record_fairshare {
             scheduler.fairshare_mut().record();
@@ -253,6 +288,7 @@ impl<'a> Sim<'a> {
             clock: origin,
             overcommitted: None,
             violation: None,
+            totals: Totals::of(&spec_for_totals),
             stats: RunStats {
                 iterations: 0,
                 events: 0,
@@ -332,14 +368,17 @@ impl<'a> Sim<'a> {
         let i = self.next_submit;
         let job = &self.jobs[i];
         let mut queued = QueuedJob::new(JobIdx(i as u32), job.id, job.submit, job.procs, job.wcl);
+        let tasks = (job.procs / u64::from(job.request.procs_per_task.max(1))) as f64;
+        let (swap_mb, disk_mb) = (
+            f64::from(job.request.swap) * tasks,
+            f64::from(job.request.disk) * tasks,
+        );
         queued.resources = Resources {
             nodes: job.nodes,
             mem_mb: job.mem_mb,
-            swap_mb: 0.0,
-            disk_mb: 0.0,
-            // Processor equivalents need configured memory, disk and swap totals; the
-            // homogeneous machine has processors only, so PE = processors.
-            pe: job.procs as f64,
+            swap_mb,
+            disk_mb,
+            pe: self.totals.pe(job.procs, job.mem_mb, swap_mb, disk_mb),
         };
         queued.creds = job.creds;
         queued.request = job.request;

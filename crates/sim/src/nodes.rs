@@ -24,6 +24,7 @@ pub struct Nodes {
     pub features: Vec<String>,
     /// Where the node list came from, for the summary.
     pub source: String,
+    hosts: HostNames,
 }
 
 /// Nodes given explicitly (a resource trace, a scenario), with admin reservations on
@@ -75,7 +76,7 @@ impl Nodes {
 
     /// Node-index ranges as a compact host list: `n[0-3,7],gpu1`.
     pub fn host_list(&self, ranges: &[(u32, u32)]) -> String {
-        host_list(&self.names, ranges)
+        self.hosts.list(ranges)
     }
 }
 
@@ -237,6 +238,7 @@ pub fn build(
     };
     Ok(Nodes {
         spec: Arc::new(spec),
+        hosts: HostNames::new(&node_names),
         names: node_names,
         features,
         source,
@@ -373,67 +375,141 @@ pub fn parse_resource_trace(text: &str, path: &Path) -> Result<(Vec<BaseNode>, u
     Ok((nodes, down))
 }
 
-/// Names `prefix<number>` being folded: (prefix, zero-padded width, number ranges).
-type NameGroup = (String, usize, Vec<(u64, u64)>);
+/// Node names, split once for host lists: `gpu07` is prefix `gpu`, number 7, width 2.
+/// Nodes `i..=run_end[i]` have one prefix and width and consecutive numbers, so a range
+/// of node indexes folds in O(runs), not O(nodes).
+#[derive(Debug, Clone, Default)]
+pub struct HostNames {
+    names: Vec<String>,
+    prefixes: Vec<String>,
+    /// Per node: (prefix id, width, number); `None` for a name without a number.
+    parts: Vec<Option<(u32, usize, u64)>>,
+    run_end: Vec<u32>,
+}
 
-/// Node-index ranges as a host list: consecutive names `prefix<number>` with the same
-/// prefix (and zero padding) fold into `prefix[a-b,c]`; others are listed by name.
-pub fn host_list(names: &[String], ranges: &[(u32, u32)]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut group: Option<NameGroup> = None;
-    let flush = |group: &mut Option<NameGroup>, parts: &mut Vec<String>| {
-        if let Some((prefix, width, nums)) = group.take() {
-            let single = nums.len() == 1 && nums[0].0 == nums[0].1;
-            let body: Vec<String> = nums
-                .iter()
-                .map(|&(a, b)| {
-                    if a == b {
-                        format!("{a:0width$}")
-                    } else {
-                        format!("{a:0width$}-{b:0width$}")
+impl HostNames {
+    pub fn new(names: &[String]) -> Self {
+        let mut prefixes: Vec<String> = Vec::new();
+        let parts: Vec<Option<(u32, usize, u64)>> = names
+            .iter()
+            .map(|name| {
+                let split = name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+                let (prefix, digits) = name.split_at(split);
+                let number = digits.parse::<u64>().ok()?;
+                let width = if digits.starts_with('0') && digits.len() > 1 {
+                    digits.len()
+                } else {
+                    0
+                };
+                let id = match prefixes.iter().position(|p| p == prefix) {
+                    Some(i) => i,
+                    None => {
+                        prefixes.push(prefix.to_string());
+                        prefixes.len() - 1
                     }
-                })
-                .collect();
-            parts.push(if single {
-                format!("{prefix}{}", body[0])
-            } else {
-                format!("{prefix}[{}]", body.join(","))
-            });
-        }
-    };
-    for &(first, last) in ranges {
-        for i in first..=last {
-            let name = &names[i as usize];
-            let split = name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-            let (prefix, digits) = name.split_at(split);
-            let number = digits.parse::<u64>().ok();
-            let width = if digits.starts_with('0') && digits.len() > 1 {
-                digits.len()
-            } else {
-                0
+                };
+                Some((id as u32, width, number))
+            })
+            .collect();
+        let mut run_end = vec![0u32; names.len()];
+        for i in (0..names.len()).rev() {
+            let continues = match (parts[i], parts.get(i + 1).copied().flatten()) {
+                (Some((p, w, n)), Some((q, v, m))) => p == q && same_width(w, v, m) && m == n + 1,
+                _ => false,
             };
-            match (number, &mut group) {
-                (Some(n), Some((p, w, nums))) if p == prefix && *w == width => {
-                    let last = nums.last_mut().expect("groups start with a number");
-                    if n == last.1 + 1 {
-                        last.1 = n;
-                    } else {
-                        nums.push((n, n));
-                    }
-                }
-                (Some(n), _) => {
-                    flush(&mut group, &mut parts);
-                    group = Some((prefix.to_string(), width, vec![(n, n)]));
-                }
-                (None, _) => {
-                    flush(&mut group, &mut parts);
-                    parts.push(name.clone());
-                }
-            }
+            run_end[i] = if continues { run_end[i + 1] } else { i as u32 };
+        }
+        HostNames {
+            names: names.to_vec(),
+            prefixes,
+            parts,
+            run_end,
         }
     }
-    flush(&mut group, &mut parts);
-    parts.join(",")
+
+    /// Node-index ranges as a host list: consecutive names `prefix<number>` with the same
+    /// prefix (and zero padding) fold into `prefix[a-b,c]`; others are listed by name.
+    pub fn list(&self, ranges: &[(u32, u32)]) -> String {
+        let mut out = String::new();
+        // The group being folded: ((prefix id, width), number ranges).
+        let mut group: Option<Fold> = None;
+        for &(first, last) in ranges {
+            let mut i = first;
+            while i <= last {
+                let end = self.run_end[i as usize].min(last).max(i);
+                match self.parts[i as usize] {
+                    Some((p, w, n)) => {
+                        let m = n + u64::from(end - i);
+                        match &mut group {
+                            Some(((q, v), nums)) if *q == p && same_width(*v, w, n) => {
+                                let tail = nums.last_mut().expect("groups start with a number");
+                                if n == tail.1 + 1 {
+                                    tail.1 = m;
+                                } else {
+                                    nums.push((n, m));
+                                }
+                            }
+                            _ => {
+                                self.flush(group.take(), &mut out);
+                                group = Some(((p, w), vec![(n, m)]));
+                            }
+                        }
+                    }
+                    None => {
+                        self.flush(group.take(), &mut out);
+                        if !out.is_empty() {
+                            out.push(',');
+                        }
+                        out.push_str(&self.names[i as usize]);
+                    }
+                }
+                i = end + 1;
+            }
+        }
+        self.flush(group, &mut out);
+        out
+    }
+
+    fn flush(&self, group: Option<Fold>, out: &mut String) {
+        use std::fmt::Write;
+        let Some(((p, width), nums)) = group else {
+            return;
+        };
+        if !out.is_empty() {
+            out.push(',');
+        }
+        out.push_str(&self.prefixes[p as usize]);
+        if nums.len() == 1 && nums[0].0 == nums[0].1 {
+            let _ = write!(out, "{:0width$}", nums[0].0);
+            return;
+        }
+        out.push('[');
+        for (k, &(a, b)) in nums.iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            if a == b {
+                let _ = write!(out, "{a:0width$}");
+            } else {
+                let _ = write!(out, "{a:0width$}-{b:0width$}");
+            }
+        }
+        out.push(']');
+    }
+}
+
+/// Names being folded: ((prefix id, padded width), number ranges).
+type Fold = ((u32, usize), Vec<(u64, u64)>);
+
+/// Whether a number of padded `width` `w` (0: not padded) prints the same under a
+/// group's padded width `group`: `sp099` and `sp100` fold into `sp[099-100]`.
+fn same_width(group: usize, w: usize, n: u64) -> bool {
+    group == w || (w == 0 && n.to_string().len() >= group)
+}
+
+/// Node-index ranges of `names` as a host list (see [`HostNames::list`]).
+pub fn host_list(names: &[String], ranges: &[(u32, u32)]) -> String {
+    HostNames::new(names).list(ranges)
 }
 
 #[cfg(test)]
@@ -451,6 +527,11 @@ mod tests {
         assert_eq!(host_list(&n, &[(0, 1), (4, 4)]), "n[0-1,7]");
         assert_eq!(host_list(&n, &[(4, 4)]), "n7");
         assert_eq!(host_list(&n, &[(3, 7)]), "n[3,7],gpu[01-02],login");
+        let padded: Vec<String> = (98..=101).map(|i| format!("sp{i:03}")).collect();
+        assert_eq!(host_list(&padded, &[(0, 3)]), "sp[098-101]");
+        let many: Vec<String> = (0..1000).map(|i| format!("n{i}")).collect();
+        assert_eq!(host_list(&many, &[(0, 499), (500, 998)]), "n[0-998]");
+        assert_eq!(host_list(&many, &[(5, 9), (20, 20)]), "n[5-9,20]");
     }
 
     #[test]

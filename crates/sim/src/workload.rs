@@ -275,9 +275,14 @@ fn machine_size(header: &SwfHeader, cli: &MachineOverride, path: &Path) -> Resul
                         "the header gives no machine size (MaxProcs or MaxNodes): pass --procs N"
                             .into(),
                 })?;
+            // MaxNodes nodes when they split MaxProcs evenly, else single-processor nodes.
+            let nodes = header
+                .positive("MaxNodes")
+                .filter(|&n| n <= procs && procs.is_multiple_of(n))
+                .unwrap_or(procs);
             Ok(Machine {
-                nodes: procs,
-                procs_per_node: 1,
+                nodes,
+                procs_per_node: procs / nodes,
             })
         }
         _ => Err(SimError::Usage(
