@@ -33,10 +33,15 @@ pub fn render(report: &RunReport, out: &Path) -> String {
     let _ = writeln!(text, "mauisim: {}", w.path.display());
     let _ = writeln!(
         text,
-        "  machine        {} processors ({} nodes x {})",
-        w.machine.procs(),
-        w.machine.nodes,
-        w.machine.procs_per_node
+        "  machine        {} processors on {} nodes ({}; {})",
+        report.nodes.procs(),
+        report.nodes.names.len(),
+        report.nodes.source,
+        if report.pooled {
+            "processors pooled"
+        } else {
+            "tracked per node"
+        }
     );
     let _ = writeln!(
         text,
