@@ -106,6 +106,14 @@ pub fn build(
         .map(|b| b.standing.clone())
         .unwrap_or_default();
     let base = base.map(|b| (b.nodes, b.source));
+    if config.allocation == mauisim_core::AllocationPolicy::Local {
+        return Err(usage(
+            "NODEALLOCATIONPOLICY LOCAL calls a site's own allocator: a program using the \
+             mauisim-core library sets one (MachineSpec::local, the NodeAllocator trait); \
+             the command line has none"
+                .into(),
+        ));
+    }
     let default = config.object("DEFAULT").cloned().unwrap_or_default();
     let defined_by_config = config.named().any(|o| o.procs.is_some());
     let (mut base, source, from_file) = match base {

@@ -240,6 +240,14 @@ fn node_config_builds_the_machine() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("NODECFG[gpu7]: no node of that name"), "{e}");
+    let config = read("NODEALLOCATIONPOLICY LOCAL\n");
+    let e = nodes::build(None, machine, &config, &mut Names::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("NODEALLOCATIONPOLICY LOCAL calls a site's own allocator"),
+        "{e}"
+    );
     let config = read("NODECFG[DEFAULT] PROCS=3\n");
     let e = nodes::build(None, machine, &config, &mut Names::default())
         .unwrap_err()
