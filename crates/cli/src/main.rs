@@ -70,8 +70,13 @@ struct TraceArgs {
     #[arg(long)]
     scale_by_speed: bool,
     /// Where the wallclock limit comes from.
-    #[arg(long, value_enum, default_value_t = EstimateArg::Trace)]
-    estimate: EstimateArg,
+    /// Where the wallclock limit comes from: `trace` (requested time), `exact` (runtime),
+    /// `f-model:F` (runtime x U(1, F)) or `accuracy:A` (per-job accuracy with mean A).
+    #[arg(long, default_value = "trace", value_parser = parse_estimate)]
+    estimate: Estimate,
+    /// Seed of every random draw (estimate models): same seed, same run.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
     /// Input filter: `published` rebuilds the input of the published EASY results.
     #[arg(long, value_enum, default_value_t = FilterArg::None)]
     filter: FilterArg,
@@ -146,12 +151,8 @@ enum AccountArg {
     Class,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum EstimateArg {
-    /// WCL = the trace's requested time.
-    Trace,
-    /// WCL = the actual runtime (clairvoyant).
-    Exact,
+fn parse_estimate(text: &str) -> Result<Estimate, String> {
+    text.parse()
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -214,10 +215,8 @@ fn run_options(args: TraceArgs, fs_dir: Option<PathBuf>) -> RunOptions {
             FilterArg::None => Filter::None,
             FilterArg::Published => Filter::Published,
         },
-        estimate: match args.estimate {
-            EstimateArg::Trace => Estimate::Trace,
-            EstimateArg::Exact => Estimate::Exact,
-        },
+        estimate: args.estimate,
+        seed: args.seed,
         machine: MachineOverride {
             procs: args.procs,
             nodes: args.nodes,

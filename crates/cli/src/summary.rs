@@ -45,11 +45,11 @@ pub fn render(report: &RunReport, out: &Path) -> String {
     );
     let _ = writeln!(
         text,
-        "  policy         backfill {}, reservation depth {}, event order {:?}, estimate {:?}",
+        "  policy         backfill {}, reservation depth {}, event order {:?}, estimate {}",
         backfill_text(&report.config.config.policy),
         report.config.config.policy.reservation_depth(),
         report.options.event_order,
-        report.options.estimate
+        report.options.estimate.name()
     );
     let _ = writeln!(
         text,

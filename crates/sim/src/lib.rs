@@ -52,6 +52,8 @@ pub struct RunOptions {
     pub node_file: Option<PathBuf>,
     /// Runtimes scale with the relative SPEED of a job's (slowest) node.
     pub scale_by_speed: bool,
+    /// Seeds every random draw of the run (`--seed`).
+    pub seed: u64,
 }
 
 /// Everything a run produced.
@@ -94,6 +96,7 @@ pub struct Summary<'a> {
     pub pooled_processors: bool,
     pub event_order: EventOrder,
     pub estimate: Estimate,
+    pub seed: u64,
     pub filter: Filter,
     pub config: &'a SimConfig,
     #[serde(flatten)]
@@ -131,6 +134,7 @@ impl RunReport {
             pooled_processors: self.pooled,
             event_order: self.options.event_order,
             estimate: self.options.estimate,
+            seed: self.options.seed,
             filter: self.options.filter,
             config: &self.config.config,
             metrics: &self.metrics,
@@ -174,6 +178,7 @@ pub fn prepare(options: &RunOptions) -> Result<Prepared> {
     let load = LoadOptions {
         filter: options.filter,
         estimate: options.estimate,
+        seed: options.seed,
         machine: options.machine,
         default_wclimit: config.config.default_wclimit,
     };

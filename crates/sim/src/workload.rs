@@ -4,6 +4,9 @@ use crate::credentials::Names;
 use crate::error::{Result, SimError};
 use crate::swf::{self, SwfHeader, SwfRecord};
 use mauisim_core::{CredId, CredKind, JobCreds, Request, Time};
+use rand::RngExt;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -19,14 +22,106 @@ pub enum Filter {
     Published,
 }
 
-/// Where the wallclock limit the scheduler plans with comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+/// Where the wallclock limit the scheduler plans with comes from (issue 8's estimate
+/// models; every random draw comes from the run's seeded ChaCha stream, in record order).
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Estimate {
     /// The trace's requested time (SWF field 9).
     Trace,
     /// The actual runtime: a clairvoyant scheduler.
     Exact,
+    /// Mu'alem–Feitelson: WCL = runtime × U(1, F), F ≥ 1.
+    FModel(f64),
+    /// Per-job accuracy (runtime / WCL) drawn uniformly so that its mean is A (0 < A ≤ 1):
+    /// U(2A − 1, 1) when A ≥ 0.5, else U(A/10, 2A − A/10); WCL = runtime / accuracy.
+    Accuracy(f64),
+}
+
+impl Estimate {
+    /// `trace`, `exact`, `f-model:F` or `accuracy:A`.
+    pub fn name(&self) -> String {
+        match self {
+            Estimate::Trace => "trace".into(),
+            Estimate::Exact => "exact".into(),
+            Estimate::FModel(f) => format!("f-model:{f}"),
+            Estimate::Accuracy(a) => format!("accuracy:{a}"),
+        }
+    }
+
+    /// The WCL of a job that runs `runtime` (≥ 1) and requested `requested`.
+    fn wcl(&self, runtime: Time, requested: Time, rng: &mut ChaCha8Rng) -> Time {
+        let runtime_f = runtime.max(1) as f64;
+        match *self {
+            Estimate::Trace => requested,
+            Estimate::Exact => runtime,
+            Estimate::FModel(f) => {
+                let factor = if f > 1.0 {
+                    rng.random_range(1.0..f)
+                } else {
+                    1.0
+                };
+                (runtime_f * factor).ceil() as Time
+            }
+            Estimate::Accuracy(a) => {
+                let (lo, hi) = if a >= 0.5 {
+                    (2.0 * a - 1.0, 1.0)
+                } else {
+                    (a / 10.0, 2.0 * a - a / 10.0)
+                };
+                let accuracy = if hi > lo {
+                    rng.random_range(lo..hi)
+                } else {
+                    hi
+                };
+                (runtime_f / accuracy.max(1e-6)).ceil() as Time
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for Estimate {
+    type Err = String;
+
+    fn from_str(text: &str) -> std::result::Result<Self, String> {
+        let number = |v: &str| -> std::result::Result<f64, String> {
+            v.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| format!("`{v}` is not a number"))
+        };
+        match text.split_once(':') {
+            None if text == "trace" => Ok(Estimate::Trace),
+            None if text == "exact" => Ok(Estimate::Exact),
+            Some(("f-model", f)) => {
+                let f = number(f)?;
+                if f < 1.0 {
+                    return Err(format!(
+                        "f-model:F needs F >= 1 (WCL = runtime x U(1, F)), found {f}"
+                    ));
+                }
+                Ok(Estimate::FModel(f))
+            }
+            Some(("accuracy", a)) => {
+                let a = number(a)?;
+                if !(a > 0.0 && a <= 1.0) {
+                    return Err(format!(
+                        "accuracy:A needs 0 < A <= 1 (mean runtime / WCL), found {a}"
+                    ));
+                }
+                Ok(Estimate::Accuracy(a))
+            }
+            _ => Err(format!(
+                "unknown estimate model `{text}`: expected trace, exact, f-model:F or accuracy:A"
+            )),
+        }
+    }
+}
+
+impl Serialize for Estimate {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(&self.name())
+    }
 }
 
 /// The simulated machine: identical nodes.
@@ -54,6 +149,8 @@ pub struct MachineOverride {
 pub struct LoadOptions {
     pub filter: Filter,
     pub estimate: Estimate,
+    /// Seeds every random draw of the run (estimate models).
+    pub seed: u64,
     pub machine: MachineOverride,
     /// Wallclock limit for jobs without a requested time (CLASSCFG[DEFAULT] DEFAULT.WCLIMIT).
     pub default_wclimit: Option<Time>,
@@ -178,6 +275,7 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Workload> {
         names: Names::default(),
         skipped: Counts::new(),
         adjusted: Counts::new(),
+        rng: ChaCha8Rng::seed_from_u64(options.seed),
     };
     let mut records = 0;
     if let Some(record) = first {
@@ -293,6 +391,7 @@ fn machine_size(header: &SwfHeader, cli: &MachineOverride, path: &Path) -> Resul
 
 struct Builder<'a> {
     options: &'a LoadOptions,
+    rng: ChaCha8Rng,
     max_procs: u64,
     procs_per_node: u64,
     jobs: Vec<Job>,
@@ -385,10 +484,7 @@ impl Builder<'_> {
     }
 
     fn push(&mut self, record: SwfRecord, procs: u64, runtime: Time, requested: Time) {
-        let wcl = match self.options.estimate {
-            Estimate::Trace => requested,
-            Estimate::Exact => runtime,
-        };
+        let wcl = self.options.estimate.wcl(runtime, requested, &mut self.rng);
         let mut creds = JobCreds::default();
         for (kind, field) in [
             (CredKind::User, 12),

@@ -213,6 +213,7 @@ fn fsdecay_changes_the_schedule_of_a_real_trace() {
             fs_init: None,
             node_file: None,
             scale_by_speed: false,
+            seed: 1,
         })
         .unwrap();
         let users = &report.summary().fairness["user"];

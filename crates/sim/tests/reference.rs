@@ -62,6 +62,7 @@ fn check(
         fs_init: None,
         node_file: None,
         scale_by_speed: false,
+        seed: 1,
     })
     .unwrap();
     assert_eq!(report.workload.jobs.len(), expected.len(), "job count");

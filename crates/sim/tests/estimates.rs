@@ -1,0 +1,85 @@
+//! Estimate models (issue 8, item 1): the wallclock limit drawn from the runtime, seeded.
+
+use mauisim_sim::workload::{self, Estimate, Filter, LoadOptions, MachineOverride};
+use std::path::Path;
+
+fn kth(estimate: Estimate, seed: u64) -> Vec<(i64, i64)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../traces/KTH-SP2-1996-2.swf.gz");
+    let options = LoadOptions {
+        filter: Filter::None,
+        estimate,
+        seed,
+        machine: MachineOverride::default(),
+        default_wclimit: None,
+    };
+    let w = workload::load(&path, &options).unwrap();
+    w.jobs.iter().map(|j| (j.runtime, j.wcl)).collect()
+}
+
+#[test]
+fn f_model_draws_between_the_runtime_and_f_times_it() {
+    let jobs = kth(Estimate::FModel(3.0), 7);
+    for &(run, wcl) in &jobs {
+        let run = run.max(1);
+        assert!(
+            wcl >= run && (wcl as f64) <= (run as f64 * 3.0).ceil(),
+            "{run} {wcl}"
+        );
+    }
+    // Mean of U(1, 3) is 2: the mean ratio lands close to it on 28,000 jobs.
+    let mean: f64 = jobs
+        .iter()
+        .map(|&(r, w)| w as f64 / r.max(1) as f64)
+        .sum::<f64>()
+        / jobs.len() as f64;
+    assert!((mean - 2.0).abs() < 0.05, "{mean}");
+    // F = 1 is exact.
+    assert!(kth(Estimate::FModel(1.0), 7)
+        .iter()
+        .all(|&(r, w)| w == r.max(1)));
+}
+
+#[test]
+fn accuracy_model_reaches_the_asked_mean() {
+    for target in [0.3, 0.5, 0.8] {
+        let jobs = kth(Estimate::Accuracy(target), 3);
+        let mean: f64 = jobs
+            .iter()
+            .map(|&(r, w)| r.max(1) as f64 / w as f64)
+            .sum::<f64>()
+            / jobs.len() as f64;
+        // Rounding WCL up to whole seconds lowers accuracy a little on short jobs.
+        assert!((mean - target).abs() < 0.02, "target {target}: mean {mean}");
+    }
+}
+
+#[test]
+fn same_seed_same_limits_other_seeds_differ() {
+    let a = kth(Estimate::FModel(5.0), 42);
+    assert_eq!(a, kth(Estimate::FModel(5.0), 42));
+    assert_ne!(a, kth(Estimate::FModel(5.0), 43));
+    // Models without draws ignore the seed.
+    assert_eq!(kth(Estimate::Trace, 1), kth(Estimate::Trace, 2));
+}
+
+#[test]
+fn estimate_names_parse_and_bad_ones_say_why() {
+    assert_eq!("trace".parse::<Estimate>(), Ok(Estimate::Trace));
+    assert_eq!("exact".parse::<Estimate>(), Ok(Estimate::Exact));
+    assert_eq!("f-model:2.5".parse::<Estimate>(), Ok(Estimate::FModel(2.5)));
+    assert_eq!(
+        "accuracy:0.4".parse::<Estimate>(),
+        Ok(Estimate::Accuracy(0.4))
+    );
+    for (text, message) in [
+        ("f-model:0.5", "F >= 1"),
+        ("f-model:x", "`x` is not a number"),
+        ("accuracy:0", "0 < A <= 1"),
+        ("accuracy:1.5", "0 < A <= 1"),
+        ("accuracy:NaN", "is not a number"),
+        ("guess", "unknown estimate model `guess`"),
+    ] {
+        let e = text.parse::<Estimate>().unwrap_err();
+        assert!(e.contains(message), "{text}: {e}");
+    }
+}
