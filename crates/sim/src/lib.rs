@@ -179,6 +179,7 @@ pub fn prepare(options: &RunOptions) -> Result<Prepared> {
         filter: options.filter,
         estimate: options.estimate,
         seed: options.seed,
+        sim_wc: config.config.sim_wc,
         machine: options.machine,
         default_wclimit: config.config.default_wclimit,
     };

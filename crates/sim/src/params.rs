@@ -39,6 +39,30 @@ pub struct SimConfig {
     threshold: ThresholdAsRead,
     /// NODEALLOCATIONPOLICY, NODEACCESSPOLICY, NODECFG.
     pub nodes: NodeConfig,
+    /// SIMWCACCURACY, SIMWCACCURACYCHANGE, SIMWCSCALINGPERCENT: Maui's own workload
+    /// reshaping (MAUI-SEMANTICS §6), applied as jobs are read.
+    pub sim_wc: SimWc,
+}
+
+/// Maui's simulation parameters that reshape runtimes and limits.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SimWc {
+    /// SIMWCACCURACY (0–1; 0 = off): runtime := WCL × accuracy × U(0.95, 1.05), at most WCL.
+    pub accuracy: f64,
+    /// SIMWCACCURACYCHANGE (percent): WCL := WCL − change × (WCL − runtime) / 100.
+    pub change: f64,
+    /// SIMWCSCALINGPERCENT: runtime and WCL both scaled by this percent (default 100).
+    pub scaling: f64,
+}
+
+impl Default for SimWc {
+    fn default() -> Self {
+        SimWc {
+            accuracy: 0.0,
+            change: 0.0,
+            scaling: 100.0,
+        }
+    }
 }
 
 impl Default for SimConfig {
@@ -53,6 +77,7 @@ impl Default for SimConfig {
             reservation_indexes: Default::default(),
             threshold: ThresholdAsRead::default(),
             nodes: NodeConfig::default(),
+            sim_wc: SimWc::default(),
         }
     }
 }
@@ -101,6 +126,63 @@ struct Param {
 }
 
 const PARAMS: &[Param] = &[
+    Param {
+        names: &["SIMWCACCURACY"],
+        apply: |c, e, _| {
+            let v = float(e)?;
+            if !(0.0..=1.0).contains(&v) {
+                return Err(ConfigError::at(
+                    e.location.clone(),
+                    format!("SIMWCACCURACY: expected 0 to 1 (0 = off), found {v}"),
+                ));
+            }
+            c.sim_wc.accuracy = v;
+            Ok(())
+        },
+    },
+    Param {
+        names: &["SIMWCACCURACYCHANGE"],
+        apply: |c, e, _| {
+            let v = float(e)?;
+            if !(-100.0..=100.0).contains(&v) {
+                return Err(ConfigError::at(
+                    e.location.clone(),
+                    format!("SIMWCACCURACYCHANGE: expected a percent from -100 to 100, found {v}"),
+                ));
+            }
+            c.sim_wc.change = v;
+            Ok(())
+        },
+    },
+    Param {
+        names: &["SIMWCSCALINGPERCENT"],
+        apply: |c, e, _| {
+            let v = float(e)?;
+            if v <= 0.0 {
+                return Err(ConfigError::at(
+                    e.location.clone(),
+                    format!("SIMWCSCALINGPERCENT: expected a positive percent, found {v}"),
+                ));
+            }
+            c.sim_wc.scaling = v;
+            Ok(())
+        },
+    },
+    Param {
+        names: &["WCVIOLATIONACTION"],
+        apply: |_, e, _| match e.value_text().trim().to_ascii_uppercase().as_str() {
+            "CANCEL" => Ok(()),
+            "PREEMPT" => Err(ConfigError::at(
+                e.location.clone(),
+                "WCVIOLATIONACTION PREEMPT requeues the job, and mauisim does not requeue \
+                 jobs: use CANCEL (jobs are stopped at their limit plus JOBMAXOVERRUN)",
+            )),
+            other => Err(ConfigError::at(
+                e.location.clone(),
+                format!("WCVIOLATIONACTION: expected CANCEL or PREEMPT, found `{other}`"),
+            )),
+        },
+    },
     Param {
         names: &["NODEALLOCATIONPOLICY"],
         apply: |c, e, _| node_params::allocation_policy(&mut c.nodes, e),
@@ -275,10 +357,6 @@ const NOT_YET_SIMULATED: &[&str] = &[
     "DEFERTIME",
     "FSENFORCEMENT",
     "USEMACHINESPEEDFORFS",
-    "WCVIOLATIONACTION",
-    "SIMWCACCURACY",
-    "SIMWCACCURACYCHANGE",
-    "SIMWCSCALINGPERCENT",
     "SIMJOBSUBMISSIONPOLICY",
     "SIMINITIALQUEUEDEPTH",
     "SERVERHOST",

@@ -79,6 +79,29 @@ impl Estimate {
     }
 }
 
+/// Maui's SIMWCSCALINGPERCENT, then SIMWCACCURACY, then SIMWCACCURACYCHANGE
+/// (MAUI-SEMANTICS §6), on a job's (runtime, WCL). Seeded, unlike Maui's.
+fn reshape(
+    p: &crate::params::SimWc,
+    runtime: Time,
+    wcl: Time,
+    rng: &mut ChaCha8Rng,
+) -> (Time, Time) {
+    let (mut run, mut wcl) = (runtime as f64, wcl as f64);
+    if p.scaling != 100.0 {
+        run *= p.scaling / 100.0;
+        wcl *= p.scaling / 100.0;
+    }
+    if p.accuracy > 0.0 {
+        run = (wcl * p.accuracy * rng.random_range(0.95..1.05)).min(wcl);
+    }
+    if p.change != 0.0 {
+        wcl -= p.change * (wcl - run) / 100.0;
+    }
+    let run = (run.round() as Time).max(1);
+    (run, (wcl.ceil() as Time).max(1))
+}
+
 impl std::str::FromStr for Estimate {
     type Err = String;
 
@@ -151,6 +174,8 @@ pub struct LoadOptions {
     pub estimate: Estimate,
     /// Seeds every random draw of the run (estimate models).
     pub seed: u64,
+    /// SIMWCACCURACY, SIMWCACCURACYCHANGE, SIMWCSCALINGPERCENT.
+    pub sim_wc: crate::params::SimWc,
     pub machine: MachineOverride,
     /// Wallclock limit for jobs without a requested time (CLASSCFG[DEFAULT] DEFAULT.WCLIMIT).
     pub default_wclimit: Option<Time>,
@@ -485,6 +510,7 @@ impl Builder<'_> {
 
     fn push(&mut self, record: SwfRecord, procs: u64, runtime: Time, requested: Time) {
         let wcl = self.options.estimate.wcl(runtime, requested, &mut self.rng);
+        let (runtime, wcl) = reshape(&self.options.sim_wc, runtime, wcl.max(1), &mut self.rng);
         let mut creds = JobCreds::default();
         for (kind, field) in [
             (CredKind::User, 12),

@@ -1,14 +1,20 @@
 //! Estimate models (issue 8, item 1): the wallclock limit drawn from the runtime, seeded.
 
+use mauisim_sim::params::{self, SimWc};
 use mauisim_sim::workload::{self, Estimate, Filter, LoadOptions, MachineOverride};
 use std::path::Path;
 
 fn kth(estimate: Estimate, seed: u64) -> Vec<(i64, i64)> {
+    kth_with(estimate, seed, SimWc::default())
+}
+
+fn kth_with(estimate: Estimate, seed: u64, sim_wc: SimWc) -> Vec<(i64, i64)> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../traces/KTH-SP2-1996-2.swf.gz");
     let options = LoadOptions {
         filter: Filter::None,
         estimate,
         seed,
+        sim_wc,
         machine: MachineOverride::default(),
         default_wclimit: None,
     };
@@ -82,4 +88,51 @@ fn estimate_names_parse_and_bad_ones_say_why() {
         let e = text.parse::<Estimate>().unwrap_err();
         assert!(e.contains(message), "{text}: {e}");
     }
+}
+
+/// Maui's SIMWCSCALINGPERCENT, SIMWCACCURACY and SIMWCACCURACYCHANGE, read from maui.cfg.
+#[test]
+fn maui_sim_parameters_reshape_runtimes_and_limits() {
+    let read = |text: &str| params::from_str(text, "maui.cfg").map(|c| c.config.sim_wc);
+    let trace = kth(Estimate::Trace, 1);
+    // Scaling: both halved (rounded).
+    let half = kth_with(
+        Estimate::Trace,
+        1,
+        read("SIMWCSCALINGPERCENT 50\n").unwrap(),
+    );
+    for (&(r, w), &(r2, w2)) in trace.iter().zip(&half) {
+        assert!(
+            (r2 - (r as f64 / 2.0).round() as i64).abs() <= 1 && r2 >= 1,
+            "{r} {r2}"
+        );
+        assert_eq!(w2, ((w as f64) / 2.0).ceil().max(1.0) as i64);
+    }
+    // Accuracy 0.6: runtime within 0.57–0.63 of the limit.
+    let acc = kth_with(Estimate::Trace, 1, read("SIMWCACCURACY 0.6\n").unwrap());
+    for &(r, w) in &acc {
+        let ratio = r as f64 / w as f64;
+        assert!(w < 20 || (0.56..=0.64).contains(&ratio), "{r} {w}");
+    }
+    // Change 100 %: the limit moves all the way to the runtime.
+    let exact = kth_with(
+        Estimate::Trace,
+        1,
+        read("SIMWCACCURACYCHANGE 100\n").unwrap(),
+    );
+    assert!(exact.iter().all(|&(r, w)| w == r.max(1)));
+    for (text, message) in [
+        ("SIMWCACCURACY 1.5\n", "SIMWCACCURACY: expected 0 to 1"),
+        ("SIMWCSCALINGPERCENT 0\n", "expected a positive percent"),
+        ("SIMWCACCURACYCHANGE 150\n", "from -100 to 100"),
+        ("WCVIOLATIONACTION PREEMPT\n", "mauisim does not requeue"),
+        ("WCVIOLATIONACTION WARN\n", "expected CANCEL or PREEMPT"),
+    ] {
+        let e = read(text).unwrap_err().to_string();
+        assert!(
+            e.starts_with("maui.cfg:1:") && e.contains(message),
+            "{text}: {e}"
+        );
+    }
+    assert!(read("WCVIOLATIONACTION CANCEL\n").is_ok());
 }
