@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use mauisim_config::Duration;
 use mauisim_sim::credentials::AccountFrom;
 use mauisim_sim::engine::EventOrder;
+use mauisim_sim::transform::Transform;
 use mauisim_sim::workload::{Estimate, Filter, MachineOverride};
 use mauisim_sim::RunOptions;
 use mauisim_sim::{blocked, diagnose, fairshare_report, windows_report};
@@ -77,6 +78,8 @@ struct TraceArgs {
     /// Seed of every random draw (estimate models): same seed, same run.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    #[command(flatten)]
+    shape: ShapeArgs,
     /// Input filter: `published` rebuilds the input of the published EASY results.
     #[arg(long, value_enum, default_value_t = FilterArg::None)]
     filter: FilterArg,
@@ -91,6 +94,68 @@ struct TraceArgs {
     /// the newest being the window just before the trace starts.
     #[arg(long, value_name = "DIR")]
     fs_init: Option<PathBuf>,
+}
+
+/// Reshaping the workload before it runs (applied in this order).
+#[derive(clap::Args)]
+struct ShapeArgs {
+    /// Keep jobs submitted in [START, END) (trace time: seconds or [[DD:]HH:]MM:SS).
+    #[arg(long, value_name = "START..END", value_parser = parse_window)]
+    window: Option<(i64, i64)>,
+    /// Keep only jobs of this queue (class), by its trace name; repeatable.
+    #[arg(long = "queue", value_name = "NAME")]
+    queues: Vec<String>,
+    /// Keep only jobs of this user, by its trace name; repeatable.
+    #[arg(long = "user", value_name = "NAME")]
+    users: Vec<String>,
+    /// Keep the first N jobs.
+    #[arg(long, value_name = "N")]
+    first: Option<usize>,
+    /// Keep the last N jobs.
+    #[arg(long, value_name = "N")]
+    last: Option<usize>,
+    /// Divide the time between submissions by F (> 0).
+    #[arg(long, value_name = "F", value_parser = parse_positive)]
+    compress: Option<f64>,
+    /// Scale the time between submissions so the offered load becomes L (> 0).
+    #[arg(long, value_name = "L", value_parser = parse_positive)]
+    target_load: Option<f64>,
+    /// Add this to every submit time (seconds or [[DD:]HH:]MM:SS, may be negative).
+    #[arg(long, value_name = "TIME", value_parser = parse_time, allow_hyphen_values = true)]
+    shift: Option<i64>,
+    /// Leave jobs submitted during this long after the first one out of the metrics.
+    #[arg(long, value_name = "TIME", value_parser = parse_time)]
+    warmup: Option<i64>,
+}
+
+fn parse_time(text: &str) -> Result<i64, String> {
+    let (negative, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    match mauisim_config::parse_duration(body.trim()) {
+        Ok((mauisim_config::Duration::Seconds(s), _)) => Ok(if negative { -s } else { s }),
+        Ok((mauisim_config::Duration::Infinity, _)) => Err("INFINITY is not a time here".into()),
+        Err(e) => Err(e.0),
+    }
+}
+
+fn parse_window(text: &str) -> Result<(i64, i64), String> {
+    let (a, b) = text
+        .split_once("..")
+        .ok_or_else(|| format!("expected START..END, found `{text}`"))?;
+    let (a, b) = (parse_time(a)?, parse_time(b)?);
+    if b <= a {
+        return Err(format!("the window ends ({b}) before it starts ({a})"));
+    }
+    Ok((a, b))
+}
+
+fn parse_positive(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("expected a positive number, found `{text}`")),
+    }
 }
 
 #[derive(clap::Args)]
@@ -217,6 +282,17 @@ fn run_options(args: TraceArgs, fs_dir: Option<PathBuf>) -> RunOptions {
         },
         estimate: args.estimate,
         seed: args.seed,
+        transform: Transform {
+            window: args.shape.window,
+            queues: args.shape.queues,
+            users: args.shape.users,
+            first: args.shape.first,
+            last: args.shape.last,
+            compress: args.shape.compress,
+            target_load: args.shape.target_load,
+            shift: args.shape.shift.unwrap_or(0),
+            warmup: args.shape.warmup.unwrap_or(0),
+        },
         machine: MachineOverride {
             procs: args.procs,
             nodes: args.nodes,

@@ -51,6 +51,13 @@ pub fn render(report: &RunReport, out: &Path) -> String {
         report.options.event_order,
         report.options.estimate.name()
     );
+    if report.load.offered_load != report.load.offered_load_trace || report.warmup_jobs > 0 {
+        let _ = writeln!(
+            text,
+            "  workload       offered load {:.3} (trace {:.3}); {} warm-up jobs left out of the metrics",
+            report.load.offered_load, report.load.offered_load_trace, report.warmup_jobs
+        );
+    }
     let _ = writeln!(
         text,
         "  jobs           {} simulated of {} records",

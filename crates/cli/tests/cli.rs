@@ -734,3 +734,62 @@ fn estimate_models_are_reproducible_by_seed() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("F >= 1"), "{}", stderr(&o));
 }
+
+/// Workload transforms from the command line: the offered load reaches its target, the
+/// first N jobs are kept, warm-up jobs leave the metrics; all of it in summary.json.
+#[test]
+fn workload_transforms_reshape_the_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = repo().join("traces/KTH-SP2-1996-2.swf.gz");
+    let out = tmp.path().join("o");
+    let text = succeeds(&[
+        "run",
+        trace.to_str().unwrap(),
+        "--first",
+        "5000",
+        "--target-load",
+        "0.9",
+        "--warmup",
+        "1:00:00:00",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(text.contains("offered load 0.9"), "{text}");
+    let s: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert!(
+        (s["offered_load"].as_f64().unwrap() - 0.9).abs() < 0.01,
+        "{s}"
+    );
+    assert!(s["offered_load_trace"].as_f64().unwrap() < 0.9);
+    assert_eq!(s["adjusted"]["beyond_first_n"], 28481 - 5000);
+    let warm = s["warmup_jobs"].as_u64().unwrap();
+    assert!(warm > 0);
+    assert_eq!(s["jobs"].as_u64().unwrap() + warm, 5000);
+    let o = mauisim(&[
+        "run",
+        trace.to_str().unwrap(),
+        "--window",
+        "5..1",
+        "--out",
+        "x",
+    ]);
+    assert!(
+        stderr(&o).contains("the window ends (1) before it starts (5)"),
+        "{}",
+        stderr(&o)
+    );
+    let o = mauisim(&[
+        "run",
+        trace.to_str().unwrap(),
+        "--target-load",
+        "0",
+        "--out",
+        "x",
+    ]);
+    assert!(
+        stderr(&o).contains("expected a positive number"),
+        "{}",
+        stderr(&o)
+    );
+}

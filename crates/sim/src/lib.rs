@@ -18,6 +18,7 @@ pub mod output;
 pub mod params;
 pub mod scenario;
 pub mod swf;
+pub mod transform;
 pub mod windows_report;
 pub mod workload;
 
@@ -54,6 +55,8 @@ pub struct RunOptions {
     pub scale_by_speed: bool,
     /// Seeds every random draw of the run (`--seed`).
     pub seed: u64,
+    /// Window, filters, time scaling and warm-up applied to the workload.
+    pub transform: transform::Transform,
 }
 
 /// Everything a run produced.
@@ -71,6 +74,9 @@ pub struct RunReport {
     pub sim_seconds: f64,
     pub nodes: Nodes,
     pub pooled: bool,
+    pub load: transform::LoadReport,
+    /// Jobs left out of the metrics as warm-up.
+    pub warmup_jobs: u64,
 }
 
 /// The contents of `summary.json`.
@@ -94,6 +100,10 @@ pub struct Summary<'a> {
     pub nodes_from: String,
     /// Whether processors were pooled (see ARCHITECTURE.md), or nodes tracked one by one.
     pub pooled_processors: bool,
+    #[serde(flatten)]
+    pub load: transform::LoadReport,
+    /// Jobs simulated but left out of the metrics (`--warmup`).
+    pub warmup_jobs: u64,
     pub event_order: EventOrder,
     pub estimate: Estimate,
     pub seed: u64,
@@ -132,6 +142,8 @@ impl RunReport {
             machine_nodes: self.nodes.names.len(),
             nodes_from: self.nodes.source.clone(),
             pooled_processors: self.pooled,
+            load: self.load,
+            warmup_jobs: self.warmup_jobs,
             event_order: self.options.event_order,
             estimate: self.options.estimate,
             seed: self.options.seed,
@@ -164,6 +176,7 @@ pub struct Prepared {
     pub policy: PolicyConfig,
     pub engine: EngineOptions,
     pub nodes: Nodes,
+    pub load: transform::LoadReport,
 }
 
 /// Reads the config and the trace and gives every job its credentials.
@@ -207,6 +220,8 @@ pub fn prepare(options: &RunOptions) -> Result<Prepared> {
         base,
     )?;
     prepared.engine.scale_by_speed = options.scale_by_speed;
+    let procs = prepared.nodes.procs();
+    prepared.load = transform::apply(&mut prepared.workload, &options.transform, procs)?;
     let fairshare_off = prepared.policy.fairshare.metric.is_none();
     if let Some(dir) = &options.fs_init {
         if fairshare_off {
@@ -280,12 +295,18 @@ pub fn bind(
         pooled,
         ..EngineOptions::default()
     };
+    let offered = transform::offered_load(&workload.jobs, nodes.procs());
+    let load = transform::LoadReport {
+        offered_load_trace: offered,
+        offered_load: offered,
+    };
     Ok(Prepared {
         config,
         workload,
         policy,
         engine,
         nodes,
+        load,
     })
 }
 
@@ -323,13 +344,22 @@ pub fn run(options: RunOptions) -> Result<RunReport> {
         policy,
         engine,
         nodes,
+        load,
     } = prepare(&options)?;
     let clock = std::time::Instant::now();
     let (mut outcomes, mut stats) =
         engine::simulate(&workload.jobs, nodes.spec.clone(), policy, engine)?;
     let sim_seconds = clock.elapsed().as_secs_f64();
     let held = set_held_apart(&mut workload, &mut outcomes, &mut stats);
-    let metrics = metrics::compute(&workload.jobs, &outcomes, nodes.procs());
+    let counted = transform::counted(&workload.jobs, options.transform.warmup);
+    let warmup_jobs = (workload.jobs.len() - counted.len()) as u64;
+    let metrics = if warmup_jobs == 0 {
+        metrics::compute(&workload.jobs, &outcomes, nodes.procs())
+    } else {
+        let jobs: Vec<workload::Job> = counted.iter().map(|&i| workload.jobs[i].clone()).collect();
+        let kept: Vec<Outcome> = counted.iter().map(|&i| outcomes[i]).collect();
+        metrics::compute(&jobs, &kept, nodes.procs())
+    };
     Ok(RunReport {
         options,
         config,
@@ -341,6 +371,8 @@ pub fn run(options: RunOptions) -> Result<RunReport> {
         sim_seconds,
         nodes,
         pooled: engine.pooled,
+        load,
+        warmup_jobs,
     })
 }
 

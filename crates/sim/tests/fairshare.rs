@@ -214,6 +214,7 @@ fn fsdecay_changes_the_schedule_of_a_real_trace() {
             node_file: None,
             scale_by_speed: false,
             seed: 1,
+            transform: Default::default(),
         })
         .unwrap();
         let users = &report.summary().fairness["user"];

@@ -63,6 +63,7 @@ fn check(
         node_file: None,
         scale_by_speed: false,
         seed: 1,
+        transform: Default::default(),
     })
     .unwrap();
     assert_eq!(report.workload.jobs.len(), expected.len(), "job count");
