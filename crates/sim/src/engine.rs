@@ -418,7 +418,7 @@ impl<'a> Sim<'a> {
         let i = event.job as usize;
         match event.kind {
             EventKind::Limit => {
-                let until = match self.options.max_overrun {
+                let until = match self.jobs[i].overrun.unwrap_or(self.options.max_overrun) {
                     Some(overrun) => self.outcomes[i].start + self.jobs[i].wcl + overrun,
                     None => FOREVER,
                 };
@@ -483,7 +483,7 @@ impl<'a> Sim<'a> {
         } else {
             job.runtime
         };
-        let (run, cancelled) = match self.options.max_overrun {
+        let (run, cancelled) = match job.overrun.unwrap_or(self.options.max_overrun) {
             Some(overrun) if runtime > job.wcl + overrun => (job.wcl + overrun, true),
             _ => (runtime, false),
         };

@@ -272,6 +272,18 @@ pub fn bind(
                 .collect()
         });
     }
+    let class_overrun = &config.config.class_overrun;
+    if !class_overrun.is_empty() {
+        for job in &mut workload.jobs {
+            let class = workload
+                .names
+                .name(CredKind::Class, job.creds.get(CredKind::Class));
+            job.overrun = class_overrun
+                .get(class)
+                .or_else(|| class_overrun.get(credentials::DEFAULT))
+                .copied();
+        }
+    }
     let nodes = nodes::build(
         base,
         workload.machine,

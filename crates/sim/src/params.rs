@@ -22,6 +22,9 @@ pub struct SimConfig {
     pub policy: PolicyConfig,
     /// JOBMAXOVERRUN: how long a job may run past its limit; `None` = without bound (−1).
     pub max_overrun: Option<Time>,
+    /// CLASSCFG[c] OVERRUN by class name (DEFAULT for every class without its own):
+    /// replaces JOBMAXOVERRUN for that class's jobs; `None` = without bound.
+    pub class_overrun: std::collections::BTreeMap<String, Option<Time>>,
     /// RMPOLLINTERVAL: 0 = event-driven iterations.
     pub poll_interval: Time,
     /// CLASSCFG[DEFAULT] DEFAULT.WCLIMIT: the limit of jobs that request none.
@@ -70,6 +73,7 @@ impl Default for SimConfig {
         SimConfig {
             policy: PolicyConfig::default(),
             max_overrun: Some(0),
+            class_overrun: Default::default(),
             poll_interval: 0,
             default_wclimit: None,
             credentials: CredConfig::default(),
@@ -933,20 +937,13 @@ const CRED_ATTRS: &[(&str, &[CredKind])] = &[
     ("QTTARGET", &[CredKind::Qos]),
     ("XFTARGET", &[CredKind::Qos]),
     ("DEFAULT.WCLIMIT", &[CredKind::Class]),
+    ("OVERRUN", &[CredKind::Class]),
     ("FSTARGET", &CredKind::ALL),
 ];
 
 /// Credential attributes of Maui that later parts of mauisim simulate (fairshare,
 /// throttling, partitions, QOS flags): accepted with a warning.
-const CRED_ATTRS_NOT_YET: &[&str] = &[
-    "PLIST",
-    "PDEF",
-    "QFLAGS",
-    "FLAGS",
-    "OVERRUN",
-    "MAX.WCLIMIT",
-    "MINPROC",
-];
+const CRED_ATTRS_NOT_YET: &[&str] = &["PLIST", "PDEF", "QFLAGS", "FLAGS", "MAX.WCLIMIT", "MINPROC"];
 
 fn credential_cfg(
     c: &mut SimConfig,
@@ -1057,6 +1054,17 @@ fn credential_attr(
             Duration::Seconds(s) if s > 0 => Some(s),
             _ => None,
         };
+        return Ok(());
+    }
+    if attr.name == "OVERRUN" {
+        let overrun = match attr.value.trim() {
+            "-1" => None,
+            text => match duration(&object_name, text, at, w)? {
+                Duration::Seconds(s) => Some(s.max(0)),
+                Duration::Infinity => None,
+            },
+        };
+        c.class_overrun.insert(name.to_string(), overrun);
         return Ok(());
     }
     let object = c.credentials.object_mut(kind, name);

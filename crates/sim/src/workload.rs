@@ -223,6 +223,8 @@ pub struct Job {
     pub utilized: f64,
     /// Admin system priority (`setspri`), 0 for none.
     pub system_priority: u32,
+    /// The class's OVERRUN, replacing JOBMAXOVERRUN: `Some(None)` = without bound.
+    pub overrun: Option<Option<Time>>,
     /// Running already when the simulation begins (scenario files): started at its
     /// submit time by no decision of the policy.
     pub already_running: bool,
@@ -255,6 +257,7 @@ impl Job {
             node_ask: None,
             utilized: 1.0,
             system_priority: 0,
+            overrun: None,
             already_running: false,
             record: SwfRecord { fields, line: 0 },
         }
@@ -540,6 +543,7 @@ impl Builder<'_> {
             node_ask: None,
             utilized: utilization(record.fields[5], record.fields[3]),
             system_priority: 0,
+            overrun: None,
             already_running: false,
             record,
         });

@@ -136,3 +136,57 @@ fn maui_sim_parameters_reshape_runtimes_and_limits() {
     }
     assert!(read("WCVIOLATIONACTION CANCEL\n").is_ok());
 }
+
+/// CLASSCFG[c] OVERRUN replaces JOBMAXOVERRUN for that class (DEFAULT for the others).
+#[test]
+fn class_overrun_replaces_the_global_allowance() {
+    let text = r#"title = "overrun"
+procs = 2
+config = """
+JOBMAXOVERRUN 0
+CLASSCFG[long] OVERRUN=0:30:00
+"""
+
+[[job]]
+name = "A"
+procs = 1
+class = "long"
+limit = "1:00:00"
+runtime = "2:00:00"
+
+[[job]]
+name = "B"
+procs = 1
+class = "short"
+limit = "1:00:00"
+runtime = "2:00:00"
+
+[[expect]]
+job = "A"
+end = "1:30:00"
+
+[[expect]]
+job = "B"
+end = "1:00:00"
+
+[[variant]]
+name = "unbounded by default"
+config = "CLASSCFG[DEFAULT] OVERRUN=-1"
+
+[[variant.expect]]
+job = "A"
+end = "1:30:00"
+
+[[variant.expect]]
+job = "B"
+end = "2:00:00"
+"#;
+    let s = mauisim_sim::scenario::parse(text, Path::new("overrun.toml")).unwrap();
+    let result = mauisim_sim::scenario::run(&s).unwrap();
+    assert_eq!(
+        result.failures(),
+        0,
+        "{}",
+        mauisim_sim::scenario::to_text(&result)
+    );
+}
