@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use mauisim_config::Duration;
 use mauisim_sim::credentials::AccountFrom;
 use mauisim_sim::engine::EventOrder;
+use mauisim_sim::engine::Predictor;
 use mauisim_sim::transform::Transform;
 use mauisim_sim::workload::{Estimate, Filter, MachineOverride};
 use mauisim_sim::RunOptions;
@@ -78,6 +79,11 @@ struct TraceArgs {
     /// Seed of every random draw (estimate models): same seed, same run.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// What the scheduler plans job lengths with: `limit` (the wallclock limit, Maui) or
+    /// `tsafrir` (the mean of the user's last two runtimes, corrected when exceeded). Jobs
+    /// are still stopped at their limit.
+    #[arg(long, value_enum, default_value_t = PredictorArg::Limit)]
+    predictor: PredictorArg,
     #[command(flatten)]
     shape: ShapeArgs,
     /// Input filter: `published` rebuilds the input of the published EASY results.
@@ -216,6 +222,12 @@ enum AccountArg {
     Class,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum PredictorArg {
+    Limit,
+    Tsafrir,
+}
+
 fn parse_estimate(text: &str) -> Result<Estimate, String> {
     text.parse()
 }
@@ -282,6 +294,10 @@ fn run_options(args: TraceArgs, fs_dir: Option<PathBuf>) -> RunOptions {
         },
         estimate: args.estimate,
         seed: args.seed,
+        predictor: match args.predictor {
+            PredictorArg::Limit => Predictor::Limit,
+            PredictorArg::Tsafrir => Predictor::Tsafrir,
+        },
         transform: Transform {
             window: args.shape.window,
             queues: args.shape.queues,

@@ -313,6 +313,12 @@ impl Scheduler {
         }
     }
 
+    /// Running `job` outlived the length it was planned with (a runtime prediction, not
+    /// its limit) and is planned to hold its nodes until `until` now.
+    pub fn job_replanned(&mut self, job: JobIdx, from: Time, until: Time) {
+        self.machine.extended(job, from, until);
+    }
+
     /// Every idle job's standing against the limits at `now`, in priority order: what
     /// the next iteration's selection would find (`inspect … blocked`).
     pub fn explain(&mut self, now: Time, queue: &mut [QueuedJob]) -> Vec<(usize, Verdict)> {

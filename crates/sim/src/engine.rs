@@ -44,7 +44,29 @@ pub struct EngineOptions {
     pub scale_by_speed: bool,
     /// Verify the machine's books after every iteration (slow; tests).
     pub check: bool,
+    /// What the scheduler plans a job's length with (jobs are still stopped at their
+    /// wallclock limit).
+    pub predictor: Predictor,
 }
+
+/// Runtime predictions for planning (issue 8, item 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Predictor {
+    /// The wallclock limit itself (Maui).
+    #[default]
+    Limit,
+    /// Tsafrir, Etsion and Feitelson (2007): the mean runtime of the user's last two
+    /// finished jobs, at most the limit (the limit with no history). A job still running
+    /// at its prediction is predicted again to the next of 1, 5, 15, 30 min, 1, 2, 5, 10,
+    /// 20, 50, 100 h above its elapsed time, at most its limit.
+    Tsafrir,
+}
+
+/// The correction steps of [`Predictor::Tsafrir`], seconds.
+const CORRECTIONS: [Time; 11] = [
+    60, 300, 900, 1800, 3600, 7200, 18000, 36000, 72000, 180000, 360000,
+];
 
 impl Default for EngineOptions {
     /// Maui's semantics: per-instant iterations, no polling, jobs stopped at their limit.
@@ -58,6 +80,7 @@ impl Default for EngineOptions {
             pooled: true,
             scale_by_speed: false,
             check: false,
+            predictor: Predictor::Limit,
         }
     }
 }
@@ -121,6 +144,8 @@ struct Event {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum EventKind {
+    /// The job reached its predicted end and is predicted again.
+    Predict,
     /// The job reached its planned end and keeps running on its overrun allowance.
     Limit,
     End,
@@ -148,6 +173,10 @@ struct Sim<'a> {
     overcommitted: Option<u64>,
     /// The first inconsistency `check` found.
     violation: Option<String>,
+    /// Per job: the length the scheduler plans with (the limit, or a prediction).
+    plan: Vec<Time>,
+    /// Per user id: the runtimes of their last two finished jobs (newest last).
+    history: Vec<Vec<Time>>,
     totals: Totals,
     stats: RunStats,
 }
@@ -288,6 +317,8 @@ impl<'a> Sim<'a> {
             clock: origin,
             overcommitted: None,
             violation: None,
+            plan: jobs.iter().map(|j| j.wcl).collect(),
+            history: Vec::new(),
             totals: Totals::of(&spec_for_totals),
             stats: RunStats {
                 iterations: 0,
@@ -367,7 +398,9 @@ impl<'a> Sim<'a> {
     fn submit_next(&mut self) -> bool {
         let i = self.next_submit;
         let job = &self.jobs[i];
-        let mut queued = QueuedJob::new(JobIdx(i as u32), job.id, job.submit, job.procs, job.wcl);
+        let plan = self.predict(i);
+        self.plan[i] = plan;
+        let mut queued = QueuedJob::new(JobIdx(i as u32), job.id, job.submit, job.procs, plan);
         let tasks = (job.procs / u64::from(job.request.procs_per_task.max(1))) as f64;
         let (swap_mb, disk_mb) = (
             f64::from(job.request.swap) * tasks,
@@ -425,7 +458,64 @@ impl<'a> Sim<'a> {
                 self.scheduler.job_extended(JobIdx(i as u32), now, until);
                 self.planned_end[i] = until;
             }
-            EventKind::End => self.scheduler.job_ended(event.time, now, JobIdx(i as u32)),
+            EventKind::Predict => {
+                let (start, wcl) = (self.outcomes[i].start, self.jobs[i].wcl);
+                let elapsed = now - start;
+                let next = CORRECTIONS
+                    .iter()
+                    .copied()
+                    .find(|&c| c > elapsed)
+                    .unwrap_or(wcl)
+                    .min(wcl);
+                self.plan[i] = next;
+                self.scheduler
+                    .job_replanned(JobIdx(i as u32), now, start + next);
+                self.planned_end[i] = start + next;
+                let run = self.outcomes[i].end - start;
+                if run > next && next < wcl {
+                    self.push_event(start + next, EventKind::Predict, i);
+                } else if run > wcl {
+                    self.push_event(start + wcl, EventKind::Limit, i);
+                }
+            }
+            EventKind::End => {
+                self.scheduler.job_ended(event.time, now, JobIdx(i as u32));
+                if self.options.predictor == Predictor::Tsafrir {
+                    self.remember(i);
+                }
+            }
+        }
+    }
+
+    /// The length to plan job `i` with when it is submitted.
+    fn predict(&self, i: usize) -> Time {
+        let job = &self.jobs[i];
+        if self.options.predictor == Predictor::Limit {
+            return job.wcl;
+        }
+        let user = job.creds.get(mauisim_core::CredKind::User);
+        match user.get().and_then(|u| self.history.get(u)) {
+            Some(last) if !last.is_empty() => {
+                let mean = last.iter().sum::<Time>() as f64 / last.len() as f64;
+                (mean.ceil() as Time).clamp(1, job.wcl)
+            }
+            _ => job.wcl,
+        }
+    }
+
+    /// Keeps the runtime of finished job `i` in its user's history of two.
+    fn remember(&mut self, i: usize) {
+        let user = self.jobs[i].creds.get(mauisim_core::CredKind::User);
+        let Some(u) = user.get() else {
+            return;
+        };
+        if self.history.len() <= u {
+            self.history.resize(u + 1, Vec::new());
+        }
+        let last = &mut self.history[u];
+        last.push(self.outcomes[i].end - self.outcomes[i].start);
+        if last.len() > 2 {
+            last.remove(0);
         }
     }
 
@@ -496,9 +586,12 @@ impl<'a> Sim<'a> {
             bypass: 0,
         };
         self.started[i] = true;
-        self.planned_end[i] = now + job.wcl;
+        let plan = self.plan[i];
+        self.planned_end[i] = now + plan;
         self.push_event(now + run, EventKind::End, i);
-        if run > job.wcl {
+        if run > plan && plan < job.wcl {
+            self.push_event(now + plan, EventKind::Predict, i);
+        } else if run > job.wcl {
             self.push_event(now + job.wcl, EventKind::Limit, i);
         }
     }

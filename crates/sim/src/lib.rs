@@ -57,6 +57,8 @@ pub struct RunOptions {
     pub seed: u64,
     /// Window, filters, time scaling and warm-up applied to the workload.
     pub transform: transform::Transform,
+    /// What the scheduler plans job lengths with.
+    pub predictor: engine::Predictor,
 }
 
 /// Everything a run produced.
@@ -107,6 +109,7 @@ pub struct Summary<'a> {
     pub event_order: EventOrder,
     pub estimate: Estimate,
     pub seed: u64,
+    pub predictor: engine::Predictor,
     pub filter: Filter,
     pub config: &'a SimConfig,
     #[serde(flatten)]
@@ -147,6 +150,7 @@ impl RunReport {
             event_order: self.options.event_order,
             estimate: self.options.estimate,
             seed: self.options.seed,
+            predictor: self.options.predictor,
             filter: self.options.filter,
             config: &self.config.config,
             metrics: &self.metrics,
@@ -220,6 +224,7 @@ pub fn prepare(options: &RunOptions) -> Result<Prepared> {
         base,
     )?;
     prepared.engine.scale_by_speed = options.scale_by_speed;
+    prepared.engine.predictor = options.predictor;
     let procs = prepared.nodes.procs();
     prepared.load = transform::apply(&mut prepared.workload, &options.transform, procs)?;
     let fairshare_off = prepared.policy.fairshare.metric.is_none();

@@ -190,3 +190,80 @@ end = "2:00:00"
         mauisim_sim::scenario::to_text(&result)
     );
 }
+
+/// Tsafrir's predictor, worked by hand on 2 processors. J1 (user 1, 2 procs, runs 100 s
+/// of a 10,000 s limit) ends at 100, so J2 (user 1, 1 proc, runs 50 s), submitted then, is
+/// predicted at 100 s. J3 (user 2, 2 procs, 100 s limit) waits for J2 and J4 (user 3,
+/// 1 proc, 500 s) asks to backfill. Planning with limits, J3's reservation is at J2's
+/// limit (10,100), so J4 backfills at once and J3 waits for it (600). With predictions,
+/// J3 is reserved at 200: J4 would delay it and waits; J2 ends at 150, J3 starts then and
+/// J4 after it (250).
+#[test]
+fn tsafrir_predictions_change_what_backfills() {
+    use mauisim_core::{CredId, CredKind, PolicyConfig};
+    use mauisim_sim::engine::{machine_of, simulate, EngineOptions, Predictor};
+    use mauisim_sim::workload::Job;
+    let job = |id: u64, user: u32, submit: i64, run: i64, wcl: i64, procs: u64| {
+        let mut j = Job::synthetic(id, submit, run, wcl, procs);
+        j.creds.set(CredKind::User, CredId(user));
+        j
+    };
+    let jobs = vec![
+        job(1, 1, 0, 100, 10_000, 2),
+        job(2, 1, 100, 50, 10_000, 1),
+        job(3, 2, 100, 100, 100, 2),
+        job(4, 3, 100, 500, 500, 1),
+    ];
+    let starts = |predictor| {
+        let options = EngineOptions {
+            predictor,
+            ..EngineOptions::default()
+        };
+        let (o, _) = simulate(&jobs, machine_of(2), PolicyConfig::default(), options).unwrap();
+        o.iter().map(|o| (o.start, o.end)).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        starts(Predictor::Limit),
+        vec![(0, 100), (100, 150), (600, 700), (100, 600)]
+    );
+    assert_eq!(
+        starts(Predictor::Tsafrir),
+        vec![(0, 100), (100, 150), (150, 250), (250, 750)]
+    );
+}
+
+/// A job outliving its prediction is predicted again, step by step: J2 (user 1) is
+/// predicted at 10 s from J1's history but runs 400 s of its 1,000 s limit. J3 (2 procs)
+/// waits behind it and is reserved at J2's start (10) plus each prediction in turn: 10,
+/// then the corrections 60, 300 and 900; it starts when J2 ends, at 410.
+#[test]
+fn exceeded_predictions_are_corrected() {
+    use mauisim_core::{CredId, CredKind, PolicyConfig};
+    use mauisim_sim::engine::{machine_of, simulate, EngineOptions, Predictor};
+    use mauisim_sim::workload::Job;
+    let job = |id: u64, user: u32, submit: i64, run: i64, wcl: i64, procs: u64| {
+        let mut j = Job::synthetic(id, submit, run, wcl, procs);
+        j.creds.set(CredKind::User, CredId(user));
+        j
+    };
+    let jobs = vec![
+        job(1, 1, 0, 10, 1000, 2),
+        job(2, 1, 10, 400, 1000, 1),
+        job(3, 2, 10, 50, 50, 2),
+    ];
+    let options = EngineOptions {
+        predictor: Predictor::Tsafrir,
+        record_reservations: true,
+        ..EngineOptions::default()
+    };
+    let (o, stats) = simulate(&jobs, machine_of(2), PolicyConfig::default(), options).unwrap();
+    assert_eq!((o[1].start, o[1].end, o[1].cancelled), (10, 410, false));
+    assert_eq!(o[2].start, 410);
+    let promised: Vec<i64> = stats
+        .reservations
+        .iter()
+        .filter(|r| r.1 == 2)
+        .map(|r| r.2)
+        .collect();
+    assert_eq!(promised, vec![20, 70, 310, 910]);
+}

@@ -215,6 +215,7 @@ fn fsdecay_changes_the_schedule_of_a_real_trace() {
             scale_by_speed: false,
             seed: 1,
             transform: Default::default(),
+            predictor: Default::default(),
         })
         .unwrap();
         let users = &report.summary().fairness["user"];

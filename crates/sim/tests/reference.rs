@@ -64,6 +64,7 @@ fn check(
         scale_by_speed: false,
         seed: 1,
         transform: Default::default(),
+        predictor: Default::default(),
     })
     .unwrap();
     assert_eq!(report.workload.jobs.len(), expected.len(), "job count");
