@@ -11,6 +11,7 @@ pub mod error;
 pub mod fairshare_report;
 pub mod fs_files;
 pub mod limit_params;
+pub mod maui_trace;
 pub mod metrics;
 pub mod node_params;
 pub mod nodes;

@@ -82,18 +82,22 @@ impl SwfHeader {
 
 /// Opens a trace, plain or gzip.
 pub fn open(path: &Path) -> Result<SwfReader<Box<dyn BufRead>>> {
+    Ok(SwfReader::new(open_text(path)?, path.to_path_buf()))
+}
+
+/// A trace file's text, gunzipped when it is gzip (detected by content).
+pub fn open_text(path: &Path) -> Result<Box<dyn BufRead>> {
     let io = |source| SimError::Io {
         path: path.to_path_buf(),
         source,
     };
     let mut file = BufReader::new(File::open(path).map_err(io)?);
     let is_gzip = file.fill_buf().map_err(io)?.starts_with(&[0x1f, 0x8b]);
-    let input: Box<dyn BufRead> = if is_gzip {
+    Ok(if is_gzip {
         Box::new(BufReader::new(MultiGzDecoder::new(file)))
     } else {
         Box::new(file)
-    };
-    Ok(SwfReader::new(input, path.to_path_buf()))
+    })
 }
 
 /// Reads header and records; records come from [`Iterator::next`], the header fills as

@@ -290,21 +290,16 @@ pub struct Workload {
     pub adjusted: Counts,
 }
 
-/// Reads and filters a trace.
+/// Reads and filters a trace: SWF, or Maui's workload trace format (44 fields per line,
+/// recognised by its first job line).
 pub fn load(path: &Path, options: &LoadOptions) -> Result<Workload> {
+    if crate::maui_trace::is_maui_trace(path)? {
+        return load_maui(path, options);
+    }
     let mut reader = swf::open(path)?;
     let first = reader.read_header()?;
     let machine = machine_size(&reader.header, &options.machine, path)?;
-    let mut builder = Builder {
-        options,
-        max_procs: machine.procs(),
-        procs_per_node: machine.procs_per_node,
-        jobs: Vec::new(),
-        names: Names::default(),
-        skipped: Counts::new(),
-        adjusted: Counts::new(),
-        rng: ChaCha8Rng::seed_from_u64(options.seed),
-    };
+    let mut builder = Builder::new(options, machine);
     let mut records = 0;
     if let Some(record) = first {
         records += 1;
@@ -314,49 +309,126 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Workload> {
         records += 1;
         builder.add(record?);
     }
-    if records == 0 {
-        return Err(SimError::Input {
+    builder.finish(path, reader.header, machine, records)
+}
+
+/// A Maui workload trace: the fields SWF shares go through the same rules; names,
+/// QOS, account, processors per task, memory, disk, swap and features come from the line.
+fn load_maui(path: &Path, options: &LoadOptions) -> Result<Workload> {
+    let machine = machine_size(&SwfHeader::default(), &options.machine, path)?;
+    let (jobs, not_run) = crate::maui_trace::read(path)?;
+    let mut builder = Builder::new(options, machine);
+    let records = jobs.len() as u64 + not_run;
+    if not_run > 0 {
+        builder.skipped.insert("not_run", not_run);
+    }
+    for m in jobs {
+        let before = builder.jobs.len();
+        builder.add(m.record.clone());
+        if builder.jobs.len() == before {
+            continue;
+        }
+        let names = &mut builder.names;
+        let job = builder.jobs.last_mut().expect("just pushed");
+        job.creds
+            .set(CredKind::User, names.intern(CredKind::User, &m.user));
+        job.creds
+            .set(CredKind::Group, names.intern(CredKind::Group, &m.group));
+        if let Some(c) = &m.class {
+            job.creds
+                .set(CredKind::Class, names.intern(CredKind::Class, c));
+        }
+        if let Some(q) = &m.qos {
+            job.requested_qos = names.intern(CredKind::Qos, q);
+        }
+        if let Some(a) = &m.account {
+            job.requested_account = names.intern(CredKind::Account, a);
+        }
+        let tasks = job.procs / u64::from(m.procs_per_task);
+        job.request = Request {
+            procs_per_task: m.procs_per_task,
+            mem: m.mem,
+            swap: m.swap,
+            disk: m.disk,
+            ..Request::default()
+        };
+        job.mem_mb = f64::from(m.mem) * tasks as f64;
+        if !m.features.is_empty() {
+            job.node_ask = Some(Box::new(NodeAsk {
+                features: m.features.clone(),
+                ..NodeAsk::default()
+            }));
+        }
+    }
+    builder.finish(path, SwfHeader::default(), machine, records)
+}
+
+impl<'a> Builder<'a> {
+    fn new(options: &'a LoadOptions, machine: Machine) -> Self {
+        Builder {
+            options,
+            max_procs: machine.procs(),
+            procs_per_node: machine.procs_per_node,
+            jobs: Vec::new(),
+            names: Names::default(),
+            skipped: Counts::new(),
+            adjusted: Counts::new(),
+            rng: ChaCha8Rng::seed_from_u64(options.seed),
+        }
+    }
+
+    /// Sorts, counts duplicates and out-of-order records, and hands the workload over.
+    fn finish(
+        self,
+        path: &Path,
+        header: SwfHeader,
+        machine: Machine,
+        records: u64,
+    ) -> Result<Workload> {
+        if records == 0 {
+            return Err(SimError::Input {
+                path: path.to_path_buf(),
+                message: "no job records (an empty trace)".into(),
+            });
+        }
+        let Builder {
+            mut jobs,
+            names,
+            skipped,
+            mut adjusted,
+            ..
+        } = self;
+        if jobs.is_empty() {
+            return Err(SimError::Input {
+                path: path.to_path_buf(),
+                message: format!("all {records} records were skipped: {}", describe(&skipped)),
+            });
+        }
+        let out_of_order = jobs
+            .windows(2)
+            .filter(|w| (w[0].submit, w[0].id) > (w[1].submit, w[1].id))
+            .count();
+        if out_of_order > 0 {
+            // Sorted by (submit, id): equal submit times keep job-id order, as SWF numbers them.
+            jobs.sort_by_key(|j| (j.submit, j.id));
+            adjusted.insert("records_out_of_order_sorted", out_of_order as u64);
+        }
+        let mut seen = HashSet::with_capacity(jobs.len());
+        let duplicates = jobs.iter().filter(|j| !seen.insert(j.id)).count();
+        if duplicates > 0 {
+            adjusted.insert("duplicate_job_ids", duplicates as u64);
+        }
+        Ok(Workload {
             path: path.to_path_buf(),
-            message: "no job records (an empty trace)".into(),
-        });
+            header,
+            machine,
+            jobs,
+            names,
+            records,
+            skipped,
+            adjusted,
+        })
     }
-    let Builder {
-        mut jobs,
-        names,
-        skipped,
-        mut adjusted,
-        ..
-    } = builder;
-    if jobs.is_empty() {
-        return Err(SimError::Input {
-            path: path.to_path_buf(),
-            message: format!("all {records} records were skipped: {}", describe(&skipped)),
-        });
-    }
-    let out_of_order = jobs
-        .windows(2)
-        .filter(|w| (w[0].submit, w[0].id) > (w[1].submit, w[1].id))
-        .count();
-    if out_of_order > 0 {
-        // Sorted by (submit, id): equal submit times keep job-id order, as SWF numbers them.
-        jobs.sort_by_key(|j| (j.submit, j.id));
-        adjusted.insert("records_out_of_order_sorted", out_of_order as u64);
-    }
-    let mut seen = HashSet::with_capacity(jobs.len());
-    let duplicates = jobs.iter().filter(|j| !seen.insert(j.id)).count();
-    if duplicates > 0 {
-        adjusted.insert("duplicate_job_ids", duplicates as u64);
-    }
-    Ok(Workload {
-        path: path.to_path_buf(),
-        header: reader.header,
-        machine,
-        jobs,
-        names,
-        records,
-        skipped,
-        adjusted,
-    })
 }
 
 /// Human-readable `reason: count, …`.

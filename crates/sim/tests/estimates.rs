@@ -267,3 +267,51 @@ fn exceeded_predictions_are_corrected() {
         .collect();
     assert_eq!(promised, vec![20, 70, 310, 910]);
 }
+
+/// Maui's 44-field workload trace runs as it is: names, QOS, account and processors per
+/// task come from the line; a job that never ran is skipped and counted; the machine size
+/// comes from the command line (these traces have no header).
+#[test]
+fn maui_workload_traces_are_read() {
+    use mauisim_core::CredKind;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/example.maui-trace");
+    let options = LoadOptions {
+        filter: Filter::None,
+        estimate: Estimate::Trace,
+        seed: 1,
+        sim_wc: SimWc::default(),
+        machine: MachineOverride {
+            nodes: Some(2),
+            procs_per_node: Some(4),
+            procs: None,
+        },
+        default_wclimit: None,
+    };
+    let w = workload::load(&path, &options).unwrap();
+    assert_eq!(w.records, 4);
+    assert_eq!(w.skipped.get("not_run"), Some(&1));
+    let ids: Vec<u64> = w.jobs.iter().map(|j| j.id).collect();
+    assert_eq!(ids, [1001, 1002, 1004]);
+    let bob = &w.jobs[1];
+    assert_eq!(
+        w.names.name(CredKind::User, bob.creds.get(CredKind::User)),
+        "bob"
+    );
+    assert_eq!(
+        w.names
+            .name(CredKind::Class, bob.creds.get(CredKind::Class)),
+        "batch"
+    );
+    assert_eq!(w.names.name(CredKind::Qos, bob.requested_qos), "high");
+    assert_eq!(
+        (bob.procs, bob.request.procs_per_task, bob.request.mem),
+        (4, 2, 256)
+    );
+    assert_eq!((bob.runtime, bob.wcl), (3600, 7200));
+    let no_size = LoadOptions {
+        machine: MachineOverride::default(),
+        ..options
+    };
+    let e = workload::load(&path, &no_size).unwrap_err().to_string();
+    assert!(e.contains("pass --procs N"), "{e}");
+}
