@@ -158,8 +158,6 @@ struct Sim<'a> {
     scheduler: Scheduler,
     queue: Vec<QueuedJob>,
     events: BinaryHeap<Reverse<Event>>,
-    /// Until when the scheduler believes each running job holds its processors.
-    planned_end: Vec<Time>,
     outcomes: Vec<Outcome>,
     started: Vec<bool>,
     decisions: Decisions,
@@ -173,8 +171,6 @@ struct Sim<'a> {
     overcommitted: Option<u64>,
     /// The first inconsistency `check` found.
     violation: Option<String>,
-    /// Per job: the length the scheduler plans with (the limit, or a prediction).
-    plan: Vec<Time>,
     /// Per user id: the runtimes of their last two finished jobs (newest last).
     history: Vec<Vec<Time>>,
     totals: Totals,
@@ -295,7 +291,7 @@ impl<'a> Sim<'a> {
         stop: Time,
     ) -> Self {
         let origin = jobs.first().map_or(0, |j| j.submit);
-        let spec_for_totals = spec.clone();
+        let totals = Totals::of(&spec);
         let mut scheduler = Scheduler::with_machine(spec, options.pooled, origin, policy);
         if options.record_fairshare {
             scheduler.fairshare_mut().record();
@@ -307,7 +303,6 @@ impl<'a> Sim<'a> {
             scheduler,
             queue: Vec::new(),
             events: BinaryHeap::new(),
-            planned_end: vec![0; jobs.len()],
             outcomes: vec![Outcome::default(); jobs.len()],
             started: vec![false; jobs.len()],
             decisions: Decisions::default(),
@@ -317,9 +312,8 @@ impl<'a> Sim<'a> {
             clock: origin,
             overcommitted: None,
             violation: None,
-            plan: jobs.iter().map(|j| j.wcl).collect(),
             history: Vec::new(),
-            totals: Totals::of(&spec_for_totals),
+            totals,
             stats: RunStats {
                 iterations: 0,
                 events: 0,
@@ -399,7 +393,6 @@ impl<'a> Sim<'a> {
         let i = self.next_submit;
         let job = &self.jobs[i];
         let plan = self.predict(i);
-        self.plan[i] = plan;
         let mut queued = QueuedJob::new(JobIdx(i as u32), job.id, job.submit, job.procs, plan);
         let tasks = (job.procs / u64::from(job.request.procs_per_task.max(1))) as f64;
         let (swap_mb, disk_mb) = (
@@ -428,7 +421,7 @@ impl<'a> Sim<'a> {
                     _ => self.scheduler.start_outside_policy(now, &queued),
                 };
                 if started {
-                    self.launch(i, now, false, None);
+                    self.launch(i, now, false, None, queued.wcl);
                 } else {
                     self.overcommitted.get_or_insert(job.id);
                 }
@@ -456,7 +449,6 @@ impl<'a> Sim<'a> {
                     None => FOREVER,
                 };
                 self.scheduler.job_extended(JobIdx(i as u32), now, until);
-                self.planned_end[i] = until;
             }
             EventKind::Predict => {
                 let (start, wcl) = (self.outcomes[i].start, self.jobs[i].wcl);
@@ -467,16 +459,10 @@ impl<'a> Sim<'a> {
                     .find(|&c| c > elapsed)
                     .unwrap_or(wcl)
                     .min(wcl);
-                self.plan[i] = next;
                 self.scheduler
                     .job_replanned(JobIdx(i as u32), now, start + next);
-                self.planned_end[i] = start + next;
                 let run = self.outcomes[i].end - start;
-                if run > next && next < wcl {
-                    self.push_event(start + next, EventKind::Predict, i);
-                } else if run > wcl {
-                    self.push_event(start + wcl, EventKind::Limit, i);
-                }
+                self.follow_plan(i, start, next, run);
             }
             EventKind::End => {
                 self.scheduler.job_ended(event.time, now, JobIdx(i as u32));
@@ -544,8 +530,9 @@ impl<'a> Sim<'a> {
             self.started_pos.push(start.queue_pos);
             let queued = &self.queue[start.queue_pos];
             let (first_reservation, bypass) = (queued.first_reservation, queued.bypass);
+            let plan = queued.wcl;
             let i = start.job.0 as usize;
-            self.launch(i, now, start.backfilled, first_reservation);
+            self.launch(i, now, start.backfilled, first_reservation, plan);
             self.outcomes[i].bypass = bypass;
         }
         self.started_pos.sort_unstable();
@@ -562,7 +549,15 @@ impl<'a> Sim<'a> {
         });
     }
 
-    fn launch(&mut self, i: usize, now: Time, backfilled: bool, first_reservation: Option<Time>) {
+    /// Starts job `i` at `now`; the scheduler planned it to run `plan` seconds.
+    fn launch(
+        &mut self,
+        i: usize,
+        now: Time,
+        backfilled: bool,
+        first_reservation: Option<Time>,
+        plan: Time,
+    ) {
         let job = &self.jobs[i];
         let idx = JobIdx(i as u32);
         let machine = self.scheduler.machine();
@@ -586,13 +581,19 @@ impl<'a> Sim<'a> {
             bypass: 0,
         };
         self.started[i] = true;
-        let plan = self.plan[i];
-        self.planned_end[i] = now + plan;
         self.push_event(now + run, EventKind::End, i);
-        if run > plan && plan < job.wcl {
-            self.push_event(now + plan, EventKind::Predict, i);
-        } else if run > job.wcl {
-            self.push_event(now + job.wcl, EventKind::Limit, i);
+        self.follow_plan(i, now, plan, run);
+    }
+
+    /// Job `i`, started at `start`, is planned to run `plan` but runs `run`: when it
+    /// outlives the plan, the event that corrects the plan then (a new prediction while
+    /// the plan is short of the limit, else the overrun allowance).
+    fn follow_plan(&mut self, i: usize, start: Time, plan: Time, run: Time) {
+        let wcl = self.jobs[i].wcl;
+        if run > plan && plan < wcl {
+            self.push_event(start + plan, EventKind::Predict, i);
+        } else if run > wcl {
+            self.push_event(start + wcl, EventKind::Limit, i);
         }
     }
 
