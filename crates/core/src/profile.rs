@@ -228,22 +228,28 @@ impl Profile {
     /// Every backfill window at `now`, widest (and shortest) first; they overlap, each
     /// narrower one lasting longer (guide 8.2.2).
     pub fn windows(&self, now: Time) -> Vec<Window> {
-        let mut all = Vec::new();
-        let mut shorter = 0;
-        while let Some(w) = self.window_after(now, shorter) {
-            all.push(w);
-            if w.duration >= FOREVER {
-                break;
-            }
-            shorter = w.duration;
-        }
-        all
+        ladder(|shorter| self.window_after(now, shorter))
     }
 
     /// The breakpoints as `(time, free)` pairs, for inspection and tests.
     pub fn steps(&self) -> impl Iterator<Item = (Time, i64)> + '_ {
         self.slots.iter().map(|s| (s.time, s.free))
     }
+}
+
+/// Every window from `window_after(shorter)`, starting with `shorter` = 0 and going on
+/// with each window's duration until the unbounded one.
+pub(crate) fn ladder(mut window_after: impl FnMut(Time) -> Option<Window>) -> Vec<Window> {
+    let mut all = Vec::new();
+    let mut shorter = 0;
+    while let Some(w) = window_after(shorter) {
+        all.push(w);
+        if w.duration >= FOREVER {
+            break;
+        }
+        shorter = w.duration;
+    }
+    all
 }
 
 #[cfg(test)]

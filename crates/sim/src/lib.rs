@@ -62,6 +62,29 @@ pub struct RunOptions {
     pub predictor: engine::Predictor,
 }
 
+impl RunOptions {
+    /// `trace` under Maui's defaults: no config, no filter, WCL = the requested time,
+    /// the header's machine, per-instant iterations, seed 1, nothing reshaped.
+    pub fn new(trace: PathBuf) -> Self {
+        RunOptions {
+            trace,
+            config: None,
+            filter: Filter::None,
+            estimate: Estimate::Trace,
+            machine: MachineOverride::default(),
+            event_order: EventOrder::PerInstant,
+            account_from: AccountFrom::default(),
+            fs_dir: None,
+            fs_init: None,
+            node_file: None,
+            scale_by_speed: false,
+            seed: 1,
+            transform: transform::Transform::default(),
+            predictor: engine::Predictor::default(),
+        }
+    }
+}
+
 /// Everything a run produced.
 #[derive(Debug)]
 pub struct RunReport {

@@ -133,42 +133,23 @@ const PARAMS: &[Param] = &[
     Param {
         names: &["SIMWCACCURACY"],
         apply: |c, e, _| {
-            let v = float(e)?;
-            if !(0.0..=1.0).contains(&v) {
-                return Err(ConfigError::at(
-                    e.location.clone(),
-                    format!("SIMWCACCURACY: expected 0 to 1 (0 = off), found {v}"),
-                ));
-            }
-            c.sim_wc.accuracy = v;
+            let ok = |v: f64| (0.0..=1.0).contains(&v);
+            c.sim_wc.accuracy = float_where(e, ok, "0 to 1 (0 = off)")?;
             Ok(())
         },
     },
     Param {
         names: &["SIMWCACCURACYCHANGE"],
         apply: |c, e, _| {
-            let v = float(e)?;
-            if !(-100.0..=100.0).contains(&v) {
-                return Err(ConfigError::at(
-                    e.location.clone(),
-                    format!("SIMWCACCURACYCHANGE: expected a percent from -100 to 100, found {v}"),
-                ));
-            }
-            c.sim_wc.change = v;
+            let ok = |v: f64| (-100.0..=100.0).contains(&v);
+            c.sim_wc.change = float_where(e, ok, "a percent from -100 to 100")?;
             Ok(())
         },
     },
     Param {
         names: &["SIMWCSCALINGPERCENT"],
         apply: |c, e, _| {
-            let v = float(e)?;
-            if v <= 0.0 {
-                return Err(ConfigError::at(
-                    e.location.clone(),
-                    format!("SIMWCSCALINGPERCENT: expected a positive percent, found {v}"),
-                ));
-            }
-            c.sim_wc.scaling = v;
+            c.sim_wc.scaling = float_where(e, |v| v > 0.0, "a positive percent")?;
             Ok(())
         },
     },
@@ -518,6 +499,18 @@ fn located<T>(
 fn float(entry: &Entry) -> Result<f64, ConfigError> {
     let (text, at) = scalar(entry)?;
     located(cfg::parse_float(text), entry, at)
+}
+
+/// A number that must pass `ok`; else an error saying what was `expected`.
+fn float_where(entry: &Entry, ok: fn(f64) -> bool, expected: &str) -> Result<f64, ConfigError> {
+    let v = float(entry)?;
+    if ok(v) {
+        return Ok(v);
+    }
+    Err(ConfigError::at(
+        entry.location.clone(),
+        format!("{}: expected {expected}, found {v}", entry.name),
+    ))
 }
 
 fn cap(entry: &Entry) -> Result<f64, ConfigError> {

@@ -30,16 +30,6 @@ pub struct Transform {
     pub warmup: Time,
 }
 
-impl Transform {
-    pub fn is_identity(&self) -> bool {
-        *self
-            == Transform {
-                warmup: self.warmup,
-                ..Transform::default()
-            }
-    }
-}
-
 /// Offered load before and after, for the summary.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
 pub struct LoadReport {

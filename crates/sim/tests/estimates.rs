@@ -191,6 +191,14 @@ end = "2:00:00"
     );
 }
 
+/// A job of `user` (an id), for the predictor's per-user history.
+fn job(id: u64, user: u32, submit: i64, run: i64, wcl: i64, procs: u64) -> workload::Job {
+    let mut j = workload::Job::synthetic(id, submit, run, wcl, procs);
+    j.creds
+        .set(mauisim_core::CredKind::User, mauisim_core::CredId(user));
+    j
+}
+
 /// Tsafrir's predictor, worked by hand on 2 processors. J1 (user 1, 2 procs, runs 100 s
 /// of a 10,000 s limit) ends at 100, so J2 (user 1, 1 proc, runs 50 s), submitted then, is
 /// predicted at 100 s. J3 (user 2, 2 procs, 100 s limit) waits for J2 and J4 (user 3,
@@ -200,14 +208,8 @@ end = "2:00:00"
 /// J4 after it (250).
 #[test]
 fn tsafrir_predictions_change_what_backfills() {
-    use mauisim_core::{CredId, CredKind, PolicyConfig};
+    use mauisim_core::PolicyConfig;
     use mauisim_sim::engine::{machine_of, simulate, EngineOptions, Predictor};
-    use mauisim_sim::workload::Job;
-    let job = |id: u64, user: u32, submit: i64, run: i64, wcl: i64, procs: u64| {
-        let mut j = Job::synthetic(id, submit, run, wcl, procs);
-        j.creds.set(CredKind::User, CredId(user));
-        j
-    };
     let jobs = vec![
         job(1, 1, 0, 100, 10_000, 2),
         job(2, 1, 100, 50, 10_000, 1),
@@ -238,14 +240,8 @@ fn tsafrir_predictions_change_what_backfills() {
 /// then the corrections 60, 300 and 900; it starts when J2 ends, at 410.
 #[test]
 fn exceeded_predictions_are_corrected() {
-    use mauisim_core::{CredId, CredKind, PolicyConfig};
+    use mauisim_core::PolicyConfig;
     use mauisim_sim::engine::{machine_of, simulate, EngineOptions, Predictor};
-    use mauisim_sim::workload::Job;
-    let job = |id: u64, user: u32, submit: i64, run: i64, wcl: i64, procs: u64| {
-        let mut j = Job::synthetic(id, submit, run, wcl, procs);
-        j.creds.set(CredKind::User, CredId(user));
-        j
-    };
     let jobs = vec![
         job(1, 1, 0, 10, 1000, 2),
         job(2, 1, 10, 400, 1000, 1),

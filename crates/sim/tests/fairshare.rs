@@ -192,8 +192,7 @@ fn fullpolicy_restarts_queue_time_of_capped_jobs() {
 /// their 5 % target (scenarios/fairshare.cfg), forgetting faster changes the schedule.
 #[test]
 fn fsdecay_changes_the_schedule_of_a_real_trace() {
-    use mauisim_sim::engine::EventOrder;
-    use mauisim_sim::workload::{Estimate, Filter, MachineOverride};
+    use mauisim_sim::workload::Filter;
     use mauisim_sim::{run, RunOptions};
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let scenario = std::fs::read_to_string(repo.join("scenarios/fairshare.cfg")).unwrap();
@@ -202,20 +201,9 @@ fn fsdecay_changes_the_schedule_of_a_real_trace() {
         let config = tmp.path().join(format!("fs-{decay}.cfg"));
         std::fs::write(&config, format!("{scenario}\nFSDECAY {decay}\n")).unwrap();
         let report = run(RunOptions {
-            trace: repo.join("traces/KTH-SP2-1996-2.swf.gz"),
             config: Some(config),
             filter: Filter::Published,
-            estimate: Estimate::Trace,
-            machine: MachineOverride::default(),
-            event_order: EventOrder::PerInstant,
-            account_from: Default::default(),
-            fs_dir: None,
-            fs_init: None,
-            node_file: None,
-            scale_by_speed: false,
-            seed: 1,
-            transform: Default::default(),
-            predictor: Default::default(),
+            ..RunOptions::new(repo.join("traces/KTH-SP2-1996-2.swf.gz"))
         })
         .unwrap();
         let users = &report.summary().fairness["user"];

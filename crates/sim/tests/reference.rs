@@ -8,7 +8,7 @@
 
 use mauisim_sim::engine::EventOrder;
 use mauisim_sim::swf;
-use mauisim_sim::workload::{Estimate, Filter, MachineOverride};
+use mauisim_sim::workload::{Estimate, Filter};
 use mauisim_sim::{run, RunOptions};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -51,20 +51,10 @@ fn check(
     let reference_path = dir.join("reference_outputs").join(reference);
     let expected = reference_starts(&reference_path);
     let report = run(RunOptions {
-        account_from: Default::default(),
-        trace: input,
-        config: None,
         filter,
         estimate,
-        machine: MachineOverride::default(),
         event_order: EventOrder::PerEvent,
-        fs_dir: None,
-        fs_init: None,
-        node_file: None,
-        scale_by_speed: false,
-        seed: 1,
-        transform: Default::default(),
-        predictor: Default::default(),
+        ..RunOptions::new(input)
     })
     .unwrap();
     assert_eq!(report.workload.jobs.len(), expected.len(), "job count");

@@ -735,16 +735,7 @@ impl Machine {
 
     /// Every backfill window at `now`, widest first.
     pub fn windows(&self, now: Time) -> Vec<Window> {
-        let mut all = Vec::new();
-        let mut shorter = 0;
-        while let Some(w) = self.window_after(now, shorter) {
-            all.push(w);
-            if w.duration >= FOREVER {
-                break;
-            }
-            shorter = w.duration;
-        }
-        all
+        crate::profile::ladder(|shorter| self.window_after(now, shorter))
     }
 
     /// Per node with processors free now: how many, and until when nothing claims them.
