@@ -280,10 +280,9 @@ impl Machine {
                 .sum()
         });
         if tasks == 0 && job.procs > 0 {
-            let features_anywhere = spec.nodes.iter().any(|n| {
-                n.features & r.features == r.features
-                    && (part == 0 || n.partition == 0 || n.partition == part)
-            });
+            // A node that satisfies the job when it asks for nothing else.
+            let features_anywhere =
+                (0..spec.nodes.len()).any(|n| spec.can_host(n, Res::default(), r.features, part));
             if !features_anywhere {
                 return Err(Unfit::Features);
             }
