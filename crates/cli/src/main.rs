@@ -1,6 +1,7 @@
 //! `mauisim`: the command line. Parses flags, runs the simulation, prints a summary.
 
 mod summary;
+mod sweep;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -35,6 +36,12 @@ enum Command {
     /// Run a hand-written scenario (TOML: machine, jobs, config, variants) and check the
     /// outcomes it expects; fails if any does not hold.
     Scenario(ScenarioArgs),
+    /// Run a grid of config parameters, run options and seeds in parallel; resumable and
+    /// shardable (see README: Sweeps).
+    Sweep(sweep::SweepCommand),
+    /// What changes if config B is deployed instead of A: every summary metric, and who
+    /// waits more or less.
+    Compare(sweep::CompareArgs),
 }
 
 #[derive(clap::Args)]
@@ -49,8 +56,15 @@ struct ScenarioArgs {
 /// What is simulated: the trace, the config and how to read them.
 #[derive(clap::Args)]
 struct TraceArgs {
-    /// The trace: Standard Workload Format, plain or gzip-compressed.
+    /// The trace: Standard Workload Format or Maui's workload trace, plain or gzip-compressed.
     trace: PathBuf,
+    #[command(flatten)]
+    options: TraceOptions,
+}
+
+/// How the trace is read and run, but for the trace itself.
+#[derive(clap::Args)]
+struct TraceOptions {
     /// A maui.cfg file with the policy to simulate (default: Maui's defaults).
     #[arg(long, short)]
     config: Option<PathBuf>,
@@ -71,7 +85,6 @@ struct TraceArgs {
     /// (off: runtimes are as recorded).
     #[arg(long)]
     scale_by_speed: bool,
-    /// Where the wallclock limit comes from.
     /// Where the wallclock limit comes from: `trace` (requested time), `exact` (runtime),
     /// `f-model:F` (runtime x U(1, F)) or `accuracy:A` (per-job accuracy with mean A).
     #[arg(long, default_value = "trace", value_parser = parse_estimate)]
@@ -260,6 +273,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Run(args) => run_trace(args),
         Command::Inspect(args) => inspect(args),
         Command::Scenario(args) => scenario(args),
+        Command::Sweep(args) => sweep::sweep(args),
+        Command::Compare(args) => sweep::compare(args),
     }
 }
 
@@ -280,13 +295,13 @@ fn scenario(args: ScenarioArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn run_options(args: TraceArgs, fs_dir: Option<PathBuf>) -> RunOptions {
+fn run_options(trace: PathBuf, args: TraceOptions, fs_dir: Option<PathBuf>) -> RunOptions {
     RunOptions {
         fs_dir,
         fs_init: args.fs_init,
         node_file: args.node_file,
         scale_by_speed: args.scale_by_speed,
-        trace: args.trace,
+        trace,
         config: args.config,
         filter: match args.filter {
             FilterArg::None => Filter::None,
@@ -328,7 +343,11 @@ fn run_options(args: TraceArgs, fs_dir: Option<PathBuf>) -> RunOptions {
 }
 
 fn run_trace(args: RunArgs) -> anyhow::Result<()> {
-    let report = mauisim_sim::run(run_options(args.trace, args.fs_dir))?;
+    let report = mauisim_sim::run(run_options(
+        args.trace.trace,
+        args.trace.options,
+        args.fs_dir,
+    ))?;
     for warning in &report.config.warnings {
         eprintln!("{warning}");
     }
@@ -347,7 +366,7 @@ fn inspect(args: InspectArgs) -> anyhow::Result<()> {
         Ok((Duration::Infinity, _)) => anyhow::bail!("--at: INFINITY is not an instant"),
         Err(e) => anyhow::bail!("--at `{}`: {}", args.at, e.0),
     };
-    let prepared = mauisim_sim::prepare(&run_options(args.trace, None))?;
+    let prepared = mauisim_sim::prepare(&run_options(args.trace.trace, args.trace.options, None))?;
     for warning in &prepared.config.warnings {
         eprintln!("{warning}");
     }

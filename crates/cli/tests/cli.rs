@@ -793,3 +793,143 @@ fn workload_transforms_reshape_the_run() {
         stderr(&o)
     );
 }
+
+/// `mauisim sweep`, then the same command with another thread count, sharded and merged:
+/// the same result files; progress is silent when stderr is not a terminal.
+#[test]
+fn sweep_from_the_command_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = repo().join("traces/KTH-SP2-1996-2.swf.gz");
+    let dir = |name: &str| tmp.path().join(name);
+    let sweep = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "sweep",
+            trace.to_str().unwrap(),
+            "--first",
+            "1000",
+            "--estimate",
+            "f-model:2",
+            "--set",
+            "RESERVATIONDEPTH=1,2",
+            "--set",
+            "BFCHUNKSIZE=0:8:8",
+            "--seeds",
+            "1..2",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        mauisim(&args)
+    };
+    let whole = sweep(&dir("whole"), &["--jobs", "2"]);
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    assert_eq!(
+        String::from_utf8_lossy(&whole.stdout),
+        format!(
+            "8 runs: 8 run now, 0 kept from before, 0 failed; results in {}\n",
+            dir("whole").display()
+        )
+    );
+    assert_eq!(stderr(&whole), "", "no progress bar off a terminal");
+    let header = fs::read_to_string(dir("whole").join("results.csv")).unwrap();
+    assert!(header.starts_with("run,RESERVATIONDEPTH,BFCHUNKSIZE,seed,status,error,"));
+    for k in ["1", "2"] {
+        let shard = format!("{k}/2");
+        let o = sweep(
+            &dir(&format!("s{k}")),
+            &["--shard", &shard, "--jobs", "1", "-q"],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(o.stdout.is_empty(), "quiet");
+    }
+    let merged = dir("merged");
+    succeeds(&[
+        "sweep",
+        "merge",
+        "--out",
+        merged.to_str().unwrap(),
+        dir("s1").to_str().unwrap(),
+        dir("s2").to_str().unwrap(),
+    ]);
+    for name in ["results.csv", "results.json", "summary.csv"] {
+        assert_eq!(
+            fs::read(dir("whole").join(name)).unwrap(),
+            fs::read(merged.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn sweep_bad_requests_write_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = repo().join("traces/KTH-SP2-1996-2.swf.gz");
+    let out = tmp.path().join("out");
+    for (set, message) in [
+        ("RESERVATIONDEPT=1,2", "did you mean RESERVATIONDEPTH?"),
+        (
+            "FSDECAY=1.0:0.5:0.1",
+            "the range `1.0:0.5:0.1` (START:END:STEP) is empty",
+        ),
+        (
+            "BACKFILLPOLICY=FIRSTFIT,SOMETIMES",
+            "--set BACKFILLPOLICY=SOMETIMES",
+        ),
+        (
+            "USERCFG[DEFAULT] MAXJOBS=1",
+            "unknown attribute MAXJOBS; did you mean MAXJOB?",
+        ),
+    ] {
+        let o = mauisim(&[
+            "sweep",
+            trace.to_str().unwrap(),
+            "--set",
+            set,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains(message), "{set}: {}", stderr(&o));
+        assert!(!out.exists(), "{set}: nothing written");
+    }
+    let o = mauisim(&[
+        "sweep",
+        trace.to_str().unwrap(),
+        "--set",
+        "RESERVATIONDEPTH=1",
+        "--shard",
+        "3/2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        stderr(&o).contains("shard 3/2: K must be within 1..=2"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn compare_prints_and_writes_the_change() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = repo().join("traces/KTH-SP2-1996-2.swf.gz");
+    let a = write(tmp.path(), "a.cfg", b"RESERVATIONDEPTH 1\n");
+    let b = write(tmp.path(), "b.cfg", b"RESERVATIONDEPTH 8\n");
+    let out = tmp.path().join("cmp");
+    let text = succeeds(&[
+        "compare",
+        trace.to_str().unwrap(),
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--first",
+        "2000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(text.contains("avg_wait"), "{text}");
+    assert!(text.contains("Who waits less under B"), "{text}");
+    for name in ["compare.csv", "credentials.csv", "compare.json"] {
+        assert!(out.join(name).exists(), "{name}");
+    }
+}

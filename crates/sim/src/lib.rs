@@ -216,15 +216,29 @@ pub fn prepare(options: &RunOptions) -> Result<Prepared> {
             warnings: Vec::new(),
         },
     };
-    let load = LoadOptions {
+    let workload = workload::load(&options.trace, &load_options(options, &config.config))?;
+    prepare_with(config, workload, options)
+}
+
+/// How the trace's records become jobs under `options` and `config`.
+pub fn load_options(options: &RunOptions, config: &SimConfig) -> LoadOptions {
+    LoadOptions {
         filter: options.filter,
         estimate: options.estimate,
         seed: options.seed,
-        sim_wc: config.config.sim_wc,
+        sim_wc: config.sim_wc,
         machine: options.machine,
-        default_wclimit: config.config.default_wclimit,
-    };
-    let workload = workload::load(&options.trace, &load)?;
+        default_wclimit: config.default_wclimit,
+    }
+}
+
+/// [`prepare`] with the config and the workload already read (`options.trace` and
+/// `options.config` are then only names).
+pub fn prepare_with(
+    config: LoadedConfig,
+    workload: Workload,
+    options: &RunOptions,
+) -> Result<Prepared> {
     let base = match &options.node_file {
         Some(path) => {
             let (nodes, down) = nodes::read_resource_trace(path)?;
@@ -379,6 +393,12 @@ fn resolve_node_asks(jobs: &mut [workload::Job], nodes: &Nodes) -> Result<()> {
 
 /// Reads the config and the trace, simulates, and computes the metrics.
 pub fn run(options: RunOptions) -> Result<RunReport> {
+    let prepared = prepare(&options)?;
+    run_prepared(prepared, options)
+}
+
+/// Simulates a prepared run and computes the metrics.
+pub fn run_prepared(prepared: Prepared, options: RunOptions) -> Result<RunReport> {
     let Prepared {
         config,
         mut workload,
@@ -386,7 +406,7 @@ pub fn run(options: RunOptions) -> Result<RunReport> {
         engine,
         nodes,
         load,
-    } = prepare(&options)?;
+    } = prepared;
     let clock = std::time::Instant::now();
     let (mut outcomes, mut stats) =
         engine::simulate(&workload.jobs, nodes.spec.clone(), policy, engine)?;

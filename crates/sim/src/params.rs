@@ -108,7 +108,9 @@ pub fn from_str(text: &str, name: &str) -> Result<LoadedConfig, ConfigError> {
     interpret(cfg::parse_str(text, name)?)
 }
 
-fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
+/// The meaning of entries already parsed (a base file's, with a sweep's settings after
+/// them: a later entry overrides an earlier one, as in Maui).
+pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
     let mut warnings: Vec<String> = parsed.warnings.iter().map(|w| w.to_string()).collect();
     let mut config = SimConfig::default();
     for entry in &parsed.entries {
@@ -358,6 +360,11 @@ const NOT_YET_SIMULATED: &[&str] = &[
     "SIMRESOURCETRACEFILE",
     "SIMWORKLOADTRACEFILE",
 ];
+
+/// Whether `name` is a parameter mauisim simulates (not merely recognises).
+pub fn is_simulated(name: &str) -> bool {
+    PARAMS.iter().any(|p| p.names.contains(&name)) || priority_param(name).is_some()
+}
 
 /// All names the reader knows, for "did you mean" suggestions.
 pub fn known_names() -> Vec<&'static str> {

@@ -291,10 +291,11 @@ pub struct Workload {
 }
 
 /// Reads and filters a trace: SWF, or Maui's workload trace format (44 fields per line,
-/// recognised by its first job line).
+/// recognised by its first job line). Streams the records: only the kept jobs are held.
 pub fn load(path: &Path, options: &LoadOptions) -> Result<Workload> {
     if crate::maui_trace::is_maui_trace(path)? {
-        return load_maui(path, options);
+        let (jobs, not_run) = crate::maui_trace::read(path)?;
+        return build_maui(path, &jobs, not_run, options);
     }
     let mut reader = swf::open(path)?;
     let first = reader.read_header()?;
@@ -312,11 +313,75 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Workload> {
     builder.finish(path, reader.header, machine, records)
 }
 
+/// A trace's records, read once and kept, so that many runs (a sweep) can each build
+/// their workload with their own options without reading the file again.
+#[derive(Debug, Clone)]
+pub struct Trace {
+    pub path: PathBuf,
+    records: TraceRecords,
+}
+
+#[derive(Debug, Clone)]
+enum TraceRecords {
+    Swf {
+        header: SwfHeader,
+        records: Vec<SwfRecord>,
+    },
+    Maui {
+        jobs: Vec<crate::maui_trace::MauiJob>,
+        not_run: u64,
+    },
+}
+
+impl Trace {
+    /// Reads every record of an SWF or Maui trace.
+    pub fn read(path: &Path) -> Result<Trace> {
+        let records = if crate::maui_trace::is_maui_trace(path)? {
+            let (jobs, not_run) = crate::maui_trace::read(path)?;
+            TraceRecords::Maui { jobs, not_run }
+        } else {
+            let mut reader = swf::open(path)?;
+            let mut records: Vec<SwfRecord> = reader.read_header()?.into_iter().collect();
+            for record in reader.by_ref() {
+                records.push(record?);
+            }
+            TraceRecords::Swf {
+                header: reader.header,
+                records,
+            }
+        };
+        Ok(Trace {
+            path: path.to_path_buf(),
+            records,
+        })
+    }
+
+    /// The workload `options` make of these records: the same as [`load`] on the file.
+    pub fn workload(&self, options: &LoadOptions) -> Result<Workload> {
+        let path = &self.path;
+        match &self.records {
+            TraceRecords::Swf { header, records } => {
+                let machine = machine_size(header, &options.machine, path)?;
+                let mut builder = Builder::new(options, machine);
+                for record in records {
+                    builder.add(record.clone());
+                }
+                builder.finish(path, header.clone(), machine, records.len() as u64)
+            }
+            TraceRecords::Maui { jobs, not_run } => build_maui(path, jobs, *not_run, options),
+        }
+    }
+}
+
 /// A Maui workload trace: the fields SWF shares go through the same rules; names,
 /// QOS, account, processors per task, memory, disk, swap and features come from the line.
-fn load_maui(path: &Path, options: &LoadOptions) -> Result<Workload> {
+fn build_maui(
+    path: &Path,
+    jobs: &[crate::maui_trace::MauiJob],
+    not_run: u64,
+    options: &LoadOptions,
+) -> Result<Workload> {
     let machine = machine_size(&SwfHeader::default(), &options.machine, path)?;
-    let (jobs, not_run) = crate::maui_trace::read(path)?;
     let mut builder = Builder::new(options, machine);
     let records = jobs.len() as u64 + not_run;
     if not_run > 0 {
