@@ -18,6 +18,9 @@
 #             target: within 1.5x of the processor-pool foundation), per-node tracking
 #             (CONTIGUOUS on KTH-SP2; RICC with 12 GB nodes, so memory binds), and a
 #             synthetic 100,000-node machine with 1 M jobs (scripts/synthetic_swf.py)
+#   sweep     a 100-run sweep over KTH-SP2 (5 RESERVATIONDEPTHs x 2 BACKFILLPOLICYs x 10
+#             seeds, f-model estimates) with 1 and with 2 threads, not pinned: runs/s and
+#             the speed-up (issue 9's target: at least 1.8x); checks the results match
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -99,6 +102,29 @@ case "$suite" in
     fi
     python3 scripts/synthetic_swf.py 1000000 100000 16 0.9 1 "$out/synth.swf.gz"
     bench "synthetic: 100,000 x 16-proc nodes, 1 M jobs, load 0.9" "$out/synth.swf.gz"
+    exit 0 ;;
+  sweep)
+    echo
+    echo "| threads | runs | wall min | wall median | runs/s (median) | peak RSS |"
+    echo "|---|---|---|---|---|---|"
+    for threads in 1 2; do
+      walls=()
+      for i in $(seq 1 "$runs"); do
+        rm -rf "$out/sweep-$threads"
+        /usr/bin/time -f %e:%M -o "$out/time" "$bin" sweep "$kth" --estimate f-model:2 \
+          --set RESERVATIONDEPTH=1,2,4,8,16 --set BACKFILLPOLICY=FIRSTFIT,BESTFIT \
+          --seeds 1..10 --jobs "$threads" --quiet --out "$out/sweep-$threads"
+        walls+=("$(cut -d: -f1 "$out/time")")
+        rss=$(cut -d: -f2 "$out/time")
+      done
+      sorted=$(printf '%s\n' "${walls[@]}" | sort -g)
+      min=$(echo "$sorted" | head -1)
+      median=$(echo "$sorted" | sed -n "$(( (runs + 1) / 2 ))p")
+      echo "| $threads | 100 | $min s | $median s | $(echo "scale=1; 100 / $median" | bc) | $((rss / 1024)) MB |"
+    done
+    cmp -s "$out/sweep-1/results.csv" "$out/sweep-2/results.csv" \
+      && echo "(results.csv identical for 1 and 2 threads)" \
+      || { echo "results.csv differs between thread counts" >&2; exit 1; }
     exit 0 ;;
   limits)
     against_fcfs "FCFS, no limits" "scenarios/fair-limits.cfg" -c scenarios/fair-limits.cfg

@@ -219,7 +219,7 @@ impl Display {
 
     fn finish(&self) {
         if let Some(bar) = &self.bar {
-            bar.finish();
+            bar.finish_and_clear();
         }
     }
 }

@@ -933,3 +933,59 @@ fn compare_prints_and_writes_the_change() {
         assert!(out.join(name).exists(), "{name}");
     }
 }
+
+/// scripts/slurm-sweep.sh against a stand-in for sbatch that runs each array task's batch
+/// script with its SLURM_ARRAY_TASK_ID, then the merge job's: the batch scripts the
+/// script writes do run, and the merged results equal the unsharded sweep's.
+#[test]
+fn the_slurm_script_shards_and_merges() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fake = write(
+        tmp.path(),
+        "sbatch",
+        br#"#!/usr/bin/env bash
+set -euo pipefail
+script=$(mktemp); cat > "$script"
+tasks=1
+for a in "$@"; do case $a in --array=1-*) tasks=${a#--array=1-} ;; esac; done
+for k in $(seq 1 "$tasks"); do SLURM_ARRAY_TASK_ID=$k bash "$script" >&2; done
+echo "4242;cluster"
+"#,
+    );
+    let mut perms = fs::metadata(&fake).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    fs::set_permissions(&fake, perms).unwrap();
+    let trace = repo().join("traces/KTH-SP2-1996-2.swf.gz");
+    let sweep_args = [
+        trace.to_str().unwrap(),
+        "--first",
+        "800",
+        "--set",
+        "RESERVATIONDEPTH=1,2,3",
+        "--set",
+        "BACKFILLPOLICY=FIRSTFIT,BESTFIT",
+    ];
+    let out = tmp.path().join("cluster");
+    let status = Command::new("bash")
+        .arg(repo().join("scripts/slurm-sweep.sh"))
+        .args(["4", out.to_str().unwrap(), "--time=00:10:00", "--"])
+        .args(sweep_args)
+        .env("MAUISIM", env!("CARGO_BIN_EXE_mauisim"))
+        .env("SBATCH", &fake)
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", stderr(&status));
+    assert!(String::from_utf8_lossy(&status.stdout).contains("array job 4242 (4 tasks)"));
+    let single = tmp.path().join("single");
+    let mut args = vec!["sweep"];
+    args.extend(sweep_args);
+    args.extend(["--out", single.to_str().unwrap()]);
+    succeeds(&args);
+    for name in ["results.csv", "results.json", "summary.csv"] {
+        assert_eq!(
+            fs::read(single.join(name)).unwrap(),
+            fs::read(out.join("merged").join(name)).unwrap(),
+            "{name}"
+        );
+    }
+}

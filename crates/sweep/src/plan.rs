@@ -216,11 +216,7 @@ fn check_axis(axis: &Axis, base: &Parsed) -> Result<()> {
     };
     match axis.kind() {
         AxisKind::Config => {
-            let head = axis
-                .name
-                .split(['[', ' '])
-                .next()
-                .unwrap_or("");
+            let head = axis.name.split(['[', ' ']).next().unwrap_or("");
             if !params::is_simulated(head) {
                 let known = params::known_names();
                 let hint = match cfg::closest(head, &known) {
