@@ -42,6 +42,51 @@ enum Command {
     /// What changes if config B is deployed instead of A: every summary metric, and who
     /// waits more or less.
     Compare(sweep::CompareArgs),
+    /// Write a seeded synthetic workload as SWF (see README: Synthetic workloads).
+    Generate(GenerateArgs),
+}
+
+#[derive(clap::Args)]
+struct GenerateArgs {
+    /// Jobs to generate.
+    #[arg(long)]
+    jobs: u64,
+    /// Machine: nodes.
+    #[arg(long, default_value_t = 128)]
+    nodes: u64,
+    /// Machine: processors per node.
+    #[arg(long, default_value_t = 1)]
+    procs_per_node: u64,
+    /// Offered load the arrival rate aims at.
+    #[arg(long, default_value_t = 0.8)]
+    load: f64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Share of one-processor jobs.
+    #[arg(long, default_value_t = 0.25)]
+    serial: f64,
+    /// Share of parallel job sizes rounded to a power of two.
+    #[arg(long, default_value_t = 0.75)]
+    power_of_two: f64,
+    /// Median runtime, seconds (log-normal).
+    #[arg(long, default_value_t = 1200.0)]
+    runtime_median: f64,
+    /// Log-standard deviation of runtimes.
+    #[arg(long, default_value_t = 2.0)]
+    runtime_sigma: f64,
+    /// Longest runtime and requested time, seconds.
+    #[arg(long, default_value_t = 129600)]
+    max_runtime: i64,
+    /// Lowest estimate accuracy (runtime / requested time is uniform in [this, 1]).
+    #[arg(long, default_value_t = 0.05)]
+    accuracy_min: f64,
+    #[arg(long, default_value_t = 200)]
+    users: u64,
+    #[arg(long, default_value_t = 20)]
+    groups: u64,
+    /// The trace to write (.gz: compressed).
+    #[arg(long, short)]
+    out: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -275,6 +320,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Scenario(args) => scenario(args),
         Command::Sweep(args) => sweep::sweep(args),
         Command::Compare(args) => sweep::compare(args),
+        Command::Generate(args) => generate(args),
     }
 }
 
@@ -357,6 +403,27 @@ fn run_trace(args: RunArgs) -> anyhow::Result<()> {
     if !args.quiet {
         print!("{}", summary::render(&report, &args.out));
     }
+    Ok(())
+}
+
+fn generate(a: GenerateArgs) -> anyhow::Result<()> {
+    let model = mauisim_sim::generate::Model {
+        jobs: a.jobs,
+        nodes: a.nodes,
+        procs_per_node: a.procs_per_node,
+        load: a.load,
+        seed: a.seed,
+        serial: a.serial,
+        power_of_two: a.power_of_two,
+        runtime_median: a.runtime_median,
+        runtime_sigma: a.runtime_sigma,
+        max_runtime: a.max_runtime,
+        accuracy_min: a.accuracy_min,
+        users: a.users,
+        groups: a.groups,
+    };
+    mauisim_sim::generate::write_file(&model, &a.out)?;
+    println!("{}: {}", a.out.display(), model.describe());
     Ok(())
 }
 

@@ -47,6 +47,26 @@ pub struct EngineOptions {
     /// What the scheduler plans a job's length with (jobs are still stopped at their
     /// wallclock limit).
     pub predictor: Predictor,
+    /// When trace jobs enter the queue (SIMJOBSUBMISSIONPOLICY).
+    pub submission: Submission,
+}
+
+/// SIMJOBSUBMISSIONPOLICY with SIMINITIALQUEUEDEPTH (MAUI-SEMANTICS §6, Maui's MSim.c).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Submission {
+    /// Every job at its trace submit time (not set in the config: a trace replay).
+    #[default]
+    Replay,
+    /// NORMAL: the first `initial` jobs together at the latest of their submit times, then
+    /// every job at its trace submit time.
+    Normal { initial: u64 },
+    /// CONSTANTJOBDEPTH: whenever fewer than `depth` jobs are idle, the next trace jobs
+    /// are submitted at once; trace submit times are ignored.
+    ConstantJobs { depth: u64 },
+    /// CONSTANTPSDEPTH: likewise, while the idle jobs ask for fewer than `depth`
+    /// processor-seconds (processors × wallclock limit).
+    ConstantPs { depth: u64 },
 }
 
 /// Runtime predictions for planning (issue 8, item 2).
@@ -81,6 +101,7 @@ impl Default for EngineOptions {
             scale_by_speed: false,
             check: false,
             predictor: Predictor::Limit,
+            submission: Submission::Replay,
         }
     }
 }
@@ -130,6 +151,9 @@ pub struct RunStats {
     pub job_nodes: Vec<Vec<(u32, u32)>>,
     /// Processor-seconds each node ran jobs for.
     pub node_busy: Vec<u64>,
+    /// When each job entered the queue, by job index, where a submission policy moved it
+    /// from its trace submit time (empty under [`Submission::Replay`]).
+    pub submitted: Vec<Time>,
 }
 
 /// A pending timed event. Ordered by time, then kind (limit before end), then creation.
@@ -325,6 +349,10 @@ impl<'a> Sim<'a> {
                 iteration_times: Vec::new(),
                 job_nodes: vec![Vec::new(); jobs.len()],
                 node_busy: Vec::new(),
+                submitted: match options.submission {
+                    Submission::Replay => Vec::new(),
+                    _ => jobs.iter().map(|j| j.submit).collect(),
+                },
             },
         }
     }
@@ -380,8 +408,29 @@ impl<'a> Sim<'a> {
         self.scheduler.next_wakeup()
     }
 
+    /// When the next trace job enters the queue under the submission policy.
     fn next_submit_time(&self) -> Option<Time> {
-        self.jobs.get(self.next_submit).map(|j| j.submit)
+        let job = self.jobs.get(self.next_submit)?;
+        match self.options.submission {
+            Submission::Replay => Some(job.submit),
+            Submission::Normal { initial } => {
+                let batch = (initial as usize).min(self.jobs.len());
+                if self.next_submit < batch {
+                    // Sorted by submit time: the batch's latest is its last job's.
+                    Some(self.jobs[batch - 1].submit)
+                } else {
+                    Some(job.submit)
+                }
+            }
+            // Topped up now (the instant of the last iteration) while below the depth.
+            Submission::ConstantJobs { depth } => {
+                (self.queue.len() < depth as usize).then_some(self.clock)
+            }
+            Submission::ConstantPs { depth } => {
+                let queued: u64 = self.queue.iter().map(|q| q.procs * q.wcl as u64).sum();
+                (queued < depth).then_some(self.clock)
+            }
+        }
     }
 
     fn next_event_time(&self) -> Option<Time> {
@@ -391,9 +440,13 @@ impl<'a> Sim<'a> {
     /// Queues the next trace job; false if it is held instead.
     fn submit_next(&mut self) -> bool {
         let i = self.next_submit;
+        let submit = self.next_submit_time().expect("a job to submit");
+        if !self.stats.submitted.is_empty() {
+            self.stats.submitted[i] = submit;
+        }
         let job = &self.jobs[i];
         let plan = self.predict(i);
-        let mut queued = QueuedJob::new(JobIdx(i as u32), job.id, job.submit, job.procs, plan);
+        let mut queued = QueuedJob::new(JobIdx(i as u32), job.id, submit, job.procs, plan);
         let tasks = (job.procs / u64::from(job.request.procs_per_task.max(1))) as f64;
         let (swap_mb, disk_mb) = (
             f64::from(job.request.swap) * tasks,
@@ -413,7 +466,7 @@ impl<'a> Sim<'a> {
         self.next_submit += 1;
         match self.scheduler.admit(&mut queued) {
             Ok(()) if job.already_running => {
-                let now = job.submit;
+                let now = submit;
                 let started = match job.node_ask.as_deref() {
                     Some(ask) if !ask.node_ids.is_empty() => self
                         .scheduler
@@ -670,7 +723,7 @@ impl<'a> Sim<'a> {
                     self.iterate(e.time);
                 }
             } else {
-                let s = self.jobs[self.next_submit].submit;
+                let s = submit.expect("a job to submit");
                 if self.submit_next() && self.newest_fits(s) {
                     self.iterate(s);
                 }
@@ -691,6 +744,8 @@ impl<'a> Sim<'a> {
         let step = self.options.poll_interval;
         let mut now = origin;
         while now <= self.stop {
+            // Jobs a constant-depth policy tops up are submitted at this tick.
+            self.clock = now;
             while self.next_event_time().is_some_and(|t| t <= now) {
                 let Reverse(event) = self.events.pop().expect("peeked");
                 self.apply_event(event, now);

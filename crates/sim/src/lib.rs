@@ -10,6 +10,7 @@ pub mod engine;
 pub mod error;
 pub mod fairshare_report;
 pub mod fs_files;
+pub mod generate;
 pub mod limit_params;
 pub mod maui_trace;
 pub mod metrics;
@@ -347,6 +348,7 @@ pub fn bind(
         order: event_order,
         poll_interval: config.config.poll_interval,
         max_overrun: config.config.max_overrun,
+        submission: config.config.submission(),
         pooled,
         ..EngineOptions::default()
     };
@@ -411,6 +413,10 @@ pub fn run_prepared(prepared: Prepared, options: RunOptions) -> Result<RunReport
     let (mut outcomes, mut stats) =
         engine::simulate(&workload.jobs, nodes.spec.clone(), policy, engine)?;
     let sim_seconds = clock.elapsed().as_secs_f64();
+    // Waits count from when a submission policy let a job in, not from the trace's time.
+    for (job, &submitted) in workload.jobs.iter_mut().zip(&stats.submitted) {
+        job.submit = submitted;
+    }
     let held = set_held_apart(&mut workload, &mut outcomes, &mut stats);
     let counted = transform::counted(&workload.jobs, options.transform.warmup);
     let warmup_jobs = (workload.jobs.len() - counted.len()) as u64;

@@ -45,6 +45,34 @@ pub struct SimConfig {
     /// SIMWCACCURACY, SIMWCACCURACYCHANGE, SIMWCSCALINGPERCENT: Maui's own workload
     /// reshaping (MAUI-SEMANTICS §6), applied as jobs are read.
     pub sim_wc: SimWc,
+    /// SIMJOBSUBMISSIONPOLICY as read (`None`: not set, a trace replay).
+    pub submission_policy: Option<SubmissionPolicy>,
+    /// SIMINITIALQUEUEDEPTH (default 16): NORMAL's first batch, or the constant depth in
+    /// jobs or processor-seconds.
+    pub initial_queue_depth: u64,
+}
+
+/// SIMJOBSUBMISSIONPOLICY's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum SubmissionPolicy {
+    Normal,
+    ConstantJobDepth,
+    ConstantPsDepth,
+}
+
+impl SimConfig {
+    /// When trace jobs enter the queue, as the engine applies it.
+    pub fn submission(&self) -> crate::engine::Submission {
+        use crate::engine::Submission;
+        let depth = self.initial_queue_depth;
+        match self.submission_policy {
+            None => Submission::Replay,
+            Some(SubmissionPolicy::Normal) => Submission::Normal { initial: depth },
+            Some(SubmissionPolicy::ConstantJobDepth) => Submission::ConstantJobs { depth },
+            Some(SubmissionPolicy::ConstantPsDepth) => Submission::ConstantPs { depth },
+        }
+    }
 }
 
 /// Maui's simulation parameters that reshape runtimes and limits.
@@ -82,6 +110,8 @@ impl Default for SimConfig {
             threshold: ThresholdAsRead::default(),
             nodes: NodeConfig::default(),
             sim_wc: SimWc::default(),
+            submission_policy: None,
+            initial_queue_depth: 16,
         }
     }
 }
@@ -152,6 +182,34 @@ const PARAMS: &[Param] = &[
         names: &["SIMWCSCALINGPERCENT"],
         apply: |c, e, _| {
             c.sim_wc.scaling = float_where(e, |v| v > 0.0, "a positive percent")?;
+            Ok(())
+        },
+    },
+    Param {
+        names: &["SIMJOBSUBMISSIONPOLICY"],
+        apply: |c, e, _| {
+            let text = e.value_text().trim().to_ascii_uppercase();
+            c.submission_policy = Some(match text.as_str() {
+                "NORMAL" => SubmissionPolicy::Normal,
+                "CONSTANTJOBDEPTH" => SubmissionPolicy::ConstantJobDepth,
+                "CONSTANTPSDEPTH" => SubmissionPolicy::ConstantPsDepth,
+                other => {
+                    return Err(ConfigError::at(
+                        e.location.clone(),
+                        format!(
+                            "SIMJOBSUBMISSIONPOLICY: expected NORMAL, CONSTANTJOBDEPTH or \
+                             CONSTANTPSDEPTH, found `{other}`"
+                        ),
+                    ))
+                }
+            });
+            Ok(())
+        },
+    },
+    Param {
+        names: &["SIMINITIALQUEUEDEPTH"],
+        apply: |c, e, _| {
+            c.initial_queue_depth = count(e, i64::MAX)? as u64;
             Ok(())
         },
     },
@@ -344,8 +402,6 @@ const NOT_YET_SIMULATED: &[&str] = &[
     "DEFERTIME",
     "FSENFORCEMENT",
     "USEMACHINESPEEDFORFS",
-    "SIMJOBSUBMISSIONPOLICY",
-    "SIMINITIALQUEUEDEPTH",
     "SERVERHOST",
     "SERVERPORT",
     "SERVERMODE",

@@ -37,6 +37,12 @@ struct FileSpec {
     config: String,
     #[serde(default)]
     event_order: Option<Spanned<String>>,
+    /// What the scheduler plans with: `limit` (default) or `tsafrir`.
+    predictor: Option<Spanned<String>>,
+    /// Where each job's limit comes from: `trace` (its `limit`, default), `exact`,
+    /// `f-model:F` or `accuracy:A`, drawn with `seed`.
+    estimate: Option<Spanned<String>>,
+    seed: Option<u64>,
     #[serde(default, rename = "job")]
     jobs: Vec<JobSpec>,
     #[serde(default, rename = "expect")]
@@ -152,6 +158,7 @@ pub struct Scenario {
     pub nodes: Option<crate::nodes::NodeSource>,
     pub scale_by_speed: bool,
     pub event_order: EventOrder,
+    pub predictor: crate::engine::Predictor,
     /// Sorted by `(submit, id)`; ids are positions in the file, from 1.
     pub jobs: Vec<Job>,
     /// Job names by id − 1.
@@ -288,6 +295,19 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
             }
         },
     };
+    let predictor = match &spec.predictor {
+        None => crate::engine::Predictor::Limit,
+        Some(p) => match p.get_ref().as_str() {
+            "limit" => crate::engine::Predictor::Limit,
+            "tsafrir" => crate::engine::Predictor::Tsafrir,
+            other => {
+                return r.error(
+                    p.span().start,
+                    format!("predictor: expected limit or tsafrir, found `{other}`"),
+                )
+            }
+        },
+    };
     let mut credentials = Names::default();
     let mut names: Vec<String> = Vec::new();
     let mut jobs = Vec::new();
@@ -387,6 +407,12 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
     }
     check_running_fit(&r, &spec, procs, &jobs, &names)?;
     jobs.sort_by_key(|j| (j.submit, j.id));
+    if let Some(e) = &spec.estimate {
+        match e.get_ref().parse::<crate::workload::Estimate>() {
+            Ok(model) => model.redraw_limits(&mut jobs, spec.seed.unwrap_or(1)),
+            Err(message) => return r.error(e.span().start, format!("estimate: {message}")),
+        }
+    }
     let id_of = |name: &Spanned<String>| -> Result<u64> {
         match names.iter().position(|n| n == name.get_ref()) {
             Some(i) => Ok(i as u64 + 1),
@@ -419,6 +445,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
         nodes,
         scale_by_speed: spec.runtimes_scale_with_speed,
         event_order,
+        predictor,
         jobs,
         names,
         variants,
@@ -727,6 +754,7 @@ fn run_variant(scenario: &Scenario, variant: &Variant) -> Result<VariantResult> 
     )?;
     prepared.engine.record_reservations = true;
     prepared.engine.scale_by_speed = scenario.scale_by_speed;
+    prepared.engine.predictor = scenario.predictor;
     let jobs = &prepared.workload.jobs;
     let (outcomes, stats) = crate::engine::simulate(
         jobs,

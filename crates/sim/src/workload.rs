@@ -48,6 +48,15 @@ impl Estimate {
         }
     }
 
+    /// Replaces each job's limit by this model's, drawing in job order from a stream
+    /// seeded by `seed` (hand-written scenarios; traces draw as they are read).
+    pub fn redraw_limits(&self, jobs: &mut [Job], seed: u64) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for job in jobs {
+            job.wcl = self.wcl(job.runtime, job.wcl, &mut rng).max(1);
+        }
+    }
+
     /// The WCL of a job that runs `runtime` (≥ 1) and requested `requested`.
     fn wcl(&self, runtime: Time, requested: Time, rng: &mut ChaCha8Rng) -> Time {
         let runtime_f = runtime.max(1) as f64;

@@ -150,3 +150,74 @@ fn reservation_expectations_need_an_iteration_at_their_instant() {
         ]
     );
 }
+
+/// The estimate model and the predictor from a scenario file. Tsafrir's predictor, as in
+/// `tests/estimates.rs`: J1 (user u1, 2 procs) ends at 100; J2 (u1, 1 proc) is predicted
+/// from it at 100 s and ends at 150; J3 (2 procs) is then reserved at 200, so J4 (500 s)
+/// may not backfill and starts after J3. With the limits (default) J4 backfills at once.
+/// `estimate = "exact"` sets each limit to its runtime: J2's limit is 50 s, J3 is
+/// reserved at 150 and J4 waits as well.
+#[test]
+fn scenarios_choose_the_predictor_and_the_estimate_model() {
+    let text = |head: &str| {
+        format!(
+            r#"title = "predictions"
+procs = 2
+{head}
+[[job]]
+name = "J1"
+procs = 2
+limit = 10000
+runtime = 100
+user = "u1"
+[[job]]
+name = "J2"
+procs = 1
+limit = 10000
+runtime = 50
+submit = 100
+user = "u1"
+[[job]]
+name = "J3"
+procs = 2
+limit = 100
+submit = 100
+user = "u2"
+[[job]]
+name = "J4"
+procs = 1
+limit = 500
+submit = 100
+user = "u3"
+"#
+        )
+    };
+    let starts = |head: &str| {
+        let s = parse(&text(head)).unwrap();
+        let r = scenario::run(&s).unwrap();
+        let mut rows: Vec<(String, i64)> = r.variants[0]
+            .jobs
+            .iter()
+            .map(|j| (j.name.clone(), j.start))
+            .collect();
+        rows.sort();
+        rows.into_iter().map(|(_, start)| start).collect::<Vec<_>>()
+    };
+    assert_eq!(starts(""), [0, 100, 600, 100]);
+    assert_eq!(starts("predictor = \"tsafrir\""), [0, 100, 150, 250]);
+    assert_eq!(starts("estimate = \"exact\""), [0, 100, 150, 250]);
+    let e = parse(&text("predictor = \"oracle\""))
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        e.starts_with("s.toml:3: predictor: expected limit or tsafrir"),
+        "{e}"
+    );
+    let e = parse(&text("estimate = \"f-model:0.5\""))
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        e.starts_with("s.toml:3: estimate: f-model:F needs F >= 1"),
+        "{e}"
+    );
+}
