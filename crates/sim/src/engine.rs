@@ -83,6 +83,19 @@ pub enum Predictor {
     Tsafrir,
 }
 
+impl std::str::FromStr for Predictor {
+    type Err = String;
+
+    /// `limit` or `tsafrir`, as the command line, sweep axes and scenario files write them.
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "limit" => Ok(Predictor::Limit),
+            "tsafrir" => Ok(Predictor::Tsafrir),
+            other => Err(format!("expected limit or tsafrir, found `{other}`")),
+        }
+    }
+}
+
 /// The correction steps of [`Predictor::Tsafrir`], seconds.
 const CORRECTIONS: [Time; 11] = [
     60, 300, 900, 1800, 3600, 7200, 18000, 36000, 72000, 180000, 360000,

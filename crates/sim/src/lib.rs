@@ -399,6 +399,18 @@ pub fn run(options: RunOptions) -> Result<RunReport> {
     run_prepared(prepared, options)
 }
 
+/// A run over records already read (a sweep's shared [`workload::Trace`]) with a config
+/// already read: the same as [`run`] on the files.
+pub fn run_from(
+    trace: &workload::Trace,
+    config: LoadedConfig,
+    options: RunOptions,
+) -> Result<RunReport> {
+    let workload = trace.workload(&load_options(&options, &config.config))?;
+    let prepared = prepare_with(config, workload, &options)?;
+    run_prepared(prepared, options)
+}
+
 /// Simulates a prepared run and computes the metrics.
 pub fn run_prepared(prepared: Prepared, options: RunOptions) -> Result<RunReport> {
     let Prepared {

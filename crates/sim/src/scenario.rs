@@ -297,15 +297,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
     };
     let predictor = match &spec.predictor {
         None => crate::engine::Predictor::Limit,
-        Some(p) => match p.get_ref().as_str() {
-            "limit" => crate::engine::Predictor::Limit,
-            "tsafrir" => crate::engine::Predictor::Tsafrir,
-            other => {
-                return r.error(
-                    p.span().start,
-                    format!("predictor: expected limit or tsafrir, found `{other}`"),
-                )
-            }
+        Some(p) => match p.get_ref().parse() {
+            Ok(predictor) => predictor,
+            Err(message) => return r.error(p.span().start, format!("predictor: {message}")),
         },
     };
     let mut credentials = Names::default();

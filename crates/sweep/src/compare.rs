@@ -5,7 +5,7 @@
 //! and class: the average wait under each, largest changes first.
 
 use crate::error::{Result, SweepError};
-use crate::results::metrics_of;
+use crate::results::{csv_error, finish, metrics_of};
 use crate::stats;
 use mauisim_core::CredKind;
 use mauisim_sim::workload::Trace;
@@ -78,21 +78,14 @@ pub fn compare(
     let runs: Vec<(usize, u64)> = (0..2)
         .flat_map(|c| seeds.iter().map(move |&s| (c, s)))
         .collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .map_err(|e| SweepError::Usage(format!("starting {threads} threads: {e}")))?;
-    let digests: Vec<RunDigest> = pool.install(|| {
+    let digests: Vec<RunDigest> = crate::exec::pool(threads)?.install(|| {
         runs.par_iter()
             .map(|&(c, seed)| {
                 let mut options = base.clone();
                 options.seed = seed;
                 options.config = Some(paths[c].clone());
-                let config = configs[c].clone();
-                let load = mauisim_sim::load_options(&options, &config.config);
-                let workload = trace.workload(&load)?;
-                let prepared = mauisim_sim::prepare_with(config, workload, &options)?;
-                Ok(digest(&mauisim_sim::run_prepared(prepared, options)?))
+                let report = mauisim_sim::run_from(&trace, configs[c].clone(), options)?;
+                Ok(digest(&report))
             })
             .collect::<Result<Vec<_>>>()
     })?;
@@ -320,17 +313,7 @@ pub fn to_csv(c: &Comparison) -> Result<(String, String)> {
             ])
             .map_err(csv_error)?;
     }
-    let text = |w: csv::Writer<Vec<u8>>| -> Result<String> {
-        let bytes = w
-            .into_inner()
-            .map_err(|e| SweepError::Usage(e.to_string()))?;
-        Ok(String::from_utf8(bytes).expect("UTF-8 fields"))
-    };
-    Ok((text(metrics)?, text(creds)?))
-}
-
-fn csv_error(e: csv::Error) -> SweepError {
-    SweepError::Usage(format!("writing CSV: {e}"))
+    Ok((finish(metrics)?, finish(creds)?))
 }
 
 /// Writes `compare.csv`, `credentials.csv` and `compare.json` into `dir`, all or none.

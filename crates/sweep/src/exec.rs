@@ -86,11 +86,7 @@ pub fn execute(
     let reused = status.done;
     progress.update(&status);
     let status = Mutex::new(status);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .map_err(|e| SweepError::Usage(format!("starting {threads} threads: {e}")))?;
-    let written: Result<()> = pool.install(|| {
+    let written: Result<()> = pool(threads)?.install(|| {
         pending.par_iter().try_for_each(|&index| {
             let result = run_caught(checked, index);
             store.write(index, &result)?;
@@ -119,6 +115,14 @@ pub fn execute(
     })
 }
 
+/// A pool of `threads` workers (at least one).
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| SweepError::Usage(format!("starting {threads} threads: {e}")))
+}
+
 /// One run; a panic inside it is caught and recorded as that run's error, so that it
 /// does not stop the others.
 fn run_caught(checked: &Checked, index: usize) -> std::result::Result<String, String> {
@@ -141,10 +145,7 @@ pub fn run_one(checked: &Checked, index: usize) -> std::result::Result<String, S
     let run = || -> Result<String> {
         let config = plan::config_with(&checked.base_entries, &point.values)?;
         let options = plan::options_with(&checked.plan.base, &point.values, point.seed);
-        let load = mauisim_sim::load_options(&options, &config.config);
-        let workload = checked.trace.workload(&load)?;
-        let prepared = mauisim_sim::prepare_with(config, workload, &options)?;
-        let report = mauisim_sim::run_prepared(prepared, options)?;
+        let report = mauisim_sim::run_from(&checked.trace, config, options)?;
         let json = serde_json::to_string_pretty(&report.summary()).expect("summary serialises");
         Ok(json + "\n")
     };

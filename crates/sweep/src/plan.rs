@@ -239,7 +239,7 @@ fn check_axis(axis: &Axis, base: &Parsed) -> Result<()> {
         }
         AxisKind::Predictor => {
             for value in &axis.values {
-                predictor(value).map_err(|e| bad(value, e))?;
+                value.parse::<Predictor>().map_err(|e| bad(value, e))?;
             }
         }
         AxisKind::TargetLoad | AxisKind::Compress => {
@@ -276,7 +276,7 @@ pub fn options_with(base: &RunOptions, settings: &[(&Axis, &str)], seed: u64) ->
         match axis.kind() {
             AxisKind::Config => {}
             AxisKind::Estimate => options.estimate = value.parse().expect("checked estimate"),
-            AxisKind::Predictor => options.predictor = predictor(value).expect("checked"),
+            AxisKind::Predictor => options.predictor = value.parse().expect("checked predictor"),
             AxisKind::TargetLoad => {
                 options.transform.target_load = Some(positive(value).expect("checked"))
             }
@@ -286,14 +286,6 @@ pub fn options_with(base: &RunOptions, settings: &[(&Axis, &str)], seed: u64) ->
         }
     }
     options
-}
-
-fn predictor(value: &str) -> std::result::Result<Predictor, String> {
-    match value {
-        "limit" => Ok(Predictor::Limit),
-        "tsafrir" => Ok(Predictor::Tsafrir),
-        _ => Err("expected `limit` or `tsafrir`".into()),
-    }
 }
 
 fn positive(value: &str) -> std::result::Result<f64, String> {

@@ -234,11 +234,11 @@ pub fn summary_csv(grid: &Grid, rows: &[Row]) -> Result<String> {
     finish(out)
 }
 
-fn csv_error(e: csv::Error) -> SweepError {
+pub(crate) fn csv_error(e: csv::Error) -> SweepError {
     SweepError::Usage(format!("writing CSV: {e}"))
 }
 
-fn finish(out: csv::Writer<Vec<u8>>) -> Result<String> {
+pub(crate) fn finish(out: csv::Writer<Vec<u8>>) -> Result<String> {
     let bytes = out
         .into_inner()
         .map_err(|e| SweepError::Usage(format!("writing CSV: {e}")))?;
