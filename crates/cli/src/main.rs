@@ -44,6 +44,22 @@ enum Command {
     Compare(sweep::CompareArgs),
     /// Write a seeded synthetic workload as SWF (see README: Synthetic workloads).
     Generate(GenerateArgs),
+    /// Draw charts and an index.html: of a run directory, of several run directories side
+    /// by side, or of a sweep directory (see README: Reports).
+    Report(ReportArgs),
+}
+
+#[derive(clap::Args)]
+struct ReportArgs {
+    /// Run directories (`mauisim run --out`), or one sweep directory.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Where the report goes (default: the one directory given; required for several).
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// Also write every chart as PNG (drawn with the bundled font).
+    #[arg(long)]
+    png: bool,
 }
 
 #[derive(clap::Args)]
@@ -96,6 +112,16 @@ struct ScenarioArgs {
     /// Output format: the schedules and checks as text, or JSON.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Draw each variant's schedule as a node-time chart, with index.html, into DIR.
+    #[arg(long, value_name = "DIR")]
+    charts: Option<PathBuf>,
+    /// Also draw the scheduler's view at the iteration at TIME: running jobs,
+    /// reservations and backfill windows (repeatable; needs --charts).
+    #[arg(long, value_name = "TIME", value_parser = parse_time, requires = "charts")]
+    at: Vec<i64>,
+    /// Also write the charts as PNG.
+    #[arg(long, requires = "charts")]
+    png: bool,
 }
 
 /// What is simulated: the trace, the config and how to read them.
@@ -235,6 +261,13 @@ struct RunArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     quiet: bool,
+    /// Also record every iteration (timeline.csv) and draw the charts with index.html
+    /// into the output directory (see README: Reports).
+    #[arg(long)]
+    charts: bool,
+    /// With --charts: also write the charts as PNG.
+    #[arg(long, requires = "charts")]
+    png: bool,
 }
 
 #[derive(clap::Args)]
@@ -321,15 +354,21 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Sweep(args) => sweep::sweep(args),
         Command::Compare(args) => sweep::compare(args),
         Command::Generate(args) => generate(args),
+        Command::Report(args) => report(args),
     }
 }
 
 fn scenario(args: ScenarioArgs) -> anyhow::Result<()> {
     let scenario = mauisim_sim::scenario::load(&args.file)?;
-    let result = mauisim_sim::scenario::run(&scenario)?;
+    let result = mauisim_sim::scenario::run_at(&scenario, &args.at)?;
     match args.format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&result)?),
         Format::Text | Format::Csv => print!("{}", mauisim_sim::scenario::to_text(&result)),
+    }
+    if let Some(dir) = &args.charts {
+        let options = mauisim_report::Options { png: args.png };
+        let written = mauisim_report::scenario_report(&result, dir, options)?;
+        eprintln!("charts: {}", written.dir.join("index.html").display());
     }
     let failures = result.failures();
     if failures > 0 {
@@ -344,6 +383,7 @@ fn scenario(args: ScenarioArgs) -> anyhow::Result<()> {
 fn run_options(trace: PathBuf, args: TraceOptions, fs_dir: Option<PathBuf>) -> RunOptions {
     RunOptions {
         fs_dir,
+        timeline: false,
         fs_init: args.fs_init,
         node_file: args.node_file,
         scale_by_speed: args.scale_by_speed,
@@ -388,12 +428,26 @@ fn run_options(trace: PathBuf, args: TraceOptions, fs_dir: Option<PathBuf>) -> R
     }
 }
 
+fn report(args: ReportArgs) -> anyhow::Result<()> {
+    let out = match (&args.out, args.dirs.as_slice()) {
+        (Some(out), _) => out.clone(),
+        (None, [one]) => one.clone(),
+        (None, _) => anyhow::bail!("several directories: say where the report goes with --out"),
+    };
+    let written =
+        mauisim_report::report(&args.dirs, &out, mauisim_report::Options { png: args.png })?;
+    println!(
+        "{} charts: {}",
+        written.files.iter().filter(|f| f.ends_with(".svg")).count(),
+        written.dir.join("index.html").display()
+    );
+    Ok(())
+}
+
 fn run_trace(args: RunArgs) -> anyhow::Result<()> {
-    let report = mauisim_sim::run(run_options(
-        args.trace.trace,
-        args.trace.options,
-        args.fs_dir,
-    ))?;
+    let mut options = run_options(args.trace.trace, args.trace.options, args.fs_dir);
+    options.timeline = args.charts;
+    let report = mauisim_sim::run(options)?;
     for warning in &report.config.warnings {
         eprintln!("{warning}");
     }
@@ -402,6 +456,14 @@ fn run_trace(args: RunArgs) -> anyhow::Result<()> {
     mauisim_sim::write_fs_files(&report).context("writing fairshare files")?;
     if !args.quiet {
         print!("{}", summary::render(&report, &args.out));
+    }
+    if args.charts {
+        let options = mauisim_report::Options { png: args.png };
+        let written = mauisim_report::report(std::slice::from_ref(&args.out), &args.out, options)
+            .context("drawing the charts")?;
+        if !args.quiet {
+            println!("charts: {}", written.dir.join("index.html").display());
+        }
     }
     Ok(())
 }

@@ -989,3 +989,91 @@ echo "4242;cluster"
         );
     }
 }
+
+#[test]
+fn run_with_charts_then_report_and_a_run_without_them_drops_the_old_timeline() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = one_job_trace(tmp.path());
+    let out = tmp.path().join("out");
+    let (t, o) = (trace.to_str().unwrap(), out.to_str().unwrap());
+    let stdout = succeeds(&["run", t, "-o", o, "--charts", "--png"]);
+    assert!(stdout.contains("charts: "), "{stdout}");
+    for file in [
+        "timeline.csv",
+        "index.html",
+        "utilization.svg",
+        "utilization.png",
+    ] {
+        assert!(out.join(file).is_file(), "{file}");
+    }
+    // The iteration at 0 starts the job, the one at its end (100) finds nothing to do.
+    assert_eq!(
+        fs::read_to_string(out.join("timeline.csv")).unwrap(),
+        "time,idle,reserved\n0,0,0\n100,0,0\n"
+    );
+    succeeds(&["run", t, "-o", o, "-q"]);
+    assert!(!out.join("timeline.csv").exists(), "no stale timeline");
+    let stdout = succeeds(&["report", o]);
+    assert!(stdout.starts_with("8 charts: "), "{stdout}");
+    let html = fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(
+        html.contains("run it with --charts"),
+        "the missing reservations are explained"
+    );
+}
+
+#[test]
+fn report_of_several_runs_needs_an_output_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = one_job_trace(tmp.path());
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    for dir in [&a, &b] {
+        succeeds(&[
+            "run",
+            trace.to_str().unwrap(),
+            "-o",
+            dir.to_str().unwrap(),
+            "-q",
+        ]);
+    }
+    let out = mauisim(&["report", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--out"), "{}", stderr(&out));
+    let both = tmp.path().join("both");
+    succeeds(&[
+        "report",
+        "--out",
+        both.to_str().unwrap(),
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert!(both.join("xfactor-matrix-a.svg").is_file());
+    assert!(both.join("xfactor-matrix-b.svg").is_file());
+}
+
+#[test]
+fn scenario_charts_at_chosen_iterations() {
+    let tmp = tempfile::tempdir().unwrap();
+    let charts = tmp.path().join("charts");
+    let file = repo().join("scenarios/guide/post-game-show.toml");
+    let out = mauisim(&[
+        "scenario",
+        file.to_str().unwrap(),
+        "--charts",
+        charts.to_str().unwrap(),
+        "--at",
+        "1:00:00",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for name in [
+        "gantt-1.svg",
+        "gantt-1-at-3600.svg",
+        "gantt-2.svg",
+        "gantt-2-at-3600.svg",
+        "index.html",
+    ] {
+        assert!(charts.join(name).is_file(), "{name}");
+    }
+    let without = mauisim(&["scenario", file.to_str().unwrap(), "--at", "0"]);
+    assert!(!without.status.success(), "--at needs --charts");
+}

@@ -38,6 +38,9 @@ pub struct EngineOptions {
     /// Keep every iteration's instant and reservations ([`RunStats::iteration_times`],
     /// [`RunStats::reservations`]): scenarios, charts.
     pub record_reservations: bool,
+    /// Keep every iteration's instant, idle queue length and reservation count
+    /// ([`RunStats::timeline`]): charts.
+    pub record_timeline: bool,
     /// Processors are pooled ([`MachineSpec::pools_processors`] over the jobs).
     pub pooled: bool,
     /// A job runs `runtime / speed` on nodes of relative SPEED `speed` (its slowest).
@@ -110,6 +113,7 @@ impl Default for EngineOptions {
             max_overrun: Some(0),
             record_fairshare: false,
             record_reservations: false,
+            record_timeline: false,
             pooled: true,
             scale_by_speed: false,
             check: false,
@@ -160,6 +164,9 @@ pub struct RunStats {
     pub reservations: Vec<(Time, usize, Time)>,
     /// The instant of every iteration, in order (when reservations are recorded).
     pub iteration_times: Vec<Time>,
+    /// Every iteration as `(instant, idle jobs left, reservations made)`, in order (when
+    /// recorded).
+    pub timeline: Vec<TimelinePoint>,
     /// Each started job's nodes, as inclusive node-index ranges, by job index.
     pub job_nodes: Vec<Vec<(u32, u32)>>,
     /// Processor-seconds each node ran jobs for.
@@ -167,6 +174,16 @@ pub struct RunStats {
     /// When each job entered the queue, by job index, where a submission policy moved it
     /// from its trace submit time (empty under [`Submission::Replay`]).
     pub submitted: Vec<Time>,
+}
+
+/// One iteration, as the charts see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimelinePoint {
+    pub time: Time,
+    /// Idle jobs still queued after the iteration.
+    pub idle: u32,
+    /// Jobs the iteration reserved.
+    pub reserved: u32,
 }
 
 /// A pending timed event. Ordered by time, then kind (limit before end), then creation.
@@ -360,6 +377,7 @@ impl<'a> Sim<'a> {
                 fs_windows: Vec::new(),
                 reservations: Vec::new(),
                 iteration_times: Vec::new(),
+                timeline: Vec::new(),
                 job_nodes: vec![Vec::new(); jobs.len()],
                 node_busy: Vec::new(),
                 submitted: match options.submission {
@@ -580,6 +598,14 @@ impl<'a> Sim<'a> {
             if let Err(v) = self.scheduler.machine().verify(now) {
                 self.violation = Some(format!("at {now}: {v}"));
             }
+        }
+        if self.options.record_timeline {
+            let idle = self.queue.len() - self.decisions.starts.len();
+            self.stats.timeline.push(TimelinePoint {
+                time: now,
+                idle: idle as u32,
+                reserved: self.decisions.reservations.len() as u32,
+            });
         }
         if self.options.record_reservations {
             self.stats.iteration_times.push(now);

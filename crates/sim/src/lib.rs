@@ -18,6 +18,7 @@ pub mod node_params;
 pub mod nodes;
 pub mod output;
 pub mod params;
+pub mod picture;
 pub mod scenario;
 pub mod swf;
 pub mod transform;
@@ -61,6 +62,8 @@ pub struct RunOptions {
     pub transform: transform::Transform,
     /// What the scheduler plans job lengths with.
     pub predictor: engine::Predictor,
+    /// Record every iteration's queue length and reservations (`timeline.csv`, charts).
+    pub timeline: bool,
 }
 
 impl RunOptions {
@@ -82,6 +85,7 @@ impl RunOptions {
             seed: 1,
             transform: transform::Transform::default(),
             predictor: engine::Predictor::default(),
+            timeline: false,
         }
     }
 }
@@ -264,6 +268,7 @@ pub fn prepare_with(
     )?;
     prepared.engine.scale_by_speed = options.scale_by_speed;
     prepared.engine.predictor = options.predictor;
+    prepared.engine.record_timeline = options.timeline;
     let procs = prepared.nodes.procs();
     prepared.load = transform::apply(&mut prepared.workload, &options.transform, procs)?;
     let fairshare_off = prepared.policy.fairshare.metric.is_none();

@@ -1,4 +1,5 @@
-//! Output files of a run: `jobs.csv`, `schedule.swf`, `summary.json`.
+//! Output files of a run: `jobs.csv`, `schedule.swf`, `summary.json`, `held.csv`,
+//! `nodes.csv`, and `timeline.csv` when iterations were recorded.
 //!
 //! Writes are atomic per directory: everything is written into a staging directory next
 //! to the target and moved into place only when every file is complete, so an error never
@@ -13,12 +14,13 @@ use std::fs;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-pub const FILES: [&str; 5] = [
+pub const FILES: [&str; 6] = [
     "jobs.csv",
     "schedule.swf",
     "summary.json",
     "held.csv",
     "nodes.csv",
+    "timeline.csv",
 ];
 
 #[derive(Serialize)]
@@ -67,7 +69,7 @@ pub fn write_all(dir: &Path, report: &RunReport) -> Result<()> {
 
 /// Writes `(name, contents)` files into `dir` with the same guarantee as [`write_all`]:
 /// all of them or none.
-pub fn write_files_atomically(dir: &Path, files: &[(String, String)]) -> Result<()> {
+pub fn write_files_atomically<T: AsRef<[u8]>>(dir: &Path, files: &[(String, T)]) -> Result<()> {
     let staging = staging_dir(dir);
     let write = || -> Result<()> {
         let _ = fs::remove_dir_all(&staging);
@@ -104,13 +106,17 @@ fn write_into(staging: &Path, report: &RunReport) -> Result<()> {
     write_schedule_swf(&staging.join("schedule.swf"), report)?;
     write_held_csv(&staging.join("held.csv"), report)?;
     write_nodes_csv(&staging.join("nodes.csv"), report)?;
+    if report.options.timeline {
+        write_timeline_csv(&staging.join("timeline.csv"), report)?;
+    }
     let path = staging.join("summary.json");
     let json = serde_json::to_string_pretty(&report.summary()).expect("summary serialises");
     fs::write(&path, json + "\n").map_err(io_err(&path))
 }
 
 /// Moves the staged files into `dir`: one rename of the directory if `dir` is new,
-/// else one rename per file.
+/// else one rename per file; a named file this run did not make is removed from `dir`, so
+/// no output of an earlier run passes for one of this run.
 fn publish(staging: &Path, dir: &Path, names: &[&str]) -> Result<()> {
     if !dir.exists() {
         if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -125,8 +131,12 @@ fn publish(staging: &Path, dir: &Path, names: &[&str]) -> Result<()> {
         });
     }
     for name in names {
-        let target = dir.join(name);
-        fs::rename(staging.join(name), &target).map_err(io_err(&target))?;
+        let (source, target) = (staging.join(name), dir.join(name));
+        if source.exists() {
+            fs::rename(source, &target).map_err(io_err(&target))?;
+        } else if target.exists() {
+            fs::remove_file(&target).map_err(io_err(&target))?;
+        }
     }
     fs::remove_dir_all(staging).map_err(io_err(staging))
 }
@@ -165,6 +175,19 @@ fn write_jobs_csv(path: &Path, report: &RunReport) -> Result<()> {
         .map_err(csv_err)?;
     }
     out.flush().map_err(io_err(path))
+}
+
+fn write_timeline_csv(path: &Path, report: &RunReport) -> Result<()> {
+    let file = fs::File::create(path).map_err(io_err(path))?;
+    let mut out = BufWriter::new(file);
+    let write = |out: &mut BufWriter<fs::File>| -> std::io::Result<()> {
+        writeln!(out, "time,idle,reserved")?;
+        for p in &report.stats.timeline {
+            writeln!(out, "{},{},{}", p.time, p.idle, p.reserved)?;
+        }
+        out.flush()
+    };
+    write(&mut out).map_err(io_err(path))
 }
 
 /// Per node: its processors, the processor-seconds it ran jobs and its utilization over

@@ -691,6 +691,10 @@ pub struct VariantResult {
     pub name: String,
     pub jobs: Vec<JobRow>,
     pub checks: Vec<CheckResult>,
+    /// The whole schedule, then the scheduler's view at each instant asked for
+    /// ([`run_at`]).
+    #[serde(skip)]
+    pub pictures: Vec<crate::picture::Picture>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -712,9 +716,15 @@ impl ScenarioResult {
 
 /// Runs every variant of the scenario and checks its expectations.
 pub fn run(scenario: &Scenario) -> Result<ScenarioResult> {
+    run_at(scenario, &[])
+}
+
+/// [`run`], with each variant's pictures: its whole schedule and the scheduler's view at
+/// each of `instants`.
+pub fn run_at(scenario: &Scenario, instants: &[Time]) -> Result<ScenarioResult> {
     let mut variants = Vec::new();
     for variant in &scenario.variants {
-        variants.push(run_variant(scenario, variant)?);
+        variants.push(run_variant(scenario, variant, instants)?);
     }
     Ok(ScenarioResult {
         title: scenario.title.clone(),
@@ -723,7 +733,7 @@ pub fn run(scenario: &Scenario) -> Result<ScenarioResult> {
     })
 }
 
-fn run_variant(scenario: &Scenario, variant: &Variant) -> Result<VariantResult> {
+fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Result<VariantResult> {
     let source = format!("{} (config of `{}`)", scenario.path.display(), variant.name);
     let config: LoadedConfig = params::from_str(&variant.config, &source)?;
     let workload = Workload {
@@ -852,10 +862,34 @@ fn run_variant(scenario: &Scenario, variant: &Variant) -> Result<VariantResult> 
         })
         .collect();
     rows.sort_by_key(|r| (r.start, r.submit));
+    let label = |i: usize| name(jobs[i].id);
+    let mut pictures = vec![crate::picture::schedule(
+        &prepared,
+        &outcomes,
+        &stats,
+        &label,
+        format!("{} — {}", scenario.title, variant.name),
+    )];
+    for &at in instants {
+        pictures.push(crate::picture::at_iteration(
+            &prepared,
+            &outcomes,
+            &stats,
+            at,
+            &label,
+            format!(
+                "{} — {} — iteration at {}",
+                scenario.title,
+                variant.name,
+                time_text(at)
+            ),
+        ));
+    }
     Ok(VariantResult {
         name: variant.name.clone(),
         jobs: rows,
         checks,
+        pictures,
     })
 }
 

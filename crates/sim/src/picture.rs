@@ -1,0 +1,184 @@
+//! What a node-time (Gantt) chart shows, as data: the whole schedule of a run, or the
+//! scheduler's view at one iteration (what ran, what runs, what it would start, reserve,
+//! and the backfill windows left). Drawing is `mauisim-report`'s job.
+
+use crate::engine::{Outcome, RunStats};
+use crate::Prepared;
+use mauisim_core::{Time, Window};
+
+/// How a bar is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BarKind {
+    /// Ran (whole schedule).
+    Ran,
+    /// Ended before the chosen instant.
+    Done,
+    /// Running at the chosen instant, started before it; the bar ends where the scheduler
+    /// plans it to end.
+    Running,
+    /// Started at the chosen instant (by its iteration); ends where planned.
+    StartsNow,
+    /// Reserved by the iteration at the chosen instant, from its promised start.
+    Reserved,
+    /// An administrative reservation holding nodes.
+    AdminReservation,
+}
+
+#[derive(Debug, Clone)]
+pub struct Bar {
+    pub label: String,
+    pub start: Time,
+    pub end: Time,
+    pub procs: u64,
+    pub kind: BarKind,
+    /// Started while a higher-priority job waited.
+    pub backfilled: bool,
+    /// Node-index ranges the bar occupies, when known (running and finished jobs).
+    pub nodes: Vec<(u32, u32)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Picture {
+    pub title: String,
+    /// Processors of each node, in node order.
+    pub node_procs: Vec<u64>,
+    pub node_names: Vec<String>,
+    pub bars: Vec<Bar>,
+    /// The chosen instant (`None`: the whole schedule).
+    pub now: Option<Time>,
+    /// Backfill windows at `now` (empty for the whole schedule).
+    pub windows: Vec<Window>,
+}
+
+impl Picture {
+    fn frame(prepared: &Prepared, title: String) -> Picture {
+        Picture {
+            title,
+            node_procs: prepared.nodes.spec.nodes.iter().map(|n| n.procs).collect(),
+            node_names: prepared.nodes.names.clone(),
+            bars: Vec::new(),
+            now: None,
+            windows: Vec::new(),
+        }
+    }
+}
+
+/// Every job of a finished run, where and when it ran, with administrative reservations.
+pub fn schedule(
+    prepared: &Prepared,
+    outcomes: &[Outcome],
+    stats: &RunStats,
+    label: &dyn Fn(usize) -> String,
+    title: String,
+) -> Picture {
+    let mut picture = Picture::frame(prepared, title);
+    picture.bars = admin_reservations(prepared);
+    for (i, (job, o)) in prepared.workload.jobs.iter().zip(outcomes).enumerate() {
+        picture.bars.push(Bar {
+            label: label(i),
+            start: o.start,
+            end: o.end,
+            procs: job.procs,
+            kind: BarKind::Ran,
+            backfilled: o.backfilled,
+            nodes: stats.job_nodes.get(i).cloned().unwrap_or_default(),
+        });
+    }
+    picture
+}
+
+/// The scheduler's view after the iteration at `at`: jobs done by then (as they ran), jobs
+/// running (to their planned end), what the iteration started and reserved, and the
+/// backfill windows left. `outcomes` and `stats` are those of the whole run, whose
+/// first part the snapshot repeats.
+pub fn at_iteration(
+    prepared: &Prepared,
+    outcomes: &[Outcome],
+    stats: &RunStats,
+    at: Time,
+    label: &dyn Fn(usize) -> String,
+    title: String,
+) -> Picture {
+    let snapshot = crate::snapshot(prepared, at);
+    let (decisions, windows) = snapshot.scheduler.plan(at, &snapshot.queue);
+    let jobs = &prepared.workload.jobs;
+    let nodes_of = |i: usize| stats.job_nodes.get(i).cloned().unwrap_or_default();
+    let mut picture = Picture::frame(prepared, title);
+    picture.now = Some(at);
+    picture.windows = windows;
+    picture.bars = admin_reservations(prepared);
+    for (i, o) in outcomes.iter().enumerate() {
+        if o.end <= at && o.start < at {
+            picture.bars.push(Bar {
+                label: label(i),
+                start: o.start,
+                end: o.end,
+                procs: jobs[i].procs,
+                kind: BarKind::Done,
+                backfilled: o.backfilled,
+                nodes: nodes_of(i),
+            });
+        }
+    }
+    for &(i, start) in &snapshot.running {
+        picture.bars.push(Bar {
+            label: label(i),
+            start,
+            end: start + jobs[i].wcl,
+            procs: jobs[i].procs,
+            kind: if start == at {
+                BarKind::StartsNow
+            } else {
+                BarKind::Running
+            },
+            backfilled: outcomes[i].backfilled,
+            nodes: nodes_of(i),
+        });
+    }
+    for s in &decisions.starts {
+        let i = s.job.0 as usize;
+        picture.bars.push(Bar {
+            label: label(i),
+            start: at,
+            end: at + snapshot.queue[s.queue_pos].wcl,
+            procs: jobs[i].procs,
+            kind: BarKind::StartsNow,
+            backfilled: s.backfilled,
+            nodes: Vec::new(),
+        });
+    }
+    for r in &decisions.reservations {
+        let i = r.job.0 as usize;
+        let wcl = snapshot
+            .queue
+            .iter()
+            .find(|q| q.idx == r.job)
+            .map_or(jobs[i].wcl, |q| q.wcl);
+        picture.bars.push(Bar {
+            label: label(i),
+            start: r.start,
+            end: r.start + wcl,
+            procs: jobs[i].procs,
+            kind: BarKind::Reserved,
+            backfilled: false,
+            nodes: Vec::new(),
+        });
+    }
+    picture
+}
+
+fn admin_reservations(prepared: &Prepared) -> Vec<Bar> {
+    let spec = &prepared.nodes.spec;
+    spec.standing
+        .iter()
+        .map(|(on, start, end)| Bar {
+            label: "admin".into(),
+            start: *start,
+            end: *end,
+            procs: on.iter().map(|&k| spec.nodes[k as usize].procs).sum(),
+            kind: BarKind::AdminReservation,
+            backfilled: false,
+            nodes: on.iter().map(|&k| (k, k)).collect(),
+        })
+        .collect()
+}
