@@ -268,6 +268,11 @@ struct RunArgs {
     /// With --charts: also write the charts as PNG.
     #[arg(long, requires = "charts")]
     png: bool,
+    /// Verify the invariants after every iteration (nodes not over-allocated, starts
+    /// after submission and once, limits and usage recounts, fairshare totals, kept
+    /// reservations where they are promises); stop at the first broken one. Slower.
+    #[arg(long)]
+    check: bool,
 }
 
 #[derive(clap::Args)]
@@ -384,6 +389,7 @@ fn run_options(trace: PathBuf, args: TraceOptions, fs_dir: Option<PathBuf>) -> R
     RunOptions {
         fs_dir,
         timeline: false,
+        check: false,
         fs_init: args.fs_init,
         node_file: args.node_file,
         scale_by_speed: args.scale_by_speed,
@@ -447,6 +453,7 @@ fn report(args: ReportArgs) -> anyhow::Result<()> {
 fn run_trace(args: RunArgs) -> anyhow::Result<()> {
     let mut options = run_options(args.trace.trace, args.trace.options, args.fs_dir);
     options.timeline = args.charts;
+    options.check = args.check;
     let report = mauisim_sim::run(options)?;
     for warning in &report.config.warnings {
         eprintln!("{warning}");

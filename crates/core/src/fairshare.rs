@@ -228,6 +228,9 @@ pub struct Fairshare {
     window_start: Time,
     next_roll: Time,
     accounts: [Vec<Account>; 5],
+    /// Per kind, the usage of jobs without a credential of that kind: with it, each kind's
+    /// accounts add up to the total (`verify`).
+    unowned: [Account; 5],
     total: Account,
     targets: [Vec<Option<FsTarget>>; 5],
     default_targets: [Option<FsTarget>; 5],
@@ -272,6 +275,7 @@ impl Fairshare {
             window_start,
             next_roll: window_start + interval,
             accounts: Default::default(),
+            unowned: Default::default(),
             total: Account::default(),
             targets,
             default_targets,
@@ -280,6 +284,9 @@ impl Fairshare {
             recorded: None,
         };
         fs.total.since = origin;
+        for account in &mut fs.unowned {
+            account.since = origin;
+        }
         for (age, window) in config.history.iter().enumerate().take(depth - 1) {
             for kind in CredKind::ALL {
                 for (i, &u) in window.usage[kind.index()].iter().enumerate() {
@@ -380,6 +387,13 @@ impl Fairshare {
                     }
                 }
             }
+            for account in &mut self.unowned {
+                if account.is_idle() {
+                    account.since = at;
+                } else {
+                    account.roll(at, weights);
+                }
+            }
             let total = self.total.roll(at, weights);
             if let (Some(mut w), Some(recorded)) = (window, self.recorded.as_mut()) {
                 w.total = total;
@@ -420,6 +434,8 @@ impl Fairshare {
             let id = job.creds.get(kind);
             if id.get().is_some() {
                 self.account_mut(kind, id, now).charge(now, rate);
+            } else {
+                self.unowned[kind.index()].charge(now, rate);
             }
         }
         self.total.charge(now, rate);
@@ -439,9 +455,37 @@ impl Fairshare {
             let id = creds.get(kind);
             if id.get().is_some() {
                 self.account_mut(kind, id, now).discharge(now, rate);
+            } else {
+                self.unowned[kind.index()].discharge(now, rate);
             }
         }
         self.total.discharge(now, rate);
+    }
+
+    /// Whether, for every credential kind, the current window's usage of the credentials
+    /// (and of jobs without one) adds up to the system's total, and so do their rates
+    /// (`--check`). History read from FS files is left out: it need not add up.
+    pub fn verify(&self, now: Time) -> Result<(), String> {
+        if !self.enabled() {
+            return Ok(());
+        }
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
+        let total = self.total.current_at(now);
+        for kind in CredKind::ALL {
+            let accounts = self.accounts[kind.index()].iter();
+            let unowned = &self.unowned[kind.index()];
+            let (usage, rate) = accounts
+                .chain([unowned])
+                .fold((0.0, 0.0), |(u, r), a| (u + a.current_at(now), r + a.rate));
+            if !close(usage, total) || !close(rate, self.total.rate) {
+                return Err(format!(
+                    "fairshare: the {}s' usage adds up to {usage} at rate {rate}, the total is {total} at rate {}",
+                    kind.label(),
+                    self.total.rate
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The windows closed so far and the current one up to `now` (which closes it).
@@ -868,5 +912,24 @@ mod tests {
         assert_eq!(fs.next_change(), None);
         let off = Fairshare::new(&FsConfig::default(), &CredTables::default(), 0);
         assert_eq!(off.next_change(), None);
+    }
+
+    #[test]
+    fn credentials_add_up_to_the_total_and_a_drift_is_caught() {
+        let mut fs = Fairshare::new(&config(3, 0.5), &CredTables::default(), 0);
+        fs.job_started(0, &job(0, 1, 4, 20 * HOUR));
+        // A job without a user still counts in the total.
+        let anonymous = QueuedJob::new(JobIdx(1), 1, 0, 2, HOUR);
+        fs.job_started(HOUR, &anonymous);
+        assert_eq!(fs.verify(HOUR / 2), Ok(()));
+        fs.job_ended(2 * HOUR, JobIdx(1));
+        fs.advance(13 * HOUR);
+        assert_eq!(fs.verify(13 * HOUR), Ok(()), "across a window roll");
+        fs.accounts[CredKind::User.index()][1].current += 1.0;
+        let e = fs.verify(13 * HOUR).unwrap_err();
+        assert!(
+            e.starts_with("fairshare: the users' usage adds up to"),
+            "{e}"
+        );
     }
 }

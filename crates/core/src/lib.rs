@@ -5,6 +5,7 @@
 //! decisions (start, reserve). Time is integer seconds throughout.
 
 pub mod backfill;
+pub mod check;
 pub mod cred;
 pub mod fairshare;
 pub mod job;
@@ -22,6 +23,7 @@ pub mod throttle;
 /// Seconds. Integer everywhere: no floating-point clock.
 pub type Time = i64;
 
+pub use check::{Rule, Violation};
 pub use cred::{CredId, CredKind, CredSettings, CredTables, JobCreds, ResolvedCreds};
 pub use fairshare::{
     Fairshare, FsConfig, FsDeltaSource, FsDeltas, FsMetric, FsTarget, FsWindow, Standing,

@@ -19,6 +19,7 @@
 //! jobs that ever had one are re-reserved first, oldest first.
 
 use crate::backfill::{best_fit, greedy_start, Candidate};
+use crate::check::{Rule, Violation};
 use crate::cred::CredKind;
 use crate::fairshare::Fairshare;
 use crate::job::{JobIdx, QueuedJob};
@@ -177,6 +178,50 @@ impl Scheduler {
 
     pub fn machine(&self) -> &Machine {
         &self.machine
+    }
+
+    /// Whether priority is a non-decreasing function of queue time alone, so that a job
+    /// submitted later never overtakes one already queued.
+    pub fn priority_is_queue_order(&self) -> bool {
+        self.queue_order
+    }
+
+    /// Whether the config sets any throttling limit.
+    pub fn has_limits(&self) -> bool {
+        self.throttle.is_some()
+    }
+
+    /// `--check`: the books after an iteration at `now` that started `started`. Nodes
+    /// hold no more than they have ([`Machine::verify`]); active usage equals a recount
+    /// of the running jobs; no started job's credential is over a hard limit; each
+    /// credential kind's fairshare usage adds up to the total.
+    pub fn verify(&self, now: Time, started: &[&QueuedJob]) -> Result<(), Violation> {
+        self.machine.verify(now)?;
+        let broken = |rule, job: Option<JobIdx>, detail| Violation {
+            time: now,
+            rule,
+            job,
+            node: None,
+            detail,
+        };
+        if let Some(t) = &self.throttle {
+            let creds = &self.policy.creds;
+            t.verify_usage(creds)
+                .map_err(|d| broken(Rule::UsageRecount, None, d))?;
+            for job in started {
+                let over = t.over_hard_limit(creds, &self.policy.system_limits, job, now);
+                if let Some(b) = over {
+                    let detail = format!(
+                        "{:?} {:?} of {:?}: usage {} over the limit {}",
+                        b.level, b.metric, b.owner, b.usage, b.limit
+                    );
+                    return Err(broken(Rule::LimitBroken, Some(job.idx), detail));
+                }
+            }
+        }
+        self.fairshare
+            .verify(now)
+            .map_err(|d| broken(Rule::FairshareTotals, None, d))
     }
 
     /// Takes a newly queued job in: resolves its credential-dependent priority factors and
@@ -500,6 +545,14 @@ impl Scheduler {
             if !kept && !self.within_limits(now, rank, &queue[pos], Level::Soft, soft_only) {
                 continue;
             }
+            if kept && !self.kept_within_limits(now, &queue[pos]) {
+                // A job started earlier in this iteration used up a limit of this one: its
+                // promise waits, reserved again, for usage to fall.
+                if self.reserve(now, &mut queue[pos], out).is_some() {
+                    self.fate[rank] = Fate::Reserved;
+                }
+                continue;
+            }
             let job = &mut queue[pos];
             let fits = self.machine.fits(now, job);
             if kept || !blocked {
@@ -607,6 +660,22 @@ impl Scheduler {
                     self.fate[rank] = Fate::SoftOnly;
                     *soft_only = true;
                 }
+                false
+            }
+        }
+    }
+
+    /// Whether a job holding a kept reservation (HIGHEST) may start as usage stands now:
+    /// it was within its soft limits when selected, but jobs started since count too.
+    fn kept_within_limits(&mut self, now: Time, job: &QueuedJob) -> bool {
+        let Some(t) = &self.throttle else {
+            return true;
+        };
+        let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
+        match t.check_active(creds, system, job, Level::Soft, now) {
+            None => true,
+            Some(b) => {
+                count_block(&mut self.blocks, &b);
                 false
             }
         }

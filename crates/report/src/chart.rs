@@ -452,8 +452,14 @@ fn draw_heatmap<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, h: &Heatmap) 
     let (lo, hi) = match h.color_range {
         Some((lo, hi)) => (scale(lo), scale(hi)),
         None => (
-            values.iter().map(|&v| scale(v)).fold(f64::INFINITY, f64::min),
-            values.iter().map(|&v| scale(v)).fold(f64::NEG_INFINITY, f64::max),
+            values
+                .iter()
+                .map(|&v| scale(v))
+                .fold(f64::INFINITY, f64::min),
+            values
+                .iter()
+                .map(|&v| scale(v))
+                .fold(f64::NEG_INFINITY, f64::max),
         ),
     };
     for (r, row) in h.cells.iter().enumerate() {

@@ -8,11 +8,12 @@
 //! - polled (`RMPOLLINTERVAL` > 0): iterations at fixed steps from the first submission;
 //!   a completion or submission is seen at the first iteration at or after it.
 
+use crate::error::CheckFailure;
 use crate::error::{Result, SimError};
 use crate::workload::Job;
 use mauisim_core::{
     Blocked, Decisions, FsWindow, JobIdx, LimitKind, MachineSpec, PolicyConfig, QueuedJob,
-    Resources, Scheduler, Time, Verdict, FOREVER,
+    ReservationPolicy, Resources, Rule, Scheduler, Time, Verdict, Violation, FOREVER,
 };
 use serde::Serialize;
 use std::cmp::Reverse;
@@ -221,10 +222,16 @@ struct Sim<'a> {
     stop: Time,
     /// The instant of the last iteration.
     clock: Time,
+    /// The latest instant simulated so far (submissions, events, iterations): no
+    /// iteration may happen before it.
+    latest: Time,
     /// The first job said to be running at the start that found its processors taken.
     overcommitted: Option<u64>,
-    /// The first inconsistency `check` found.
-    violation: Option<String>,
+    /// The first inconsistency `check` found: the run stops there.
+    violation: Option<Violation>,
+    /// With `check`, when reservations are promises (exact estimates, a stable priority
+    /// order): each job's latest reservation, by index.
+    promised: Option<Vec<Option<Time>>>,
     /// Per user id: the runtimes of their last two finished jobs (newest last).
     history: Vec<Vec<Time>>,
     totals: Totals,
@@ -294,7 +301,13 @@ pub fn simulate(
         )));
     }
     if let Some(v) = sim.violation {
-        return Err(SimError::Usage(format!("check failed: {v}")));
+        return Err(SimError::Check(Box::new(CheckFailure {
+            time: v.time,
+            rule: v.rule,
+            job: v.job.map(|j| jobs[j.0 as usize].id),
+            node: v.node.map(|n| format!("#{n}")),
+            detail: v.detail,
+        })));
     }
     sim.stats.node_busy = sim.scheduler.machine().node_busy();
     sim.stats.limit_blocks = sim.scheduler.limit_blocks();
@@ -364,8 +377,10 @@ impl<'a> Sim<'a> {
             next_submit: 0,
             stop,
             clock: origin,
+            latest: origin,
             overcommitted: None,
             violation: None,
+            promised: None,
             history: Vec::new(),
             totals,
             stats: RunStats {
@@ -389,6 +404,11 @@ impl<'a> Sim<'a> {
     }
 
     fn run(&mut self) {
+        if self.options.check {
+            self.promised = self
+                .reservations_are_promises()
+                .then(|| vec![None; self.jobs.len()]);
+        }
         if self.options.poll_interval > 0 {
             self.run_polled(self.origin);
         } else {
@@ -436,7 +456,8 @@ impl<'a> Sim<'a> {
         if self.queue.is_empty() {
             return None;
         }
-        self.scheduler.next_wakeup()
+        // A wakeup that came while the queue was empty is due now, not in the past.
+        self.scheduler.next_wakeup().map(|t| t.max(self.latest))
     }
 
     /// When the next trace job enters the queue under the submission policy.
@@ -472,6 +493,7 @@ impl<'a> Sim<'a> {
     fn submit_next(&mut self) -> bool {
         let i = self.next_submit;
         let submit = self.next_submit_time().expect("a job to submit");
+        self.latest = self.latest.max(submit);
         if !self.stats.submitted.is_empty() {
             self.stats.submitted[i] = submit;
         }
@@ -525,6 +547,7 @@ impl<'a> Sim<'a> {
 
     /// Applies a timed event at `now` (which is the event's time, or a later poll tick).
     fn apply_event(&mut self, event: Event, now: Time) {
+        self.latest = self.latest.max(now);
         let i = event.job as usize;
         match event.kind {
             EventKind::Limit => {
@@ -549,6 +572,9 @@ impl<'a> Sim<'a> {
                 self.follow_plan(i, start, next, run);
             }
             EventKind::End => {
+                if self.options.check {
+                    self.check_end(i, event.time);
+                }
                 self.scheduler.job_ended(event.time, now, JobIdx(i as u32));
                 if self.options.predictor == Predictor::Tsafrir {
                     self.remember(i);
@@ -592,12 +618,11 @@ impl<'a> Sim<'a> {
     fn iterate(&mut self, now: Time) {
         self.stats.iterations += 1;
         self.clock = now;
+        self.latest = self.latest.max(now);
         self.scheduler
             .schedule(now, &mut self.queue, &mut self.decisions);
         if self.options.check && self.violation.is_none() {
-            if let Err(v) = self.scheduler.machine().verify(now) {
-                self.violation = Some(format!("at {now}: {v}"));
-            }
+            self.check_iteration(now);
         }
         if self.options.record_timeline {
             let idle = self.queue.len() - self.decisions.starts.len();
@@ -639,6 +664,113 @@ impl<'a> Sim<'a> {
             pos += 1;
             keep
         });
+    }
+
+    /// `--check` after the iteration at `now`: the scheduler's books, and each start and
+    /// reservation of the iteration.
+    fn check_iteration(&mut self, now: Time) {
+        let mut found = None;
+        for start in &self.decisions.starts {
+            let (i, queued) = (start.job.0 as usize, &self.queue[start.queue_pos]);
+            let broken = |rule, detail: String| Violation {
+                time: now,
+                rule,
+                job: Some(start.job),
+                node: None,
+                detail,
+            };
+            if self.started[i] {
+                let first = self.outcomes[i].start;
+                found = Some(broken(
+                    Rule::StartedTwice,
+                    format!("it started at {first} already"),
+                ));
+            } else if now < queued.submit {
+                let detail = format!("submitted at {}", queued.submit);
+                found = Some(broken(Rule::StartedBeforeSubmit, detail));
+            }
+            if let Some(&Some(promised)) = self.promised.as_ref().and_then(|p| p.get(i)) {
+                if now > promised && found.is_none() {
+                    let detail = format!("promised a start at {promised}");
+                    found = Some(broken(Rule::ReservationBroken, detail));
+                }
+            }
+            if found.is_some() {
+                break;
+            }
+        }
+        if found.is_none() {
+            if let Some(promised) = &mut self.promised {
+                for r in &self.decisions.reservations {
+                    let i = r.job.0 as usize;
+                    if let Some(before) = promised[i].filter(|&p| r.start > p) {
+                        found = Some(Violation {
+                            time: now,
+                            rule: Rule::ReservationBroken,
+                            job: Some(r.job),
+                            node: None,
+                            detail: format!("reserved at {}, promised {before} before", r.start),
+                        });
+                        break;
+                    }
+                    promised[i] = Some(r.start);
+                }
+            }
+        }
+        if found.is_none() {
+            let started: Vec<&QueuedJob> = self
+                .decisions
+                .starts
+                .iter()
+                .map(|s| &self.queue[s.queue_pos])
+                .collect();
+            found = self.scheduler.verify(now, &started).err();
+        }
+        self.violation = found;
+    }
+
+    /// `--check` when job `i` ends at `end`: it ran no longer than its limit allows.
+    fn check_end(&mut self, i: usize, end: Time) {
+        let (job, start) = (&self.jobs[i], self.outcomes[i].start);
+        let allowance = job.overrun.unwrap_or(self.options.max_overrun);
+        if let Some(overrun) = allowance {
+            if end - start > job.wcl + overrun && self.violation.is_none() {
+                self.violation = Some(Violation {
+                    time: end,
+                    rule: Rule::RanPastLimit,
+                    job: Some(JobIdx(i as u32)),
+                    node: None,
+                    detail: format!(
+                        "ran {} s, limit {} s + overrun {overrun} s",
+                        end - start,
+                        job.wcl
+                    ),
+                });
+            }
+        }
+    }
+
+    /// Whether every reservation is a promise the run must keep: exact estimates planned
+    /// as they are, ends seen at once, processors pooled, no limit or cap that could
+    /// block a reserved job, and a priority order that new jobs cannot jump (by queue
+    /// time, or kept reservations under RESERVATIONPOLICY HIGHEST).
+    fn reservations_are_promises(&self) -> bool {
+        let policy = self.scheduler.policy();
+        let exact = self
+            .jobs
+            .iter()
+            .all(|j| j.runtime == j.wcl && j.system_priority == 0);
+        let stable = policy.reservation_policy == ReservationPolicy::Highest
+            || self.scheduler.priority_is_queue_order();
+        exact
+            && stable
+            && self.options.pooled
+            && self.options.poll_interval == 0
+            && self.options.predictor == Predictor::Limit
+            && !self.options.scale_by_speed
+            && !self.scheduler.has_limits()
+            && !self.scheduler.fairshare().has_caps()
+            && policy.reservation_policy != ReservationPolicy::Never
     }
 
     /// Starts job `i` at `now`; the scheduler planned it to run `plan` seconds.
@@ -703,6 +835,9 @@ impl<'a> Sim<'a> {
 
     fn run_per_instant(&mut self) {
         loop {
+            if self.violation.is_some() {
+                return;
+            }
             let next = [
                 self.next_submit_time(),
                 self.next_event_time(),
@@ -727,6 +862,9 @@ impl<'a> Sim<'a> {
 
     fn run_per_event(&mut self) {
         loop {
+            if self.violation.is_some() {
+                return;
+            }
             let submit = self.next_submit_time();
             let event = self.events.peek().map(|e| e.0);
             if let Some(wake) = self.policy_wakeup() {
@@ -782,7 +920,7 @@ impl<'a> Sim<'a> {
     fn run_polled(&mut self, origin: Time) {
         let step = self.options.poll_interval;
         let mut now = origin;
-        while now <= self.stop {
+        while now <= self.stop && self.violation.is_none() {
             // Jobs a constant-depth policy tops up are submitted at this tick.
             self.clock = now;
             while self.next_event_time().is_some_and(|t| t <= now) {
@@ -809,5 +947,116 @@ impl<'a> Sim<'a> {
             // The first tick at or after `next`.
             now = origin + (next - origin + step - 1).div_euclid(step) * step;
         }
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+    use mauisim_core::{Reservation, Start};
+
+    /// A simulation of one job (4 processors, limit 100, submitted at 10), stopped before
+    /// anything happens, with `--check` on.
+    fn sim(jobs: &[Job]) -> Sim<'_> {
+        let options = EngineOptions {
+            check: true,
+            ..EngineOptions::default()
+        };
+        Sim::new(
+            jobs,
+            machine_of(8),
+            PolicyConfig::default(),
+            options,
+            Time::MIN,
+        )
+    }
+
+    fn one_job() -> Vec<Job> {
+        vec![Job::synthetic(7, 10, 100, 100, 4)]
+    }
+
+    fn rule(sim: &Sim) -> Option<Rule> {
+        sim.violation.as_ref().map(|v| v.rule)
+    }
+
+    #[test]
+    fn a_start_before_submission_or_a_second_start_is_caught() {
+        let jobs = one_job();
+        let mut s = sim(&jobs);
+        s.submit_next();
+        s.decisions.starts.push(Start {
+            job: JobIdx(0),
+            queue_pos: 0,
+            backfilled: false,
+        });
+        s.check_iteration(5);
+        assert_eq!(rule(&s), Some(Rule::StartedBeforeSubmit));
+        let mut s = sim(&jobs);
+        s.submit_next();
+        s.decisions.starts.push(Start {
+            job: JobIdx(0),
+            queue_pos: 0,
+            backfilled: false,
+        });
+        s.started[0] = true;
+        s.check_iteration(20);
+        assert_eq!(rule(&s), Some(Rule::StartedTwice));
+        assert_eq!(s.violation.unwrap().job, Some(JobIdx(0)));
+    }
+
+    #[test]
+    fn running_past_the_limit_is_caught() {
+        let jobs = one_job();
+        let mut s = sim(&jobs);
+        s.outcomes[0].start = 10;
+        s.check_end(0, 110);
+        assert_eq!(rule(&s), None, "exactly its limit");
+        s.check_end(0, 111);
+        assert_eq!(rule(&s), Some(Rule::RanPastLimit));
+    }
+
+    #[test]
+    fn a_promise_moved_later_is_caught() {
+        let jobs = one_job();
+        let mut s = sim(&jobs);
+        s.promised = Some(vec![Some(50)]);
+        s.decisions.reservations.push(Reservation {
+            job: JobIdx(0),
+            start: 40,
+        });
+        s.check_iteration(20);
+        assert_eq!(rule(&s), None, "earlier is fine");
+        assert_eq!(s.promised.as_ref().unwrap()[0], Some(40));
+        s.decisions.reservations[0].start = 45;
+        s.check_iteration(30);
+        assert_eq!(rule(&s), Some(Rule::ReservationBroken));
+    }
+
+    #[test]
+    fn promises_are_only_checked_where_they_are_promises() {
+        let exact = vec![Job::synthetic(1, 0, 100, 100, 4)];
+        assert!(sim(&exact).reservations_are_promises());
+        let loose = one_job_with_slack();
+        assert!(!sim(&loose).reservations_are_promises());
+    }
+
+    fn one_job_with_slack() -> Vec<Job> {
+        vec![Job::synthetic(1, 0, 50, 100, 4)]
+    }
+
+    #[test]
+    fn the_run_stops_at_the_first_violation_and_reports_it() {
+        let jobs = one_job();
+        let mut s = sim(&jobs);
+        s.stop = Time::MAX;
+        s.violation = Some(Violation {
+            time: 0,
+            rule: Rule::UsageRecount,
+            job: None,
+            node: None,
+            detail: String::new(),
+        });
+        s.run();
+        assert_eq!(s.stats.iterations, 0, "nothing simulated after a violation");
     }
 }

@@ -64,6 +64,9 @@ pub struct RunOptions {
     pub predictor: engine::Predictor,
     /// Record every iteration's queue length and reservations (`timeline.csv`, charts).
     pub timeline: bool,
+    /// Verify the invariants after every iteration and stop at the first broken one
+    /// (`--check`; see [`mauisim_core::Rule`]).
+    pub check: bool,
 }
 
 impl RunOptions {
@@ -86,6 +89,7 @@ impl RunOptions {
             transform: transform::Transform::default(),
             predictor: engine::Predictor::default(),
             timeline: false,
+            check: false,
         }
     }
 }
@@ -269,6 +273,7 @@ pub fn prepare_with(
     prepared.engine.scale_by_speed = options.scale_by_speed;
     prepared.engine.predictor = options.predictor;
     prepared.engine.record_timeline = options.timeline;
+    prepared.engine.check = options.check;
     let procs = prepared.nodes.procs();
     prepared.load = transform::apply(&mut prepared.workload, &options.transform, procs)?;
     let fairshare_off = prepared.policy.fairshare.metric.is_none();
@@ -428,7 +433,8 @@ pub fn run_prepared(prepared: Prepared, options: RunOptions) -> Result<RunReport
     } = prepared;
     let clock = std::time::Instant::now();
     let (mut outcomes, mut stats) =
-        engine::simulate(&workload.jobs, nodes.spec.clone(), policy, engine)?;
+        engine::simulate(&workload.jobs, nodes.spec.clone(), policy, engine)
+            .map_err(|e| nodes.name_in(e))?;
     let sim_seconds = clock.elapsed().as_secs_f64();
     // Waits count from when a submission policy let a job in, not from the trace's time.
     for (job, &submitted) in workload.jobs.iter_mut().zip(&stats.submitted) {

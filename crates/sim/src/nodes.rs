@@ -75,6 +75,23 @@ impl Nodes {
     }
 
     /// Node-index ranges as a compact host list: `n[0-3,7],gpu1`.
+    /// A check failure with the node's name in place of its `#index`.
+    pub fn name_in(&self, e: crate::error::SimError) -> crate::error::SimError {
+        match e {
+            crate::error::SimError::Check(mut f) => {
+                let index = f.node.as_deref().and_then(|n| n.strip_prefix('#'));
+                if let Some(name) = index
+                    .and_then(|i| i.parse::<usize>().ok())
+                    .and_then(|i| self.names.get(i))
+                {
+                    f.node = Some(name.clone());
+                }
+                crate::error::SimError::Check(f)
+            }
+            other => other,
+        }
+    }
+
     pub fn host_list(&self, ranges: &[(u32, u32)]) -> String {
         self.hosts.list(ranges)
     }

@@ -757,6 +757,8 @@ fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Res
         scenario.nodes.clone(),
     )?;
     prepared.engine.record_reservations = true;
+    // Scenarios are small: every one is run under the invariant checks.
+    prepared.engine.check = true;
     prepared.engine.scale_by_speed = scenario.scale_by_speed;
     prepared.engine.predictor = scenario.predictor;
     let jobs = &prepared.workload.jobs;
@@ -765,7 +767,8 @@ fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Res
         prepared.nodes.spec.clone(),
         prepared.policy.clone(),
         prepared.engine,
-    )?;
+    )
+    .map_err(|e| prepared.nodes.name_in(e))?;
     if let Some((i, _)) = stats.held.first() {
         return Err(SimError::Usage(format!(
             "{}: job {} can never run under variant `{}` (held: {})",

@@ -72,6 +72,7 @@ fn options() -> impl Strategy<Value = (PolicyConfig, EngineOptions)> {
                         order,
                         poll_interval: poll,
                         max_overrun: Some(0),
+                        check: true,
                         ..EngineOptions::default()
                     },
                 )
@@ -144,7 +145,7 @@ proptest! {
             policy.priority.weight[Sub::XFactor as usize] = 1000.0;
         }
         let order = if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant };
-        let engine = EngineOptions { order, record_reservations: true, ..EngineOptions::default() };
+        let engine = EngineOptions { order, record_reservations: true, check: true, ..EngineOptions::default() };
         let (outcomes, stats) = simulate(&jobs, machine_of(PROCS), policy, engine).unwrap();
         let mut last: Vec<Option<i64>> = vec![None; jobs.len()];
         for &(_, i, promised) in &stats.reservations {

@@ -20,6 +20,7 @@
 
 mod allocate;
 
+use crate::check::{Rule, Violation};
 use crate::job::{JobIdx, QueuedJob};
 use crate::node::{tasks_within, AllocationPolicy, MachineSpec, NodeAccess, NodeCandidate, Res};
 use crate::profile::{Profile, Window, FOREVER};
@@ -630,8 +631,22 @@ impl Machine {
     /// reservations), no SINGLEJOB node holds two claims at once, every running job's
     /// nodes satisfy its request, and the free-processor index agrees with the running
     /// jobs. Costly: for tests and `--check` runs.
-    pub fn verify(&self, now: Time) -> Result<(), String> {
+    pub fn verify(&self, now: Time) -> Result<(), Violation> {
+        let over = |node: Option<usize>, job: Option<JobIdx>, detail: String| Violation {
+            time: now,
+            rule: Rule::NodeOverAllocated,
+            job,
+            node,
+            detail,
+        };
         let total: u64 = self.running.values().map(|p| p.procs).sum();
+        if let Some((t, free)) = self.profile().steps().find(|&(t, f)| f < 0 && t >= now) {
+            return Err(over(
+                None,
+                None,
+                format!("{free} processors free from {t} on"),
+            ));
+        }
         if self.slots.is_some() || self.pooled {
             let free = match &self.slots {
                 Some(pool) => pool.free_count() as i64,
@@ -639,8 +654,12 @@ impl Machine {
             };
             let expected = self.total_procs() as i64 - total as i64;
             if free < expected {
-                return Err(format!(
-                    "{free} processors free on the nodes, the running jobs leave {expected}"
+                return Err(over(
+                    None,
+                    None,
+                    format!(
+                        "{free} processors free on the nodes, the running jobs leave {expected}"
+                    ),
                 ));
             }
             return Ok(());
@@ -660,14 +679,15 @@ impl Machine {
                     used.add(c.takes);
                 }
                 let tracked = self.tracked;
-                let over = used.procs > cap.procs
+                let too_much = used.procs > cap.procs
                     || (tracked.mem > 0 && used.mem > cap.mem)
                     || (tracked.swap > 0 && used.swap > cap.swap)
                     || (tracked.disk > 0 && used.disk > cap.disk);
-                if over || (single && active.len() > 1) {
-                    return Err(format!(
-                        "node {n} at {t}: {} claims take {used:?} of {cap:?}",
-                        active.len()
+                if too_much || (single && active.len() > 1) {
+                    return Err(over(
+                        Some(n),
+                        None,
+                        format!("at {t}: {} claims take {used:?} of {cap:?}", active.len()),
                     ));
                 }
             }
@@ -675,9 +695,10 @@ impl Machine {
         for (job, p) in &self.running {
             let held: u64 = p.nodes.iter().map(|&(_, k)| k * p.per_task.procs).sum();
             if held != p.procs && p.end > now {
-                return Err(format!(
-                    "job {}: {held} processors on nodes, {} asked",
-                    job.0, p.procs
+                return Err(over(
+                    None,
+                    Some(*job),
+                    format!("{held} processors on its nodes, {} asked", p.procs),
                 ));
             }
         }
@@ -1207,6 +1228,33 @@ mod tests {
         assert!(!m.fits(0, &k));
         assert_eq!(m.reserve(0, &k).map(|r| r.0), Some(100));
         assert_eq!(m.verify(0), Ok(()));
+    }
+
+    #[test]
+    fn verify_names_the_over_allocated_node() {
+        let mut m = machine(
+            vec![NodeSpec::with_procs(2); 2],
+            AllocationPolicy::FirstAvailable,
+        );
+        assert!(m.start(0, &job(0, 2, 100)));
+        assert_eq!(m.verify(0), Ok(()));
+        // A claim taken behind the machine's back: node 0 now holds 3 of its 2 processors.
+        let mut extra = m.claims[0][0];
+        extra.takes.procs = 1;
+        m.claims[0].push(extra);
+        let v = m.verify(0).unwrap_err();
+        assert_eq!((v.rule, v.node), (Rule::NodeOverAllocated, Some(0)));
+        // Pooled: a profile that goes below zero is caught too.
+        let mut pooled = Machine::new(Arc::new(MachineSpec::homogeneous(4, 1)), 0, true);
+        assert!(pooled.start(0, &job(0, 4, 10)));
+        pooled.profile.occupy(5, 20, 1);
+        let v = pooled.verify(0).unwrap_err();
+        assert_eq!(v.rule, Rule::NodeOverAllocated);
+        assert!(
+            v.detail.contains("-1 processors free from 5"),
+            "{}",
+            v.detail
+        );
     }
 
     #[test]
