@@ -342,6 +342,13 @@ enum OrderArg {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Ctrl-C: outputs being written are removed, outputs being moved into place are
+    // finished first; then the usual exit status of an interrupted program.
+    let _ = ctrlc::set_handler(|| {
+        mauisim_sim::interrupt::abandon();
+        eprintln!("interrupted: no partial output was left");
+        std::process::exit(130);
+    });
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -455,7 +462,7 @@ fn run_trace(args: RunArgs) -> anyhow::Result<()> {
     options.timeline = args.charts;
     options.check = args.check;
     let report = mauisim_sim::run(options)?;
-    for warning in &report.config.warnings {
+    for warning in report.config.warnings.iter().chain(&report.workload.notes) {
         eprintln!("{warning}");
     }
     mauisim_sim::output::write_all(&args.out, &report)

@@ -155,7 +155,12 @@ pub fn render(report: &RunReport, out: &Path) -> String {
         text,
         "  outputs        {}/{{{}}}",
         out.display(),
-        mauisim_sim::output::FILES.join(",")
+        mauisim_sim::output::FILES
+            .iter()
+            .filter(|f| out.join(f).exists())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(",")
     );
     if let Some(dir) = &report.options.fs_dir {
         let _ = writeln!(

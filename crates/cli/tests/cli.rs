@@ -1077,3 +1077,78 @@ fn scenario_charts_at_chosen_iterations() {
     let without = mauisim(&["scenario", file.to_str().unwrap(), "--at", "0"]);
     assert!(!without.status.success(), "--at needs --charts");
 }
+
+/// Ctrl-C at any moment of a run leaves its output directory complete or absent (and no
+/// staging directory), also when the run replaces an earlier run's outputs.
+#[test]
+fn an_interrupted_run_leaves_complete_outputs_or_none() {
+    let tmp = tempfile::tempdir().unwrap();
+    let big = tmp.path().join("big.swf");
+    let (b, t) = (big.to_str().unwrap(), tmp.path().to_str().unwrap());
+    succeeds(&[
+        "generate", "--jobs", "200000", "--nodes", "64", "--load", "0.9", "--out", b,
+    ]);
+    let small = one_job_trace(tmp.path());
+    // Whatever the directory holds, its summary and its jobs.csv are of the same run.
+    let consistent = |dir: &Path| {
+        let summary: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+        let rows = fs::read_to_string(dir.join("jobs.csv"))
+            .unwrap()
+            .lines()
+            .count()
+            - 1;
+        assert_eq!(
+            summary["jobs"].as_u64(),
+            Some(rows as u64),
+            "{}",
+            dir.display()
+        );
+    };
+    let mut outcomes = Vec::new();
+    for (k, delay_ms) in [50u64, 250, 450, 600, 700, 800, 900, 1000]
+        .into_iter()
+        .enumerate()
+    {
+        let out = tmp.path().join(format!("out{k}"));
+        if k % 2 == 1 {
+            // An earlier run's outputs to replace.
+            succeeds(&[
+                "run",
+                small.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+                "-q",
+            ]);
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mauisim"))
+            .args(["run", b, "-o", out.to_str().unwrap(), "-q"])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status();
+        let status = child.wait().unwrap();
+        outcomes.push(status.code());
+        // `None`: the signal came before the handler was set up, nothing was written.
+        match status.code() {
+            Some(130) | None if k % 2 == 0 => assert!(!out.exists(), "no partial directory"),
+            Some(130) | None | Some(0) => consistent(&out),
+            other => panic!("exit {other:?}"),
+        }
+        let staging = fs::read_dir(t)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .contains(".partial-")
+            })
+            .count();
+        assert_eq!(staging, 0, "no staging left after delay {delay_ms} ms");
+    }
+    eprintln!("exit codes by delay: {outcomes:?}");
+}

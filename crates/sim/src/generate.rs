@@ -228,6 +228,7 @@ pub fn write_file(model: &Model, path: &Path) -> Result<()> {
         .file_name()
         .map_or("trace".into(), |n| n.to_string_lossy().into_owned());
     let temporary = dir.join(format!(".{name}.partial-{}", std::process::id()));
+    let _staged = crate::interrupt::Staged::new(&temporary);
     let written = (|| -> std::io::Result<()> {
         let file = std::io::BufWriter::new(std::fs::File::create(&temporary)?);
         if name.ends_with(".gz") {
@@ -239,6 +240,7 @@ pub fn write_file(model: &Model, path: &Path) -> Result<()> {
             model.write(&mut file)?;
             file.flush()?;
         }
+        let _moving = crate::interrupt::publishing();
         std::fs::rename(&temporary, path)
     })();
     if let Err(e) = written {

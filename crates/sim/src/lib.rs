@@ -11,6 +11,7 @@ pub mod error;
 pub mod fairshare_report;
 pub mod fs_files;
 pub mod generate;
+pub mod interrupt;
 pub mod limit_params;
 pub mod maui_trace;
 pub mod metrics;

@@ -8,9 +8,9 @@
 //! start) are skipped and counted. The others are read but not simulated.
 
 use crate::error::{Result, SimError};
+use crate::swf::TextLines;
 use crate::swf::{SwfRecord, FIELD_COUNT};
 use mauisim_core::Time;
-use std::io::BufRead;
 use std::path::Path;
 
 pub const MAUI_FIELDS: usize = 44;
@@ -33,13 +33,10 @@ pub struct MauiJob {
 
 /// Whether the first job line of `path` has Maui's 44 fields (SWF has 18).
 pub fn is_maui_trace(path: &Path) -> Result<bool> {
-    let input = crate::swf::open_text(path)?;
-    for line in input.lines() {
-        let line = line.map_err(|source| SimError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let text = line.trim();
+    let mut lines = TextLines::new(crate::swf::open_text(path)?, path.to_path_buf());
+    // A file that is not text, or whose first line is too long, is no Maui trace: the
+    // SWF reader then says what is wrong with it, and where.
+    while let Ok(Some((_, text))) = lines.next_text() {
         if text.is_empty() || text.starts_with('#') || text.starts_with(';') {
             continue;
         }
@@ -50,19 +47,14 @@ pub fn is_maui_trace(path: &Path) -> Result<bool> {
 
 /// Reads every line: the jobs that ran, and how many were skipped because they did not.
 pub fn read(path: &Path) -> Result<(Vec<MauiJob>, u64)> {
-    let input = crate::swf::open_text(path)?;
+    let mut lines = TextLines::new(crate::swf::open_text(path)?, path.to_path_buf());
     let mut jobs = Vec::new();
     let mut not_run = 0;
-    for (i, line) in input.lines().enumerate() {
-        let line = line.map_err(|source| SimError::Io {
+    while let Some((number, text)) = lines.next_text()? {
+        let parsed = parse_line(text, number, jobs.len() as u64 + 1);
+        match parsed.map_err(|message| SimError::Input {
             path: path.to_path_buf(),
-            source,
-        })?;
-        match parse_line(&line, i + 1, jobs.len() as u64 + 1).map_err(|message| {
-            SimError::Input {
-                path: path.to_path_buf(),
-                message,
-            }
+            message,
         })? {
             Line::Job(job) => jobs.push(*job),
             Line::NotRun => not_run += 1,

@@ -60,6 +60,7 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> SimError + '_ {
 /// Writes all outputs of `report` into `dir`, atomically.
 pub fn write_all(dir: &Path, report: &RunReport) -> Result<()> {
     let staging = staging_dir(dir);
+    let _staged = crate::interrupt::Staged::new(&staging);
     let result = write_into(&staging, report).and_then(|()| publish(&staging, dir, &FILES));
     if result.is_err() {
         let _ = fs::remove_dir_all(&staging);
@@ -71,6 +72,7 @@ pub fn write_all(dir: &Path, report: &RunReport) -> Result<()> {
 /// all of them or none.
 pub fn write_files_atomically<T: AsRef<[u8]>>(dir: &Path, files: &[(String, T)]) -> Result<()> {
     let staging = staging_dir(dir);
+    let _staged = crate::interrupt::Staged::new(&staging);
     let write = || -> Result<()> {
         let _ = fs::remove_dir_all(&staging);
         fs::create_dir_all(&staging).map_err(io_err(&staging))?;
@@ -118,6 +120,7 @@ fn write_into(staging: &Path, report: &RunReport) -> Result<()> {
 /// else one rename per file; a named file this run did not make is removed from `dir`, so
 /// no output of an earlier run passes for one of this run.
 fn publish(staging: &Path, dir: &Path, names: &[&str]) -> Result<()> {
+    let _moving = crate::interrupt::publishing();
     if !dir.exists() {
         if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
             fs::create_dir_all(parent).map_err(io_err(parent))?;

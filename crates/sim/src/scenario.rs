@@ -265,9 +265,17 @@ impl Reader<'_> {
 
 /// Reads a scenario file.
 pub fn load(path: &Path) -> Result<Scenario> {
-    let text = std::fs::read_to_string(path).map_err(|source| SimError::Io {
+    let bytes = std::fs::read(path).map_err(|source| SimError::Io {
         path: path.to_path_buf(),
         source,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        SimError::Trace {
+            path: path.to_path_buf(),
+            line: valid.iter().filter(|&&b| b == b'\n').count() + 1,
+            message: "not text (invalid UTF-8)".into(),
+        }
     })?;
     parse(&text, path)
 }
@@ -748,6 +756,7 @@ fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Res
         records: scenario.jobs.len() as u64,
         skipped: Counts::new(),
         adjusted: Counts::new(),
+        notes: Vec::new(),
     };
     let mut prepared = crate::bind(
         config,

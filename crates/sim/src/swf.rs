@@ -100,28 +100,28 @@ pub fn open_text(path: &Path) -> Result<Box<dyn BufRead>> {
     })
 }
 
-/// Reads header and records; records come from [`Iterator::next`], the header fills as
-/// comment lines pass (all of a file's header precedes its first record in practice).
-pub struct SwfReader<R> {
+/// A text file's lines, bounded: each is at most [`MAX_LINE`] bytes (a longer one is an
+/// error, never an allocation as large as the file), valid UTF-8, without a leading byte
+/// order mark; errors name the line.
+pub struct TextLines<R> {
     input: R,
-    path: PathBuf,
-    line: usize,
+    pub path: PathBuf,
+    /// The line last read, from 1.
+    pub line: usize,
     buf: Vec<u8>,
-    pub header: SwfHeader,
 }
 
-impl<R: BufRead> SwfReader<R> {
+impl<R: BufRead> TextLines<R> {
     pub fn new(input: R, path: PathBuf) -> Self {
-        SwfReader {
+        TextLines {
             input,
             path,
             line: 0,
             buf: Vec::new(),
-            header: SwfHeader::default(),
         }
     }
 
-    fn error(&self, message: impl Into<String>) -> SimError {
+    pub fn error(&self, message: impl Into<String>) -> SimError {
         SimError::Trace {
             path: self.path.clone(),
             line: self.line,
@@ -129,12 +129,8 @@ impl<R: BufRead> SwfReader<R> {
         }
     }
 
-    /// Reads the header: everything up to the first record, which is kept for `next`.
-    pub fn read_header(&mut self) -> Result<Option<SwfRecord>> {
-        self.next_record()
-    }
-
-    fn read_line(&mut self) -> Result<bool> {
+    /// The next line, trimmed, with its number; `None` at the end.
+    pub fn next_text(&mut self) -> Result<Option<(usize, &str)>> {
         self.buf.clear();
         let limit = (MAX_LINE + 1) as u64;
         let n = (&mut self.input)
@@ -156,22 +152,46 @@ impl<R: BufRead> SwfReader<R> {
                 }
             })?;
         if n == 0 {
-            return Ok(false);
+            return Ok(None);
         }
         self.line += 1;
         if self.buf.len() > MAX_LINE && !self.buf.ends_with(b"\n") {
             return Err(self.error(format!("line longer than {MAX_LINE} bytes")));
         }
-        Ok(true)
+        let Ok(text) = std::str::from_utf8(&self.buf) else {
+            return Err(self.error("not text (invalid UTF-8)"));
+        };
+        let text = if self.line == 1 {
+            text.strip_prefix('\u{feff}').unwrap_or(text)
+        } else {
+            text
+        };
+        Ok(Some((self.line, text.trim())))
+    }
+}
+
+/// Reads header and records; records come from [`Iterator::next`], the header fills as
+/// comment lines pass (all of a file's header precedes its first record in practice).
+pub struct SwfReader<R> {
+    lines: TextLines<R>,
+    pub header: SwfHeader,
+}
+
+impl<R: BufRead> SwfReader<R> {
+    pub fn new(input: R, path: PathBuf) -> Self {
+        SwfReader {
+            lines: TextLines::new(input, path),
+            header: SwfHeader::default(),
+        }
+    }
+
+    /// Reads the header: everything up to the first record, which is kept for `next`.
+    pub fn read_header(&mut self) -> Result<Option<SwfRecord>> {
+        self.next_record()
     }
 
     fn next_record(&mut self) -> Result<Option<SwfRecord>> {
-        while self.read_line()? {
-            let text = match std::str::from_utf8(&self.buf) {
-                Ok(t) => t,
-                Err(_) => return Err(self.error("not text (invalid UTF-8)")),
-            };
-            let text = text.strip_prefix('\u{feff}').unwrap_or(text).trim();
+        while let Some((line, text)) = self.lines.next_text()? {
             if text.is_empty() {
                 continue;
             }
@@ -180,8 +200,8 @@ impl<R: BufRead> SwfReader<R> {
                 self.header.absorb(&comment);
                 continue;
             }
-            let record = parse_record(text, self.line).map_err(|m| self.error(m))?;
-            return Ok(Some(record));
+            let parsed = parse_record(text, line);
+            return parsed.map(Some).map_err(|m| self.lines.error(m));
         }
         Ok(None)
     }

@@ -165,6 +165,7 @@ mod tests {
             records: 0,
             skipped: Counts::new(),
             adjusted: Counts::new(),
+            notes: Vec::new(),
         }
     }
 

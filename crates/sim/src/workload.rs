@@ -8,7 +8,7 @@ use rand::RngExt;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 /// Which records are kept, and how they are adjusted.
@@ -297,6 +297,9 @@ pub struct Workload {
     pub records: u64,
     pub skipped: Counts,
     pub adjusted: Counts,
+    /// What a reader should know about the adjustments: the first record out of order,
+    /// the first duplicate job id, with their lines.
+    pub notes: Vec<String>,
 }
 
 /// Reads and filters a trace: SWF, or Maui's workload trace format (44 fields per line,
@@ -478,17 +481,44 @@ impl<'a> Builder<'a> {
                 message: format!("all {records} records were skipped: {}", describe(&skipped)),
             });
         }
-        let out_of_order = jobs
-            .windows(2)
-            .filter(|w| (w[0].submit, w[0].id) > (w[1].submit, w[1].id))
-            .count();
-        if out_of_order > 0 {
+        let mut notes = Vec::new();
+        let early = |w: &[Job]| (w[0].submit, w[0].id) > (w[1].submit, w[1].id);
+        let out_of_order = jobs.windows(2).filter(|w| early(w)).count();
+        if let Some(w) = jobs.windows(2).find(|w| early(w)) {
+            notes.push(format!(
+                "{}:{}: job {} is submitted at {}, before job {} on line {} ({} records out of order): sorted by submit time",
+                path.display(),
+                w[1].record.line,
+                w[1].id,
+                w[1].submit,
+                w[0].id,
+                w[0].record.line,
+                out_of_order
+            ));
             // Sorted by (submit, id): equal submit times keep job-id order, as SWF numbers them.
             jobs.sort_by_key(|j| (j.submit, j.id));
             adjusted.insert("records_out_of_order_sorted", out_of_order as u64);
         }
-        let mut seen = HashSet::with_capacity(jobs.len());
-        let duplicates = jobs.iter().filter(|j| !seen.insert(j.id)).count();
+        let mut first_line: HashMap<u64, usize> = HashMap::with_capacity(jobs.len());
+        let mut duplicates = 0;
+        for j in &jobs {
+            if let Some(&line) = first_line.get(&j.id) {
+                if duplicates == 0 {
+                    let mut lines = [line, j.record.line];
+                    lines.sort_unstable();
+                    notes.push(format!(
+                        "{}:{}: job id {} again (first on line {}): both are simulated, as separate jobs",
+                        path.display(),
+                        lines[1],
+                        j.id,
+                        lines[0]
+                    ));
+                }
+                duplicates += 1;
+            } else {
+                first_line.insert(j.id, j.record.line);
+            }
+        }
         if duplicates > 0 {
             adjusted.insert("duplicate_job_ids", duplicates as u64);
         }
@@ -501,6 +531,7 @@ impl<'a> Builder<'a> {
             records,
             skipped,
             adjusted,
+            notes,
         })
     }
 }

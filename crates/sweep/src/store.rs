@@ -150,7 +150,9 @@ pub fn write_atomically(path: &Path, contents: &str) -> Result<()> {
         .file_name()
         .map_or("out".into(), |n| n.to_string_lossy());
     let temporary = dir.join(format!(".{name}.partial-{}", std::process::id()));
+    let _staged = mauisim_sim::interrupt::Staged::new(&temporary);
     fs::write(&temporary, contents).map_err(SweepError::io(&temporary))?;
+    let _moving = mauisim_sim::interrupt::publishing();
     fs::rename(&temporary, path).map_err(|e| {
         let _ = fs::remove_file(&temporary);
         SweepError::Io {
