@@ -288,6 +288,12 @@ struct InspectArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// For `gantt`: the chart file (`.svg`, or `.png` drawn with the bundled font).
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// For `gantt`: how far back before the instant the chart starts.
+    #[arg(long, value_name = "TIME", value_parser = parse_time, default_value = "6:00:00")]
+    before: i64,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -301,6 +307,9 @@ enum View {
     Fairshare,
     /// The backfill windows left around the reservations (showbf).
     Windows,
+    /// The node-time chart after the iteration: what ran, runs, starts and is reserved,
+    /// and the free area left for backfill (needs --out).
+    Gantt,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -513,6 +522,9 @@ fn inspect(args: InspectArgs) -> anyhow::Result<()> {
     for warning in &prepared.config.warnings {
         eprintln!("{warning}");
     }
+    if let View::Gantt = args.view {
+        return draw_gantt(&prepared, at, args.out.as_deref(), args.before);
+    }
     let mut snapshot = mauisim_sim::snapshot(&prepared, at);
     match args.view {
         View::Priority => {
@@ -550,7 +562,25 @@ fn inspect(args: InspectArgs) -> anyhow::Result<()> {
             )?;
             print!("{text}");
         }
+        View::Gantt => {}
     }
+    Ok(())
+}
+
+/// `inspect … gantt`: the chart after the iteration at `at`, into `--out`.
+fn draw_gantt(
+    prepared: &mauisim_sim::Prepared,
+    at: i64,
+    out: Option<&std::path::Path>,
+    before: i64,
+) -> anyhow::Result<()> {
+    let Some(out) = out else {
+        anyhow::bail!("the gantt view writes a chart: say where with --out FILE.svg (or .png)");
+    };
+    let picture = mauisim_sim::picture::of_trace_at(prepared, at, before.max(0))?;
+    let figure = mauisim_report::gantt::figure("gantt", picture);
+    mauisim_report::write_figure(&figure, out)?;
+    println!("{}", out.display());
     Ok(())
 }
 

@@ -1152,3 +1152,23 @@ fn an_interrupted_run_leaves_complete_outputs_or_none() {
     }
     eprintln!("exit codes by delay: {outcomes:?}");
 }
+
+#[test]
+fn inspect_draws_the_schedule_at_an_instant() {
+    let tmp = tempfile::tempdir().unwrap();
+    let kth = repo().join("traces/KTH-SP2-1996-2.swf.gz");
+    let chart = tmp.path().join("at.svg");
+    let (k, c) = (kth.to_str().unwrap(), chart.to_str().unwrap());
+    succeeds(&["inspect", k, "--at", "10:00:00:00", "gantt", "--out", c]);
+    let svg = fs::read_to_string(&chart).unwrap();
+    for text in [
+        "iteration at 240:00:00",
+        "reservation",
+        "Backfill windows left after",
+    ] {
+        assert!(svg.contains(text), "{text}");
+    }
+    let without = mauisim(&["inspect", k, "--at", "0", "gantt"]);
+    assert!(!without.status.success());
+    assert!(stderr(&without).contains("--out"), "{}", stderr(&without));
+}

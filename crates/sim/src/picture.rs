@@ -3,6 +3,7 @@
 //! and the backfill windows left). Drawing is `mauisim-report`'s job.
 
 use crate::engine::{Outcome, RunStats};
+use crate::error::Result;
 use crate::Prepared;
 use mauisim_core::{Time, Window};
 
@@ -107,8 +108,9 @@ pub fn at_iteration(
     picture.now = Some(at);
     picture.windows = windows;
     picture.bars = admin_reservations(prepared);
+    let held: Vec<usize> = stats.held.iter().map(|&(i, _)| i).collect();
     for (i, o) in outcomes.iter().enumerate() {
-        if o.end <= at && o.start < at {
+        if o.end <= at && o.start < at && !held.contains(&i) {
             picture.bars.push(Bar {
                 label: label(i),
                 start: o.start,
@@ -181,4 +183,31 @@ fn admin_reservations(prepared: &Prepared) -> Vec<Bar> {
             nodes: on.iter().map(|&k| (k, k)).collect(),
         })
         .collect()
+}
+
+/// A trace's view after the iteration at `at` ([`at_iteration`], jobs labelled by id), cut
+/// to what touches `[at − before, …)`: the whole run is simulated first, for where and when
+/// the jobs done by then ran.
+pub fn of_trace_at(prepared: &Prepared, at: Time, before: Time) -> Result<Picture> {
+    let jobs = &prepared.workload.jobs;
+    let (outcomes, stats) = crate::engine::simulate(
+        jobs,
+        prepared.nodes.spec.clone(),
+        prepared.policy.clone(),
+        prepared.engine,
+    )
+    .map_err(|e| prepared.nodes.name_in(e))?;
+    let label = |i: usize| jobs[i].id.to_string();
+    let title = format!(
+        "{} — iteration at {}",
+        prepared.workload.path.display(),
+        crate::scenario::time_text(at)
+    );
+    let mut picture = at_iteration(prepared, &outcomes, &stats, at, &label, title);
+    let from = at - before;
+    picture.bars.retain(|b| b.end > from);
+    for bar in &mut picture.bars {
+        bar.start = bar.start.max(from);
+    }
+    Ok(picture)
 }
