@@ -354,7 +354,7 @@ fn main() -> ExitCode {
     // Ctrl-C: outputs being written are removed, outputs being moved into place are
     // finished first; then the usual exit status of an interrupted program.
     let _ = ctrlc::set_handler(|| {
-        mauisim_sim::interrupt::abandon();
+        let _no_more_publishing = mauisim_sim::interrupt::abandon();
         eprintln!("interrupted: no partial output was left");
         std::process::exit(130);
     });

@@ -232,6 +232,8 @@ pub struct Fairshare {
     /// accounts add up to the total (`verify`).
     unowned: [Account; 5],
     total: Account,
+    /// The highest total rate so far: the scale of the rounding `verify` tolerates.
+    peak_rate: f64,
     targets: [Vec<Option<FsTarget>>; 5],
     default_targets: [Option<FsTarget>; 5],
     has_caps: bool,
@@ -277,6 +279,7 @@ impl Fairshare {
             accounts: Default::default(),
             unowned: Default::default(),
             total: Account::default(),
+            peak_rate: 0.0,
             targets,
             default_targets,
             has_caps,
@@ -439,6 +442,7 @@ impl Fairshare {
             }
         }
         self.total.charge(now, rate);
+        self.peak_rate = self.peak_rate.max(self.total.rate.abs());
         self.running.insert(job.idx, (job.creds, rate));
     }
 
@@ -469,7 +473,12 @@ impl Fairshare {
         if !self.enabled() {
             return Ok(());
         }
-        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
+        // Rates are added and taken away job by job: their rounding is relative to the
+        // largest rates seen, not to what is left now.
+        let rate_scale = self.peak_rate.max(1.0);
+        let usage_scale = (self.peak_rate * self.config.interval as f64).max(1.0);
+        let close =
+            |a: f64, b: f64, scale: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(scale);
         let total = self.total.current_at(now);
         for kind in CredKind::ALL {
             let accounts = self.accounts[kind.index()].iter();
@@ -477,7 +486,7 @@ impl Fairshare {
             let (usage, rate) = accounts
                 .chain([unowned])
                 .fold((0.0, 0.0), |(u, r), a| (u + a.current_at(now), r + a.rate));
-            if !close(usage, total) || !close(rate, self.total.rate) {
+            if !close(usage, total, usage_scale) || !close(rate, self.total.rate, rate_scale) {
                 return Err(format!(
                     "fairshare: the {}s' usage adds up to {usage} at rate {rate}, the total is {total} at rate {}",
                     kind.label(),

@@ -70,7 +70,7 @@ pub fn report(inputs: &[PathBuf], out: &Path, options: Options) -> Result<Writte
             run_report::figures(&runs)
         }
     };
-    write(&figures, &page, out, options)
+    write(figures, page, out, options)
 }
 
 /// The pictures of a scenario's variants (whole schedules, and iterations if asked for),
@@ -138,20 +138,46 @@ pub fn scenario_report(result: &ScenarioResult, out: &Path, options: Options) ->
             .map(|f| (f.name.clone(), f.caption.clone()))
             .collect(),
     };
-    write(&figures, &page, out, options)
+    write(figures, page, out, options)
 }
 
-/// Draws every figure and writes them with `index.html` into `out`, atomically.
-pub fn write(figures: &[Figure], page: &Page, out: &Path, options: Options) -> Result<Written> {
+/// Draws every figure and writes them with `index.html` into `out`, atomically; files of
+/// an earlier report there that this one does not make are removed. Figures whose names
+/// collide (labels that differ only in case or punctuation) get `-2`, `-3`, … appended.
+pub fn write(
+    mut figures: Vec<Figure>,
+    mut page: Page,
+    out: &Path,
+    options: Options,
+) -> Result<Written> {
+    let mut seen = std::collections::BTreeSet::new();
+    for f in &mut figures {
+        let base = f.name.clone();
+        let mut k = 1;
+        while !seen.insert(f.name.clone()) {
+            k += 1;
+            f.name = format!("{base}-{k}");
+        }
+    }
+    page.figures = figures
+        .iter()
+        .map(|f| (f.name.clone(), f.caption.clone()))
+        .collect();
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
-    for f in figures {
+    for f in &figures {
         files.push((format!("{}.svg", f.name), f.svg()?.into_bytes()));
         if options.png {
             files.push((format!("{}.png", f.name), f.png()?));
         }
     }
     files.push(("index.html".into(), page.render().into_bytes()));
-    mauisim_sim::output::write_files_atomically(out, &files)?;
+    let manifest: String = files.iter().map(|(name, _)| format!("{name}\n")).collect();
+    files.push((
+        mauisim_sim::output::REPORT_MANIFEST.into(),
+        manifest.into_bytes(),
+    ));
+    let obsolete = mauisim_sim::output::report_files(out);
+    mauisim_sim::output::replace_files(out, &files, &obsolete)?;
     Ok(Written {
         dir: out.to_path_buf(),
         files: files.into_iter().map(|(name, _)| name).collect(),

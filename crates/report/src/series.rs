@@ -133,10 +133,11 @@ pub struct Buckets {
 impl Buckets {
     /// Processors: 1, 4, 16, … (Maui's showstats steps by 4), up to the machine.
     pub fn procs(machine: u64) -> Buckets {
-        let mut bounds = vec![1];
-        while *bounds.last().unwrap() < machine {
-            let next = bounds.last().unwrap() * 4;
-            bounds.push(next.min(machine));
+        let mut bounds = vec![1u64];
+        let mut last = 1u64;
+        while last < machine {
+            last = last.saturating_mul(4).min(machine);
+            bounds.push(last);
         }
         Buckets { bounds }
     }
@@ -306,6 +307,8 @@ mod tests {
     fn matrices_bucket_by_size_and_requested_walltime() {
         let cols = Buckets::procs(100);
         assert_eq!(cols.bounds, vec![1, 4, 16, 64, 100]);
+        assert_eq!(Buckets::procs(u64::MAX).bounds.last(), Some(&u64::MAX));
+        assert_eq!(Buckets::procs(1).bounds, vec![1]);
         assert_eq!(
             cols.labels(|b| b.to_string(), 1),
             ["≤ 1", "2–4", "5–16", "17–64", "65–100"]

@@ -172,6 +172,9 @@ fn line_figure(
                 band.push((x, e.mean - h, e.mean + h));
             }
         }
+        // Numbers in the order they were swept need not be increasing: draw left to right.
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        band.sort_by(|a, b| a.0.total_cmp(&b.0));
         let label = if others.is_empty() {
             String::new()
         } else {

@@ -320,3 +320,17 @@ fn the_post_game_show_at_its_iterations() {
         .iter()
         .any(|t| t == "Backfill windows left after the iteration at 1:00:00: 1 proc for 1:00:00."));
 }
+
+#[test]
+fn runs_whose_names_differ_only_in_case_get_separate_charts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (upper, lower) = (tmp.path().join("EASY"), tmp.path().join("sub/easy"));
+    std::fs::create_dir_all(tmp.path().join("sub")).unwrap();
+    run_into(&upper, "BACKFILLPOLICY FIRSTFIT\n");
+    run_into(&lower, "BACKFILLPOLICY NONE\n");
+    let out = tmp.path().join("report");
+    report(&[upper, lower], &out, Options::default()).unwrap();
+    let images = check_index(&out);
+    assert!(images.contains(&"xfactor-matrix-easy.svg".to_string()));
+    assert!(images.contains(&"xfactor-matrix-easy-2.svg".to_string()));
+}

@@ -670,7 +670,7 @@ impl<'a> Sim<'a> {
     /// reservation of the iteration.
     fn check_iteration(&mut self, now: Time) {
         let mut found = None;
-        for start in &self.decisions.starts {
+        for (k, start) in self.decisions.starts.iter().enumerate() {
             let (i, queued) = (start.job.0 as usize, &self.queue[start.queue_pos]);
             let broken = |rule, detail: String| Violation {
                 time: now,
@@ -679,12 +679,16 @@ impl<'a> Sim<'a> {
                 node: None,
                 detail,
             };
+            let earlier = &self.decisions.starts[..k];
             if self.started[i] {
                 let first = self.outcomes[i].start;
                 found = Some(broken(
                     Rule::StartedTwice,
                     format!("it started at {first} already"),
                 ));
+            } else if earlier.iter().any(|s| s.job == start.job) {
+                let detail = "started twice by this iteration".to_string();
+                found = Some(broken(Rule::StartedTwice, detail));
             } else if now < queued.submit {
                 let detail = format!("submitted at {}", queued.submit);
                 found = Some(broken(Rule::StartedBeforeSubmit, detail));
@@ -1002,6 +1006,17 @@ mod check_tests {
         s.check_iteration(20);
         assert_eq!(rule(&s), Some(Rule::StartedTwice));
         assert_eq!(s.violation.unwrap().job, Some(JobIdx(0)));
+        // Twice in one iteration (say, by the priority pass and by backfill).
+        let mut s = sim(&jobs);
+        s.submit_next();
+        let start = Start {
+            job: JobIdx(0),
+            queue_pos: 0,
+            backfilled: false,
+        };
+        s.decisions.starts.extend([start, start]);
+        s.check_iteration(20);
+        assert_eq!(rule(&s), Some(Rule::StartedTwice));
     }
 
     #[test]

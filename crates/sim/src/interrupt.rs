@@ -5,10 +5,13 @@
 //! staged and exits.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 static STAGED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 static PUBLISHING: Mutex<()> = Mutex::new(());
+/// Set once [`abandon`] ran: nothing may be staged or published any more.
+static ABANDONED: AtomicBool = AtomicBool::new(false);
 
 fn lock<T>(m: &'static Mutex<T>) -> MutexGuard<'static, T> {
     // A panic elsewhere while holding the lock leaves the list usable.
@@ -22,6 +25,10 @@ pub struct Staged {
 
 impl Staged {
     pub fn new(path: &Path) -> Staged {
+        if ABANDONED.load(Ordering::SeqCst) {
+            // The process is exiting: wait for it rather than stage anything new.
+            let _forever = publishing();
+        }
         lock(&STAGED).push(path.to_path_buf());
         Staged {
             path: path.to_path_buf(),
@@ -44,9 +51,12 @@ pub fn publishing() -> MutexGuard<'static, ()> {
 }
 
 /// What an interrupt handler does: waits for any publication in progress, then removes
-/// every staged path. The caller exits after it.
-pub fn abandon() {
-    let _publishing = publishing();
+/// every staged path. The returned guard keeps every later publication waiting: the caller
+/// must exit while holding it (`std::process::exit` runs no destructor).
+#[must_use = "exit while holding the guard"]
+pub fn abandon() -> MutexGuard<'static, ()> {
+    let publishing = publishing();
+    ABANDONED.store(true, Ordering::SeqCst);
     for path in lock(&STAGED).drain(..) {
         if path.is_dir() {
             let _ = std::fs::remove_dir_all(&path);
@@ -54,6 +64,7 @@ pub fn abandon() {
             let _ = std::fs::remove_file(&path);
         }
     }
+    publishing
 }
 
 /// How many paths are staged now (tests).
@@ -76,8 +87,14 @@ mod tests {
             let _published = Staged::new(&kept);
         }
         let _staged = Staged::new(&dropped);
-        abandon();
+        let hold = abandon();
         assert!(kept.exists());
         assert!(!dropped.exists());
+        assert!(
+            PUBLISHING.try_lock().is_err(),
+            "publications wait for the exit"
+        );
+        drop(hold);
+        ABANDONED.store(false, Ordering::SeqCst);
     }
 }

@@ -61,16 +61,45 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> SimError + '_ {
 pub fn write_all(dir: &Path, report: &RunReport) -> Result<()> {
     let staging = staging_dir(dir);
     let _staged = crate::interrupt::Staged::new(&staging);
-    let result = write_into(&staging, report).and_then(|()| publish(&staging, dir, &FILES));
+    // Charts of an earlier run in `dir` describe outputs about to be replaced: they go too.
+    let mut names: Vec<String> = FILES.iter().map(|f| f.to_string()).collect();
+    names.extend(report_files(dir));
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let result = write_into(&staging, report).and_then(|()| publish(&staging, dir, &names));
     if result.is_err() {
         let _ = fs::remove_dir_all(&staging);
     }
     result
 }
 
+/// The manifest of the report last written into a directory: its file names, one a line.
+pub const REPORT_MANIFEST: &str = ".mauisim-report";
+
+/// The files the report in `dir` made (its manifest included), if there is one: what a new
+/// report or run there replaces or removes. Only plain file names count.
+pub fn report_files(dir: &Path) -> Vec<String> {
+    let Ok(text) = fs::read_to_string(dir.join(REPORT_MANIFEST)) else {
+        return Vec::new();
+    };
+    let plain = |n: &&str| !n.is_empty() && !n.contains(['/', '\\']) && !n.starts_with("..");
+    let mut names: Vec<String> = text.lines().filter(plain).map(String::from).collect();
+    names.push(REPORT_MANIFEST.to_string());
+    names
+}
+
 /// Writes `(name, contents)` files into `dir` with the same guarantee as [`write_all`]:
 /// all of them or none.
 pub fn write_files_atomically<T: AsRef<[u8]>>(dir: &Path, files: &[(String, T)]) -> Result<()> {
+    replace_files(dir, files, &[])
+}
+
+/// [`write_files_atomically`], also removing the `obsolete` files of `dir` that `files`
+/// does not replace.
+pub fn replace_files<T: AsRef<[u8]>>(
+    dir: &Path,
+    files: &[(String, T)],
+    obsolete: &[String],
+) -> Result<()> {
     let staging = staging_dir(dir);
     let _staged = crate::interrupt::Staged::new(&staging);
     let write = || -> Result<()> {
@@ -80,7 +109,12 @@ pub fn write_files_atomically<T: AsRef<[u8]>>(dir: &Path, files: &[(String, T)])
             let path = staging.join(name);
             fs::write(&path, contents).map_err(io_err(&path))?;
         }
-        let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+        let made: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+        let gone = obsolete
+            .iter()
+            .map(String::as_str)
+            .filter(|o| !made.contains(o));
+        let names: Vec<&str> = made.iter().copied().chain(gone).collect();
         publish(&staging, dir, &names)
     };
     let result = write();
@@ -121,6 +155,20 @@ fn write_into(staging: &Path, report: &RunReport) -> Result<()> {
 /// no output of an earlier run passes for one of this run.
 fn publish(staging: &Path, dir: &Path, names: &[&str]) -> Result<()> {
     let _moving = crate::interrupt::publishing();
+    if let Some(ms) = std::env::var("MAUISIM_TEST_PUBLISH_PAUSE_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        // Testing aid: widens the publishing window so a test can interrupt inside it.
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
+    if !staging.is_dir() {
+        // Never touch the targets without the complete new files in hand.
+        return Err(SimError::Input {
+            path: staging.to_path_buf(),
+            message: "the staged outputs are gone; nothing was replaced".into(),
+        });
+    }
     if !dir.exists() {
         if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
             fs::create_dir_all(parent).map_err(io_err(parent))?;

@@ -108,9 +108,12 @@ pub fn at_iteration(
     picture.now = Some(at);
     picture.windows = windows;
     picture.bars = admin_reservations(prepared);
-    let held: Vec<usize> = stats.held.iter().map(|&(i, _)| i).collect();
+    let mut held = vec![false; outcomes.len()];
+    for &(i, _) in &stats.held {
+        held[i] = true;
+    }
     for (i, o) in outcomes.iter().enumerate() {
-        if o.end <= at && o.start < at && !held.contains(&i) {
+        if o.end <= at && o.start < at && !held[i] {
             picture.bars.push(Bar {
                 label: label(i),
                 start: o.start,
@@ -122,11 +125,13 @@ pub fn at_iteration(
             });
         }
     }
+    let machine = snapshot.scheduler.machine();
     for &(i, start) in &snapshot.running {
+        let planned = machine.planned_end(mauisim_core::JobIdx(i as u32));
         picture.bars.push(Bar {
             label: label(i),
             start,
-            end: start + jobs[i].wcl,
+            end: planned.unwrap_or(start + jobs[i].wcl),
             procs: jobs[i].procs,
             kind: if start == at {
                 BarKind::StartsNow

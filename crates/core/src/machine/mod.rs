@@ -705,6 +705,12 @@ impl Machine {
         Ok(())
     }
 
+    /// Where the scheduler plans a running job to end (its limit, a prediction, or an
+    /// extension past either).
+    pub fn planned_end(&self, job: JobIdx) -> Option<Time> {
+        self.running.get(&job).map(|p| p.end)
+    }
+
     /// The nodes of a running job as inclusive, merged node-index ranges.
     pub fn node_ranges(&self, job: JobIdx) -> Vec<(u32, u32)> {
         let Some(p) = self.running.get(&job) else {
