@@ -166,8 +166,8 @@ struct TraceOptions {
     /// What the scheduler plans job lengths with: `limit` (the wallclock limit, Maui) or
     /// `tsafrir` (the mean of the user's last two runtimes, corrected when exceeded). Jobs
     /// are still stopped at their limit.
-    #[arg(long, value_enum, default_value_t = PredictorArg::Limit)]
-    predictor: PredictorArg,
+    #[arg(long, default_value = "limit")]
+    predictor: Predictor,
     #[command(flatten)]
     shape: ShapeArgs,
     /// Input filter: `published` rebuilds the input of the published EASY results.
@@ -327,12 +327,6 @@ enum AccountArg {
     Class,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum PredictorArg {
-    Limit,
-    Tsafrir,
-}
-
 fn parse_estimate(text: &str) -> Result<Estimate, String> {
     text.parse()
 }
@@ -417,10 +411,7 @@ fn run_options(trace: PathBuf, args: TraceOptions, fs_dir: Option<PathBuf>) -> R
         },
         estimate: args.estimate,
         seed: args.seed,
-        predictor: match args.predictor {
-            PredictorArg::Limit => Predictor::Limit,
-            PredictorArg::Tsafrir => Predictor::Tsafrir,
-        },
+        predictor: args.predictor,
         transform: Transform {
             window: args.shape.window,
             queues: args.shape.queues,

@@ -195,22 +195,5 @@ pub fn write_figure(figure: &Figure, path: &Path) -> Result<()> {
     } else {
         figure.svg()?.into_bytes()
     };
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map_or("chart".into(), |n| n.to_string_lossy().into_owned());
-    let temporary = dir.join(format!(".{name}.partial-{}", std::process::id()));
-    let _staged = mauisim_sim::interrupt::Staged::new(&temporary);
-    std::fs::write(&temporary, bytes).map_err(ReportError::io(&temporary))?;
-    let _moving = mauisim_sim::interrupt::publishing();
-    std::fs::rename(&temporary, path).map_err(|e| {
-        let _ = std::fs::remove_file(&temporary);
-        ReportError::Io {
-            path: path.to_path_buf(),
-            source: e,
-        }
-    })
+    Ok(mauisim_sim::output::write_file_atomically(path, &bytes)?)
 }

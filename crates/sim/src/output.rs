@@ -72,6 +72,30 @@ pub fn write_all(dir: &Path, report: &RunReport) -> Result<()> {
     result
 }
 
+/// Writes one file through a hidden temporary next to it and a rename: `path` holds the
+/// old contents or the new, never a part (also when interrupted, see [`crate::interrupt`]).
+pub fn write_file_atomically(path: &Path, contents: &[u8]) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(io_err(dir))?;
+    let name = path
+        .file_name()
+        .map_or("out".into(), |n| n.to_string_lossy().into_owned());
+    let temporary = dir.join(format!(".{name}.partial-{}", std::process::id()));
+    let _staged = crate::interrupt::Staged::new(&temporary);
+    fs::write(&temporary, contents).map_err(io_err(&temporary))?;
+    let _moving = crate::interrupt::publishing();
+    fs::rename(&temporary, path).map_err(|e| {
+        let _ = fs::remove_file(&temporary);
+        SimError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        }
+    })
+}
+
 /// The manifest of the report last written into a directory: its file names, one a line.
 pub const REPORT_MANIFEST: &str = ".mauisim-report";
 

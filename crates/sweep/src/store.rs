@@ -144,20 +144,8 @@ fn remove_if_present(path: &Path) -> Result<()> {
 /// Writes `path` through a temporary file and a rename: an interrupted sweep leaves the
 /// old file or the new one, never half of one.
 pub fn write_atomically(path: &Path, contents: &str) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir).map_err(SweepError::io(dir))?;
-    let name = path
-        .file_name()
-        .map_or("out".into(), |n| n.to_string_lossy());
-    let temporary = dir.join(format!(".{name}.partial-{}", std::process::id()));
-    let _staged = mauisim_sim::interrupt::Staged::new(&temporary);
-    fs::write(&temporary, contents).map_err(SweepError::io(&temporary))?;
-    let _moving = mauisim_sim::interrupt::publishing();
-    fs::rename(&temporary, path).map_err(|e| {
-        let _ = fs::remove_file(&temporary);
-        SweepError::Io {
-            path: path.to_path_buf(),
-            source: e,
-        }
-    })
+    Ok(mauisim_sim::output::write_file_atomically(
+        path,
+        contents.as_bytes(),
+    )?)
 }
