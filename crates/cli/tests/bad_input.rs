@@ -1,4 +1,4 @@
-//! The bad-input corpus (`tests/bad_input/`, listed in `cases.toml`): each file gives
+//! The bad-input corpus (`tests/bad_input/` at the repository root, listed in `cases.toml`): each file gives
 //! exactly the message it should, the command fails, and nothing is written; the inputs
 //! mauisim accepts (BOM, CRLF, unsorted records, duplicate ids) say what they adjusted.
 
@@ -26,7 +26,7 @@ struct Case {
 
 #[test]
 fn every_bad_input_gives_its_message_and_writes_nothing() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_input");
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/bad_input");
     let text = std::fs::read_to_string(corpus.join("cases.toml")).unwrap();
     let cases: Cases = toml::from_str(&text).unwrap();
     let listed: Vec<&str> = cases.case.iter().map(|c| c.file.as_str()).collect();
