@@ -349,11 +349,24 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, g: &GanttChart) -
             BarKind::Reserved => format!("{} (reserved)", bar.label),
             _ => bar.label.clone(),
         };
-        let wide = (b - a) * px_per_x > 8.0 * text.chars().count() as f64 + 6.0;
+        // A running bar is cut by the iteration's line: the label goes in the wider part,
+        // in ink that reads on it.
+        let (la, lb, light) = match (bar.kind, p.now.map(|n| unit.of(n))) {
+            (BarKind::Running, Some(n)) if a < n && n < b => {
+                if n - a >= b - n {
+                    (a, n, false)
+                } else {
+                    (n, b, true)
+                }
+            }
+            _ => (a, b, false),
+        };
+        let wide = (lb - la) * px_per_x > 8.0 * text.chars().count() as f64 + 6.0;
         let tall = count as f64 * px_per_lane >= 14.0;
         if wide && tall {
             let ink = match bar.kind {
                 BarKind::Done | BarKind::Reserved | BarKind::AdminReservation => BLACK,
+                _ if light => BLACK,
                 _ => WHITE,
             };
             let font = ("sans-serif", 13)
@@ -362,7 +375,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, g: &GanttChart) -
                 .pos(Pos::new(HPos::Center, VPos::Center));
             let y = y_of(first) + count as f64 / 2.0;
             chart
-                .draw_series(std::iter::once(Text::new(text, ((a + b) / 2.0, y), font)))
+                .draw_series(std::iter::once(Text::new(text, ((la + lb) / 2.0, y), font)))
                 .map_err(draw_err)?;
         }
     }
