@@ -179,60 +179,59 @@ pub fn figures(runs: &[RunData]) -> (Vec<Figure>, Page) {
         }),
     });
 
-    let cdf_figure = |name: &str, title: &str, label: &str, value: fn(&JobRecord) -> f64| {
-        let lines: Vec<Series> = runs
-            .iter()
-            .enumerate()
-            .map(|(k, r)| {
-                let mut v: Vec<f64> = r.jobs.iter().map(value).collect();
-                let c = series::cdf(&mut v, CDF_POINTS);
-                Series::line(
-                    &r.label,
-                    color(k),
-                    c.into_iter().map(|(x, y)| (x, y * 100.0)).collect(),
-                )
-            })
-            .collect();
-        let x = Axis::fit(
-            label,
-            true,
-            lines.iter().flat_map(|s| s.points.iter().map(|p| p.0)),
-        );
-        Lines {
-            title: title.into(),
-            x,
-            y: Axis {
-                label: "jobs at or below (%)".into(),
-                log: false,
-                range: (0.0, 101.0),
-            },
-            series: lines,
-            categories: None,
-        }
-        .named(name)
-    };
-    figures.push(Figure {
-        caption: "Distribution of waiting times (log scale). Waits under one second are \
-                  drawn at one second."
-            .into(),
-        ..cdf_figure(
-            "wait-cdf",
-            "Waiting time distribution",
-            "wait (seconds)",
-            |j| (j.wait() as f64).max(1.0),
-        )
-    });
-    figures.push(Figure {
-        caption: "Distribution of bounded slowdown, max((wait + run) / max(run, 10 s), 1) \
-                  (log scale)."
-            .into(),
-        ..cdf_figure(
-            "slowdown-cdf",
-            "Bounded slowdown distribution",
-            "bounded slowdown",
-            JobRecord::bounded_slowdown,
-        )
-    });
+    let cdf_figure =
+        |name: &str, title: &str, caption: &str, label: &str, value: fn(&JobRecord) -> f64| {
+            let lines: Vec<Series> = runs
+                .iter()
+                .enumerate()
+                .map(|(k, r)| {
+                    let mut v: Vec<f64> = r.jobs.iter().map(value).collect();
+                    let c = series::cdf(&mut v, CDF_POINTS);
+                    Series::line(
+                        &r.label,
+                        color(k),
+                        c.into_iter().map(|(x, y)| (x, y * 100.0)).collect(),
+                    )
+                })
+                .collect();
+            let x = Axis::fit(
+                label,
+                true,
+                lines.iter().flat_map(|s| s.points.iter().map(|p| p.0)),
+            );
+            Figure {
+                name: name.into(),
+                caption: caption.into(),
+                width: 1000,
+                height: 460,
+                chart: Chart::Lines(Lines {
+                    title: title.into(),
+                    x,
+                    y: Axis {
+                        label: "jobs at or below (%)".into(),
+                        log: false,
+                        range: (0.0, 101.0),
+                    },
+                    series: lines,
+                    categories: None,
+                }),
+            }
+        };
+    figures.push(cdf_figure(
+        "wait-cdf",
+        "Waiting time distribution",
+        "Distribution of waiting times (log scale). Waits under one second are drawn at \
+         one second.",
+        "wait (seconds)",
+        |j| (j.wait() as f64).max(1.0),
+    ));
+    figures.push(cdf_figure(
+        "slowdown-cdf",
+        "Bounded slowdown distribution",
+        "Distribution of bounded slowdown, max((wait + run) / max(run, 10 s), 1) (log scale).",
+        "bounded slowdown",
+        JobRecord::bounded_slowdown,
+    ));
 
     for r in runs {
         let suffix = if several {
@@ -277,22 +276,6 @@ pub fn figures(runs: &[RunData]) -> (Vec<Figure>, Page) {
     }
     let page = page(runs, &figures);
     (figures, page)
-}
-
-trait Named {
-    fn named(self, name: &str) -> Figure;
-}
-
-impl Named for Lines {
-    fn named(self, name: &str) -> Figure {
-        Figure {
-            name: name.into(),
-            caption: String::new(),
-            width: 1000,
-            height: 460,
-            chart: Chart::Lines(self),
-        }
-    }
 }
 
 fn zip(x: &[f64], y: impl Iterator<Item = f64>) -> Vec<(f64, f64)> {

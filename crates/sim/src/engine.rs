@@ -669,7 +669,10 @@ impl<'a> Sim<'a> {
     /// `--check` after the iteration at `now`: the scheduler's books, and each start and
     /// reservation of the iteration.
     fn check_iteration(&mut self, now: Time) {
-        let mut found = None;
+        self.violation = self.first_violation(now).err();
+    }
+
+    fn first_violation(&mut self, now: Time) -> std::result::Result<(), Violation> {
         for (k, start) in self.decisions.starts.iter().enumerate() {
             let (i, queued) = (start.job.0 as usize, &self.queue[start.queue_pos]);
             let broken = |rule, detail: String| Violation {
@@ -679,58 +682,51 @@ impl<'a> Sim<'a> {
                 node: None,
                 detail,
             };
-            let earlier = &self.decisions.starts[..k];
             if self.started[i] {
                 let first = self.outcomes[i].start;
-                found = Some(broken(
-                    Rule::StartedTwice,
-                    format!("it started at {first} already"),
-                ));
-            } else if earlier.iter().any(|s| s.job == start.job) {
+                let detail = format!("it started at {first} already");
+                return Err(broken(Rule::StartedTwice, detail));
+            }
+            if self.decisions.starts[..k]
+                .iter()
+                .any(|s| s.job == start.job)
+            {
                 let detail = "started twice by this iteration".to_string();
-                found = Some(broken(Rule::StartedTwice, detail));
-            } else if now < queued.submit {
+                return Err(broken(Rule::StartedTwice, detail));
+            }
+            if now < queued.submit {
                 let detail = format!("submitted at {}", queued.submit);
-                found = Some(broken(Rule::StartedBeforeSubmit, detail));
+                return Err(broken(Rule::StartedBeforeSubmit, detail));
             }
             if let Some(&Some(promised)) = self.promised.as_ref().and_then(|p| p.get(i)) {
-                if now > promised && found.is_none() {
+                if now > promised {
                     let detail = format!("promised a start at {promised}");
-                    found = Some(broken(Rule::ReservationBroken, detail));
-                }
-            }
-            if found.is_some() {
-                break;
-            }
-        }
-        if found.is_none() {
-            if let Some(promised) = &mut self.promised {
-                for r in &self.decisions.reservations {
-                    let i = r.job.0 as usize;
-                    if let Some(before) = promised[i].filter(|&p| r.start > p) {
-                        found = Some(Violation {
-                            time: now,
-                            rule: Rule::ReservationBroken,
-                            job: Some(r.job),
-                            node: None,
-                            detail: format!("reserved at {}, promised {before} before", r.start),
-                        });
-                        break;
-                    }
-                    promised[i] = Some(r.start);
+                    return Err(broken(Rule::ReservationBroken, detail));
                 }
             }
         }
-        if found.is_none() {
-            let started: Vec<&QueuedJob> = self
-                .decisions
-                .starts
-                .iter()
-                .map(|s| &self.queue[s.queue_pos])
-                .collect();
-            found = self.scheduler.verify(now, &started).err();
+        if let Some(promised) = &mut self.promised {
+            for r in &self.decisions.reservations {
+                let i = r.job.0 as usize;
+                if let Some(before) = promised[i].filter(|&p| r.start > p) {
+                    return Err(Violation {
+                        time: now,
+                        rule: Rule::ReservationBroken,
+                        job: Some(r.job),
+                        node: None,
+                        detail: format!("reserved at {}, promised {before} before", r.start),
+                    });
+                }
+                promised[i] = Some(r.start);
+            }
         }
-        self.violation = found;
+        let started: Vec<&QueuedJob> = self
+            .decisions
+            .starts
+            .iter()
+            .map(|s| &self.queue[s.queue_pos])
+            .collect();
+        self.scheduler.verify(now, &started)
     }
 
     /// `--check` when job `i` ends at `end`: it ran no longer than its limit allows.
@@ -983,38 +979,35 @@ mod check_tests {
         sim.violation.as_ref().map(|v| v.rule)
     }
 
-    #[test]
-    fn a_start_before_submission_or_a_second_start_is_caught() {
-        let jobs = one_job();
-        let mut s = sim(&jobs);
-        s.submit_next();
-        s.decisions.starts.push(Start {
-            job: JobIdx(0),
-            queue_pos: 0,
-            backfilled: false,
-        });
-        s.check_iteration(5);
-        assert_eq!(rule(&s), Some(Rule::StartedBeforeSubmit));
-        let mut s = sim(&jobs);
-        s.submit_next();
-        s.decisions.starts.push(Start {
-            job: JobIdx(0),
-            queue_pos: 0,
-            backfilled: false,
-        });
-        s.started[0] = true;
-        s.check_iteration(20);
-        assert_eq!(rule(&s), Some(Rule::StartedTwice));
-        assert_eq!(s.violation.unwrap().job, Some(JobIdx(0)));
-        // Twice in one iteration (say, by the priority pass and by backfill).
-        let mut s = sim(&jobs);
+    /// The simulation with its one job queued and `starts` times started by the
+    /// iteration under check.
+    fn starting(jobs: &[Job], starts: usize) -> Sim<'_> {
+        let mut s = sim(jobs);
         s.submit_next();
         let start = Start {
             job: JobIdx(0),
             queue_pos: 0,
             backfilled: false,
         };
-        s.decisions.starts.extend([start, start]);
+        s.decisions
+            .starts
+            .extend(std::iter::repeat_n(start, starts));
+        s
+    }
+
+    #[test]
+    fn a_start_before_submission_or_a_second_start_is_caught() {
+        let jobs = one_job();
+        let mut s = starting(&jobs, 1);
+        s.check_iteration(5);
+        assert_eq!(rule(&s), Some(Rule::StartedBeforeSubmit));
+        let mut s = starting(&jobs, 1);
+        s.started[0] = true;
+        s.check_iteration(20);
+        assert_eq!(rule(&s), Some(Rule::StartedTwice));
+        assert_eq!(s.violation.unwrap().job, Some(JobIdx(0)));
+        // Twice in one iteration (say, by the priority pass and by backfill).
+        let mut s = starting(&jobs, 2);
         s.check_iteration(20);
         assert_eq!(rule(&s), Some(Rule::StartedTwice));
     }

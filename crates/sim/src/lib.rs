@@ -531,6 +531,17 @@ pub fn write_fs_files(report: &RunReport) -> Result<()> {
     )
 }
 
+/// Simulates the whole prepared run; a check failure names its node.
+pub fn simulate(prepared: &Prepared) -> Result<(Vec<Outcome>, RunStats)> {
+    engine::simulate(
+        &prepared.workload.jobs,
+        prepared.nodes.spec.clone(),
+        prepared.policy.clone(),
+        prepared.engine,
+    )
+    .map_err(|e| prepared.nodes.name_in(e))
+}
+
 /// The state of a run at `at` (trace time, seconds), for `mauisim inspect`.
 pub fn snapshot(prepared: &Prepared, at: Time) -> engine::Snapshot {
     engine::simulate_until(

@@ -195,13 +195,7 @@ fn admin_reservations(prepared: &Prepared) -> Vec<Bar> {
 /// the jobs done by then ran.
 pub fn of_trace_at(prepared: &Prepared, at: Time, before: Time) -> Result<Picture> {
     let jobs = &prepared.workload.jobs;
-    let (outcomes, stats) = crate::engine::simulate(
-        jobs,
-        prepared.nodes.spec.clone(),
-        prepared.policy.clone(),
-        prepared.engine,
-    )
-    .map_err(|e| prepared.nodes.name_in(e))?;
+    let (outcomes, stats) = crate::simulate(prepared)?;
     let label = |i: usize| jobs[i].id.to_string();
     let title = format!(
         "{} — iteration at {}",

@@ -771,13 +771,7 @@ fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Res
     prepared.engine.scale_by_speed = scenario.scale_by_speed;
     prepared.engine.predictor = scenario.predictor;
     let jobs = &prepared.workload.jobs;
-    let (outcomes, stats) = crate::engine::simulate(
-        jobs,
-        prepared.nodes.spec.clone(),
-        prepared.policy.clone(),
-        prepared.engine,
-    )
-    .map_err(|e| prepared.nodes.name_in(e))?;
+    let (outcomes, stats) = crate::simulate(&prepared)?;
     if let Some((i, _)) = stats.held.first() {
         return Err(SimError::Usage(format!(
             "{}: job {} can never run under variant `{}` (held: {})",
