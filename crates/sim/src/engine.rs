@@ -16,8 +16,9 @@ use mauisim_core::{
     ReservationPolicy, Resources, Rule, Scheduler, Time, Verdict, Violation, FOREVER,
 };
 use serde::Serialize;
+use std::borrow::Cow;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -206,15 +207,95 @@ enum EventKind {
     End,
 }
 
-struct Sim<'a> {
-    jobs: &'a [Job],
+/// Where a run takes its jobs from, sorted by `(submit, id)`.
+pub enum Feed<'a> {
+    /// A workload in memory.
+    Slice(&'a [Job]),
+    /// Jobs made one at a time (a trace read record by record): the run holds only the
+    /// jobs from the oldest unfinished one on.
+    Stream(Box<dyn Iterator<Item = Result<Job>> + 'a>),
+}
+
+impl<'a> Feed<'a> {
+    fn next_job(&mut self, index: usize) -> Option<Result<Cow<'a, Job>>> {
+        match self {
+            Feed::Slice(jobs) => jobs.get(index).map(|j| Ok(Cow::Borrowed(j))),
+            Feed::Stream(jobs) => jobs.next().map(|j| j.map(Cow::Owned)),
+        }
+    }
+}
+
+/// A job the run has taken from its feed and not yet handed on.
+struct Live<'a> {
+    job: Cow<'a, Job>,
+    outcome: Outcome,
+    started: bool,
+    /// Ended, or held: nothing more will happen to it.
+    finished: bool,
+    /// Its nodes, as inclusive node-index ranges, once started.
+    nodes: Vec<(u32, u32)>,
+    /// When it entered the queue (a submission policy may move it from its submit time).
+    submitted: Time,
+    /// With `check`, where reservations are promises: its latest reservation.
+    promised: Option<Time>,
+}
+
+/// A job the run is done with, handed to the [`Sink`] in feed order.
+pub struct Finished<'j> {
+    pub index: usize,
+    pub job: &'j Job,
+    /// Default (all zero) for a job that never started (held).
+    pub outcome: Outcome,
+    pub started: bool,
+    pub nodes: Vec<(u32, u32)>,
+    pub submitted: Time,
+}
+
+/// Takes each job the run is done with, in feed order: collects them, or writes them out
+/// as the run goes (streamed runs).
+pub trait Sink {
+    fn finished(&mut self, done: Finished<'_>) -> Result<()>;
+}
+
+impl<S: Sink + ?Sized> Sink for &mut S {
+    fn finished(&mut self, done: Finished<'_>) -> Result<()> {
+        (**self).finished(done)
+    }
+}
+
+/// Keeps every finished job's outcome, nodes and queue entry time, by index.
+#[derive(Default)]
+struct Collect {
+    outcomes: Vec<Outcome>,
+    nodes: Vec<Vec<(u32, u32)>>,
+    submitted: Vec<Time>,
+}
+
+impl Sink for Collect {
+    fn finished(&mut self, done: Finished<'_>) -> Result<()> {
+        debug_assert_eq!(done.index, self.outcomes.len(), "finished out of order");
+        self.outcomes.push(done.outcome);
+        self.nodes.push(done.nodes);
+        self.submitted.push(done.submitted);
+        Ok(())
+    }
+}
+
+struct Sim<'a, S: Sink> {
+    feed: Feed<'a>,
+    /// Jobs taken from the feed and not yet handed to `sink`: indexes `base..`.
+    live: VecDeque<Live<'a>>,
+    base: usize,
+    sink: S,
+    /// The first error of the feed or the sink: the run stops there.
+    failure: Option<SimError>,
+    /// The latest end of a started job (the origin before any).
+    max_end: Time,
     options: EngineOptions,
     origin: Time,
     scheduler: Scheduler,
     queue: Vec<QueuedJob>,
     events: BinaryHeap<Reverse<Event>>,
-    outcomes: Vec<Outcome>,
-    started: Vec<bool>,
     decisions: Decisions,
     started_pos: Vec<usize>,
     next_submit: usize,
@@ -229,13 +310,28 @@ struct Sim<'a> {
     overcommitted: Option<u64>,
     /// The first inconsistency `check` found: the run stops there.
     violation: Option<Violation>,
-    /// With `check`, when reservations are promises (exact estimates, a stable priority
-    /// order): each job's latest reservation, by index.
-    promised: Option<Vec<Option<Time>>>,
+    /// With `check`, reservations are promises (exact estimates, a stable priority
+    /// order): each job's latest one is kept ([`Live::promised`]).
+    promises: bool,
     /// Per user id: the runtimes of their last two finished jobs (newest last).
     history: Vec<Vec<Time>>,
     totals: Totals,
     stats: RunStats,
+}
+
+impl<'a> Live<'a> {
+    fn new(job: Cow<'a, Job>) -> Self {
+        let submitted = job.submit;
+        Live {
+            job,
+            outcome: Outcome::default(),
+            started: false,
+            finished: false,
+            nodes: Vec::new(),
+            submitted,
+            promised: None,
+        }
+    }
 }
 
 /// The state of a run at one instant, after that instant's iteration.
@@ -293,18 +389,40 @@ pub fn simulate(
     policy: PolicyConfig,
     options: EngineOptions,
 ) -> Result<(Vec<Outcome>, RunStats)> {
-    let mut sim = Sim::new(jobs, spec, policy, options, Time::MAX);
+    let mut collect = Collect::default();
+    let mut stats = simulate_feed(Feed::Slice(jobs), spec, policy, options, &mut collect)?;
+    stats.job_nodes = collect.nodes;
+    if options.submission != Submission::Replay {
+        stats.submitted = collect.submitted;
+    }
+    Ok((collect.outcomes, stats))
+}
+
+/// Simulates the jobs of `feed`, handing each to `sink` once the run is done with it, in
+/// feed order. [`RunStats::job_nodes`] and [`RunStats::submitted`] stay empty: the sink
+/// has them.
+pub fn simulate_feed(
+    feed: Feed<'_>,
+    spec: Arc<MachineSpec>,
+    policy: PolicyConfig,
+    options: EngineOptions,
+    sink: impl Sink,
+) -> Result<RunStats> {
+    let mut sim = Sim::new(feed, spec, policy, options, Time::MAX, sink);
     sim.run();
+    if let Some(e) = sim.failure.take() {
+        return Err(e);
+    }
     if let Some(id) = sim.overcommitted {
         return Err(SimError::Usage(format!(
             "job {id} is running at the start but its nodes cannot host it beside the jobs running before it"
         )));
     }
-    if let Some(v) = sim.violation {
+    if let Some(v) = sim.violation.take() {
         return Err(SimError::Check(Box::new(CheckFailure {
             time: v.time,
             rule: v.rule,
-            job: v.job.map(|j| jobs[j.0 as usize].id),
+            job: v.job.map(|j| sim.job(j.0 as usize).id),
             node: v.node.map(|n| format!("#{n}")),
             detail: v.detail,
         })));
@@ -323,7 +441,12 @@ pub fn simulate(
             sim.queue[0].id
         )));
     }
-    Ok((sim.outcomes, sim.stats))
+    sim.retire();
+    if let Some(e) = sim.failure.take() {
+        return Err(e);
+    }
+    debug_assert!(sim.live.is_empty(), "jobs left in the window");
+    Ok(sim.stats)
 }
 
 /// Simulates up to and including the iteration at `at` (or the last one before it) and
@@ -335,11 +458,21 @@ pub fn simulate_until(
     options: EngineOptions,
     at: Time,
 ) -> Snapshot {
-    let mut sim = Sim::new(jobs, spec, policy, options, at);
+    let mut sim = Sim::new(
+        Feed::Slice(jobs),
+        spec,
+        policy,
+        options,
+        at,
+        Collect::default(),
+    );
     sim.run();
-    let running = (0..sim.next_submit)
-        .filter(|&i| sim.started[i] && sim.outcomes[i].end > at)
-        .map(|i| (i, sim.outcomes[i].start))
+    let running = (sim.base..sim.next_submit)
+        .filter(|&i| {
+            let e = sim.entry(i);
+            e.started && e.outcome.end > at
+        })
+        .map(|i| (i, sim.entry(i).outcome.start))
         .collect();
     Snapshot {
         now: at,
@@ -349,29 +482,40 @@ pub fn simulate_until(
     }
 }
 
-impl<'a> Sim<'a> {
+impl<'a, S: Sink> Sim<'a, S> {
     fn new(
-        jobs: &'a [Job],
+        mut feed: Feed<'a>,
         spec: Arc<MachineSpec>,
         policy: PolicyConfig,
         options: EngineOptions,
         stop: Time,
+        sink: S,
     ) -> Self {
-        let origin = jobs.first().map_or(0, |j| j.submit);
+        let mut live = VecDeque::new();
+        let mut failure = None;
+        match feed.next_job(0) {
+            Some(Ok(job)) => live.push_back(Live::new(job)),
+            Some(Err(e)) => failure = Some(e),
+            None => {}
+        }
+        let origin = live.front().map_or(0, |l| l.job.submit);
         let totals = Totals::of(&spec);
         let mut scheduler = Scheduler::with_machine(spec, options.pooled, origin, policy);
         if options.record_fairshare {
             scheduler.fairshare_mut().record();
         }
         Sim {
-            jobs,
+            feed,
+            live,
+            base: 0,
+            sink,
+            failure,
+            max_end: origin,
             options,
             origin,
             scheduler,
             queue: Vec::new(),
             events: BinaryHeap::new(),
-            outcomes: vec![Outcome::default(); jobs.len()],
-            started: vec![false; jobs.len()],
             decisions: Decisions::default(),
             started_pos: Vec::new(),
             next_submit: 0,
@@ -380,7 +524,7 @@ impl<'a> Sim<'a> {
             latest: origin,
             overcommitted: None,
             violation: None,
-            promised: None,
+            promises: false,
             history: Vec::new(),
             totals,
             stats: RunStats {
@@ -393,21 +537,75 @@ impl<'a> Sim<'a> {
                 reservations: Vec::new(),
                 iteration_times: Vec::new(),
                 timeline: Vec::new(),
-                job_nodes: vec![Vec::new(); jobs.len()],
+                job_nodes: Vec::new(),
                 node_busy: Vec::new(),
-                submitted: match options.submission {
-                    Submission::Replay => Vec::new(),
-                    _ => jobs.iter().map(|j| j.submit).collect(),
-                },
+                submitted: Vec::new(),
             },
         }
     }
 
+    fn entry(&self, i: usize) -> &Live<'a> {
+        &self.live[i - self.base]
+    }
+
+    fn entry_mut(&mut self, i: usize) -> &mut Live<'a> {
+        &mut self.live[i - self.base]
+    }
+
+    fn job(&self, i: usize) -> &Job {
+        &self.entry(i).job
+    }
+
+    /// Takes jobs from the feed until job `i` is in the window; false if the feed ends
+    /// (or fails) before it.
+    fn load(&mut self, i: usize) -> bool {
+        while self.base + self.live.len() <= i {
+            if self.failure.is_some() {
+                return false;
+            }
+            match self.feed.next_job(self.base + self.live.len()) {
+                Some(Ok(job)) => self.live.push_back(Live::new(job)),
+                Some(Err(e)) => {
+                    self.failure = Some(e);
+                    return false;
+                }
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// Hands the finished jobs at the front of the window to the sink, in order.
+    fn retire(&mut self) {
+        while self.failure.is_none()
+            && self.base < self.next_submit
+            && self.live.front().is_some_and(|l| l.finished)
+        {
+            let l = self.live.pop_front().expect("a front");
+            let done = Finished {
+                index: self.base,
+                job: &l.job,
+                outcome: l.outcome,
+                started: l.started,
+                nodes: l.nodes,
+                submitted: l.submitted,
+            };
+            if let Err(e) = self.sink.finished(done) {
+                self.failure = Some(e);
+            }
+            self.base += 1;
+        }
+    }
+
+    /// Marks job `i` finished (ended or held) and hands on what can be handed on.
+    fn finish(&mut self, i: usize) {
+        self.entry_mut(i).finished = true;
+        self.retire();
+    }
+
     fn run(&mut self) {
         if self.options.check {
-            self.promised = self
-                .reservations_are_promises()
-                .then(|| vec![None; self.jobs.len()]);
+            self.promises = self.reservations_are_promises();
         }
         if self.options.poll_interval > 0 {
             self.run_polled(self.origin);
@@ -430,9 +628,9 @@ impl<'a> Sim<'a> {
         let mut held = vec![false; self.queue.len()];
         for (pos, verdict) in verdicts {
             if let Verdict::Blocked(limit) = verdict {
-                self.stats
-                    .held
-                    .push((self.queue[pos].idx.0 as usize, limit));
+                let i = self.queue[pos].idx.0 as usize;
+                self.stats.held.push((i, limit));
+                self.entry_mut(i).finished = true;
                 held[pos] = true;
             }
         }
@@ -446,8 +644,7 @@ impl<'a> Sim<'a> {
 
     /// When the run is over: the last iteration or the last job's end.
     fn end_time(&self) -> Time {
-        let last_end = self.outcomes.iter().map(|o| o.end).max();
-        last_end.unwrap_or(self.origin).max(self.clock)
+        self.max_end.max(self.clock)
     }
 
     /// An instant to iterate at although no event happens: while jobs wait, fairshare
@@ -461,17 +658,22 @@ impl<'a> Sim<'a> {
     }
 
     /// When the next trace job enters the queue under the submission policy.
-    fn next_submit_time(&self) -> Option<Time> {
-        let job = self.jobs.get(self.next_submit)?;
+    fn next_submit_time(&mut self) -> Option<Time> {
+        if !self.load(self.next_submit) {
+            return None;
+        }
+        let submit = self.job(self.next_submit).submit;
         match self.options.submission {
-            Submission::Replay => Some(job.submit),
+            Submission::Replay => Some(submit),
             Submission::Normal { initial } => {
-                let batch = (initial as usize).min(self.jobs.len());
-                if self.next_submit < batch {
+                let initial = initial as usize;
+                if self.next_submit < initial {
+                    self.load(initial - 1);
+                    let batch = initial.min(self.base + self.live.len());
                     // Sorted by submit time: the batch's latest is its last job's.
-                    Some(self.jobs[batch - 1].submit)
+                    Some(self.job(batch - 1).submit)
                 } else {
-                    Some(job.submit)
+                    Some(submit)
                 }
             }
             // Topped up now (the instant of the last iteration) while below the depth.
@@ -494,11 +696,9 @@ impl<'a> Sim<'a> {
         let i = self.next_submit;
         let submit = self.next_submit_time().expect("a job to submit");
         self.latest = self.latest.max(submit);
-        if !self.stats.submitted.is_empty() {
-            self.stats.submitted[i] = submit;
-        }
-        let job = &self.jobs[i];
+        self.entry_mut(i).submitted = submit;
         let plan = self.predict(i);
+        let job = self.job(i);
         let mut queued = QueuedJob::new(JobIdx(i as u32), job.id, submit, job.procs, plan);
         let tasks = (job.procs / u64::from(job.request.procs_per_task.max(1))) as f64;
         let (swap_mb, disk_mb) = (
@@ -516,20 +716,24 @@ impl<'a> Sim<'a> {
         queued.request = job.request;
         queued.utilized = job.utilized;
         queued.system_priority = job.system_priority;
+        let (id, already_running) = (job.id, job.already_running);
+        let pinned = job
+            .node_ask
+            .as_deref()
+            .filter(|ask| !ask.node_ids.is_empty())
+            .map(|ask| ask.node_ids.clone());
         self.next_submit += 1;
         match self.scheduler.admit(&mut queued) {
-            Ok(()) if job.already_running => {
+            Ok(()) if already_running => {
                 let now = submit;
-                let started = match job.node_ask.as_deref() {
-                    Some(ask) if !ask.node_ids.is_empty() => self
-                        .scheduler
-                        .start_outside_policy_on(now, &queued, &ask.node_ids),
-                    _ => self.scheduler.start_outside_policy(now, &queued),
+                let started = match pinned {
+                    Some(nodes) => self.scheduler.start_outside_policy_on(now, &queued, &nodes),
+                    None => self.scheduler.start_outside_policy(now, &queued),
                 };
                 if started {
                     self.launch(i, now, false, None, queued.wcl);
                 } else {
-                    self.overcommitted.get_or_insert(job.id);
+                    self.overcommitted.get_or_insert(id);
                 }
                 true
             }
@@ -540,6 +744,7 @@ impl<'a> Sim<'a> {
             }
             Err(limit) => {
                 self.stats.held.push((i, limit));
+                self.finish(i);
                 false
             }
         }
@@ -551,14 +756,15 @@ impl<'a> Sim<'a> {
         let i = event.job as usize;
         match event.kind {
             EventKind::Limit => {
-                let until = match self.jobs[i].overrun.unwrap_or(self.options.max_overrun) {
-                    Some(overrun) => self.outcomes[i].start + self.jobs[i].wcl + overrun,
+                let (job, start) = (self.job(i), self.entry(i).outcome.start);
+                let until = match job.overrun.unwrap_or(self.options.max_overrun) {
+                    Some(overrun) => start + job.wcl + overrun,
                     None => FOREVER,
                 };
                 self.scheduler.job_extended(JobIdx(i as u32), now, until);
             }
             EventKind::Predict => {
-                let (start, wcl) = (self.outcomes[i].start, self.jobs[i].wcl);
+                let (start, wcl) = (self.entry(i).outcome.start, self.job(i).wcl);
                 let elapsed = now - start;
                 let next = CORRECTIONS
                     .iter()
@@ -568,7 +774,7 @@ impl<'a> Sim<'a> {
                     .min(wcl);
                 self.scheduler
                     .job_replanned(JobIdx(i as u32), now, start + next);
-                let run = self.outcomes[i].end - start;
+                let run = self.entry(i).outcome.end - start;
                 self.follow_plan(i, start, next, run);
             }
             EventKind::End => {
@@ -579,13 +785,14 @@ impl<'a> Sim<'a> {
                 if self.options.predictor == Predictor::Tsafrir {
                     self.remember(i);
                 }
+                self.finish(i);
             }
         }
     }
 
     /// The length to plan job `i` with when it is submitted.
     fn predict(&self, i: usize) -> Time {
-        let job = &self.jobs[i];
+        let job = self.job(i);
         if self.options.predictor == Predictor::Limit {
             return job.wcl;
         }
@@ -601,15 +808,16 @@ impl<'a> Sim<'a> {
 
     /// Keeps the runtime of finished job `i` in its user's history of two.
     fn remember(&mut self, i: usize) {
-        let user = self.jobs[i].creds.get(mauisim_core::CredKind::User);
+        let user = self.job(i).creds.get(mauisim_core::CredKind::User);
         let Some(u) = user.get() else {
             return;
         };
+        let outcome = self.entry(i).outcome;
         if self.history.len() <= u {
             self.history.resize(u + 1, Vec::new());
         }
         let last = &mut self.history[u];
-        last.push(self.outcomes[i].end - self.outcomes[i].start);
+        last.push(outcome.end - outcome.start);
         if last.len() > 2 {
             last.remove(0);
         }
@@ -650,7 +858,7 @@ impl<'a> Sim<'a> {
             let plan = queued.wcl;
             let i = start.job.0 as usize;
             self.launch(i, now, start.backfilled, first_reservation, plan);
-            self.outcomes[i].bypass = bypass;
+            self.entry_mut(i).outcome.bypass = bypass;
         }
         self.started_pos.sort_unstable();
         let mut pos = 0;
@@ -682,8 +890,9 @@ impl<'a> Sim<'a> {
                 node: None,
                 detail,
             };
-            if self.started[i] {
-                let first = self.outcomes[i].start;
+            let entry = self.entry(i);
+            if entry.started {
+                let first = entry.outcome.start;
                 let detail = format!("it started at {first} already");
                 return Err(broken(Rule::StartedTwice, detail));
             }
@@ -698,17 +907,18 @@ impl<'a> Sim<'a> {
                 let detail = format!("submitted at {}", queued.submit);
                 return Err(broken(Rule::StartedBeforeSubmit, detail));
             }
-            if let Some(&Some(promised)) = self.promised.as_ref().and_then(|p| p.get(i)) {
+            if let Some(promised) = entry.promised.filter(|_| self.promises) {
                 if now > promised {
                     let detail = format!("promised a start at {promised}");
                     return Err(broken(Rule::ReservationBroken, detail));
                 }
             }
         }
-        if let Some(promised) = &mut self.promised {
-            for r in &self.decisions.reservations {
-                let i = r.job.0 as usize;
-                if let Some(before) = promised[i].filter(|&p| r.start > p) {
+        if self.promises {
+            for k in 0..self.decisions.reservations.len() {
+                let r = self.decisions.reservations[k];
+                let promised = &mut self.live[r.job.0 as usize - self.base].promised;
+                if let Some(before) = promised.filter(|&p| r.start > p) {
                     return Err(Violation {
                         time: now,
                         rule: Rule::ReservationBroken,
@@ -717,7 +927,7 @@ impl<'a> Sim<'a> {
                         detail: format!("reserved at {}, promised {before} before", r.start),
                     });
                 }
-                promised[i] = Some(r.start);
+                *promised = Some(r.start);
             }
         }
         let started: Vec<&QueuedJob> = self
@@ -731,10 +941,10 @@ impl<'a> Sim<'a> {
 
     /// `--check` when job `i` ends at `end`: it ran no longer than its limit allows.
     fn check_end(&mut self, i: usize, end: Time) {
-        let (job, start) = (&self.jobs[i], self.outcomes[i].start);
-        let allowance = job.overrun.unwrap_or(self.options.max_overrun);
+        let (wcl, start) = (self.job(i).wcl, self.entry(i).outcome.start);
+        let allowance = self.job(i).overrun.unwrap_or(self.options.max_overrun);
         if let Some(overrun) = allowance {
-            if end - start > job.wcl + overrun && self.violation.is_none() {
+            if end - start > wcl + overrun && self.violation.is_none() {
                 self.violation = Some(Violation {
                     time: end,
                     rule: Rule::RanPastLimit,
@@ -743,7 +953,7 @@ impl<'a> Sim<'a> {
                     detail: format!(
                         "ran {} s, limit {} s + overrun {overrun} s",
                         end - start,
-                        job.wcl
+                        wcl
                     ),
                 });
             }
@@ -756,10 +966,13 @@ impl<'a> Sim<'a> {
     /// time, or kept reservations under RESERVATIONPOLICY HIGHEST).
     fn reservations_are_promises(&self) -> bool {
         let policy = self.scheduler.policy();
-        let exact = self
-            .jobs
-            .iter()
-            .all(|j| j.runtime == j.wcl && j.system_priority == 0);
+        // A streamed run cannot look ahead at every job.
+        let exact = match &self.feed {
+            Feed::Slice(jobs) => jobs
+                .iter()
+                .all(|j| j.runtime == j.wcl && j.system_priority == 0),
+            Feed::Stream(_) => false,
+        };
         let stable = policy.reservation_policy == ReservationPolicy::Highest
             || self.scheduler.priority_is_queue_order();
         exact
@@ -782,10 +995,10 @@ impl<'a> Sim<'a> {
         first_reservation: Option<Time>,
         plan: Time,
     ) {
-        let job = &self.jobs[i];
+        let job = self.job(i);
         let idx = JobIdx(i as u32);
         let machine = self.scheduler.machine();
-        self.stats.job_nodes[i] = machine.node_ranges(idx);
+        let nodes = machine.node_ranges(idx);
         let runtime = if self.options.scale_by_speed {
             let speed = machine.speed_of(idx);
             (job.runtime as f64 / speed).ceil() as Time
@@ -796,7 +1009,9 @@ impl<'a> Sim<'a> {
             Some(overrun) if runtime > job.wcl + overrun => (job.wcl + overrun, true),
             _ => (runtime, false),
         };
-        self.outcomes[i] = Outcome {
+        let entry = self.entry_mut(i);
+        entry.nodes = nodes;
+        entry.outcome = Outcome {
             start: now,
             end: now + run,
             backfilled,
@@ -804,7 +1019,8 @@ impl<'a> Sim<'a> {
             first_reservation,
             bypass: 0,
         };
-        self.started[i] = true;
+        entry.started = true;
+        self.max_end = self.max_end.max(now + run);
         self.push_event(now + run, EventKind::End, i);
         self.follow_plan(i, now, plan, run);
     }
@@ -813,7 +1029,7 @@ impl<'a> Sim<'a> {
     /// outlives the plan, the event that corrects the plan then (a new prediction while
     /// the plan is short of the limit, else the overrun allowance).
     fn follow_plan(&mut self, i: usize, start: Time, plan: Time, run: Time) {
-        let wcl = self.jobs[i].wcl;
+        let wcl = self.job(i).wcl;
         if run > plan && plan < wcl {
             self.push_event(start + plan, EventKind::Predict, i);
         } else if run > wcl {
@@ -835,7 +1051,7 @@ impl<'a> Sim<'a> {
 
     fn run_per_instant(&mut self) {
         loop {
-            if self.violation.is_some() {
+            if self.violation.is_some() || self.failure.is_some() {
                 return;
             }
             let next = [
@@ -862,7 +1078,7 @@ impl<'a> Sim<'a> {
 
     fn run_per_event(&mut self) {
         loop {
-            if self.violation.is_some() {
+            if self.violation.is_some() || self.failure.is_some() {
                 return;
             }
             let submit = self.next_submit_time();
@@ -920,7 +1136,7 @@ impl<'a> Sim<'a> {
     fn run_polled(&mut self, origin: Time) {
         let step = self.options.poll_interval;
         let mut now = origin;
-        while now <= self.stop && self.violation.is_none() {
+        while now <= self.stop && self.violation.is_none() && self.failure.is_none() {
             // Jobs a constant-depth policy tops up are submitted at this tick.
             self.clock = now;
             while self.next_event_time().is_some_and(|t| t <= now) {
@@ -957,17 +1173,18 @@ mod check_tests {
 
     /// A simulation of one job (4 processors, limit 100, submitted at 10), stopped before
     /// anything happens, with `--check` on.
-    fn sim(jobs: &[Job]) -> Sim<'_> {
+    fn sim(jobs: &[Job]) -> Sim<'_, Collect> {
         let options = EngineOptions {
             check: true,
             ..EngineOptions::default()
         };
         Sim::new(
-            jobs,
+            Feed::Slice(jobs),
             machine_of(8),
             PolicyConfig::default(),
             options,
             Time::MIN,
+            Collect::default(),
         )
     }
 
@@ -975,13 +1192,13 @@ mod check_tests {
         vec![Job::synthetic(7, 10, 100, 100, 4)]
     }
 
-    fn rule(sim: &Sim) -> Option<Rule> {
+    fn rule(sim: &Sim<Collect>) -> Option<Rule> {
         sim.violation.as_ref().map(|v| v.rule)
     }
 
     /// The simulation with its one job queued and `starts` times started by the
     /// iteration under check.
-    fn starting(jobs: &[Job], starts: usize) -> Sim<'_> {
+    fn starting(jobs: &[Job], starts: usize) -> Sim<'_, Collect> {
         let mut s = sim(jobs);
         s.submit_next();
         let start = Start {
@@ -1002,7 +1219,7 @@ mod check_tests {
         s.check_iteration(5);
         assert_eq!(rule(&s), Some(Rule::StartedBeforeSubmit));
         let mut s = starting(&jobs, 1);
-        s.started[0] = true;
+        s.entry_mut(0).started = true;
         s.check_iteration(20);
         assert_eq!(rule(&s), Some(Rule::StartedTwice));
         assert_eq!(s.violation.unwrap().job, Some(JobIdx(0)));
@@ -1016,7 +1233,7 @@ mod check_tests {
     fn running_past_the_limit_is_caught() {
         let jobs = one_job();
         let mut s = sim(&jobs);
-        s.outcomes[0].start = 10;
+        s.entry_mut(0).outcome.start = 10;
         s.check_end(0, 110);
         assert_eq!(rule(&s), None, "exactly its limit");
         s.check_end(0, 111);
@@ -1027,14 +1244,15 @@ mod check_tests {
     fn a_promise_moved_later_is_caught() {
         let jobs = one_job();
         let mut s = sim(&jobs);
-        s.promised = Some(vec![Some(50)]);
+        s.promises = true;
+        s.entry_mut(0).promised = Some(50);
         s.decisions.reservations.push(Reservation {
             job: JobIdx(0),
             start: 40,
         });
         s.check_iteration(20);
         assert_eq!(rule(&s), None, "earlier is fine");
-        assert_eq!(s.promised.as_ref().unwrap()[0], Some(40));
+        assert_eq!(s.entry(0).promised, Some(40));
         s.decisions.reservations[0].start = 45;
         s.check_iteration(30);
         assert_eq!(rule(&s), Some(Rule::ReservationBroken));

@@ -66,12 +66,12 @@ impl Sum {
 
 /// Nearest-rank percentile of sorted values: the smallest value with at least `p` of
 /// the values at or below it.
-fn percentile(sorted: &[Time], p: f64) -> Time {
+fn percentile<T: Copy + Into<Time>>(sorted: &[T], p: f64) -> Time {
     if sorted.is_empty() {
         return 0;
     }
     let rank = (p * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
+    sorted[rank.clamp(1, sorted.len()) - 1].into()
 }
 
 pub fn bounded_slowdown(wait: Time, run: Time) -> f64 {
@@ -80,94 +80,134 @@ pub fn bounded_slowdown(wait: Time, run: Time) -> f64 {
 }
 
 pub fn compute(jobs: &[Job], outcomes: &[Outcome], machine_procs: u64) -> Metrics {
-    let n = jobs.len();
-    let (mut wait, mut response, mut bsld, mut xf, mut accuracy) = (
-        Sum::default(),
-        Sum::default(),
-        Sum::default(),
-        Sum::default(),
-        Sum::default(),
-    );
-    let (mut xf_ps, mut ps) = (Sum::default(), Sum::default());
-    let mut waits = Vec::with_capacity(n);
-    let (mut backfilled, mut cancelled) = (0u64, 0u64);
-    let mut max_bsld: f64 = 0.0;
-    let (mut bypass, mut max_bypass) = (Sum::default(), 0u32);
-    let (mut reserved, mut kept, mut delay, mut max_delay) = (0u64, 0u64, Sum::default(), 0);
-    let first_submit = jobs.iter().map(|j| j.submit).min().unwrap_or(0);
-    let last_end = outcomes.iter().map(|o| o.end).max().unwrap_or(first_submit);
+    let mut acc = Accumulator::default();
     for (job, o) in jobs.iter().zip(outcomes) {
+        acc.add(job, o);
+    }
+    acc.finish(machine_procs)
+}
+
+/// The metrics built up one job at a time, in any order, so that a streamed run needs no
+/// job list: only the waits are kept (4 bytes a job), for the median and the 95th
+/// percentile.
+#[derive(Default)]
+pub struct Accumulator {
+    n: u64,
+    wait: Sum,
+    response: Sum,
+    bsld: Sum,
+    xf: Sum,
+    accuracy: Sum,
+    xf_ps: Sum,
+    ps: Sum,
+    /// Waits that fit in 32 bits (136 years); longer ones in `long_waits`.
+    waits: Vec<u32>,
+    long_waits: Vec<Time>,
+    backfilled: u64,
+    cancelled: u64,
+    max_bsld: f64,
+    bypass: Sum,
+    max_bypass: u32,
+    reserved: u64,
+    kept: u64,
+    delay: Sum,
+    max_delay: Time,
+    first_submit: Option<Time>,
+    last_end: Option<Time>,
+}
+
+impl Accumulator {
+    pub fn add(&mut self, job: &Job, o: &Outcome) {
         let (w, run) = (o.wait(job), o.run());
-        waits.push(w);
-        wait.add(w as f64);
-        response.add((w + run) as f64);
+        self.n += 1;
+        match u32::try_from(w) {
+            Ok(w) => self.waits.push(w),
+            Err(_) => self.long_waits.push(w),
+        }
+        self.wait.add(w as f64);
+        self.response.add((w + run) as f64);
         let b = bounded_slowdown(w, run);
-        bsld.add(b);
-        max_bsld = max_bsld.max(b);
+        self.bsld.add(b);
+        self.max_bsld = self.max_bsld.max(b);
         let x = (w + run) as f64 / job.wcl as f64;
-        xf.add(x);
+        self.xf.add(x);
         let proc_seconds = job.procs as f64 * run as f64;
-        xf_ps.add(x * proc_seconds);
-        ps.add(proc_seconds);
-        accuracy.add(run as f64 / job.wcl as f64);
-        backfilled += o.backfilled as u64;
-        cancelled += o.cancelled as u64;
-        bypass.add(o.bypass as f64);
-        max_bypass = max_bypass.max(o.bypass);
+        self.xf_ps.add(x * proc_seconds);
+        self.ps.add(proc_seconds);
+        self.accuracy.add(run as f64 / job.wcl as f64);
+        self.backfilled += o.backfilled as u64;
+        self.cancelled += o.cancelled as u64;
+        self.bypass.add(o.bypass as f64);
+        self.max_bypass = self.max_bypass.max(o.bypass);
         if let Some(promised) = o.first_reservation {
             let late = (o.start - promised).max(0);
-            reserved += 1;
-            kept += (late == 0) as u64;
-            delay.add(late as f64);
-            max_delay = max_delay.max(late);
+            self.reserved += 1;
+            self.kept += (late == 0) as u64;
+            self.delay.add(late as f64);
+            self.max_delay = self.max_delay.max(late);
         }
+        self.first_submit = Some(self.first_submit.map_or(job.submit, |t| t.min(job.submit)));
+        self.last_end = Some(self.last_end.map_or(o.end, |t| t.max(o.end)));
     }
-    waits.sort_unstable();
-    let mean = |s: &Sum| if n == 0 { 0.0 } else { s.value() / n as f64 };
-    let makespan = last_end - first_submit;
-    let capacity = machine_procs as f64 * makespan as f64;
-    Metrics {
-        jobs: n as u64,
-        makespan,
-        utilization: if capacity > 0.0 {
-            ps.value() / capacity
+
+    pub fn finish(self, machine_procs: u64) -> Metrics {
+        let n = self.n;
+        let (median_wait, p95_wait, max_wait) = if self.long_waits.is_empty() {
+            let mut waits = self.waits;
+            waits.sort_unstable();
+            let max = waits.last().map_or(0, |&w| Time::from(w));
+            (percentile(&waits, 0.5), percentile(&waits, 0.95), max)
         } else {
-            0.0
-        },
-        avg_wait: mean(&wait),
-        median_wait: percentile(&waits, 0.5),
-        p95_wait: percentile(&waits, 0.95),
-        max_wait: waits.last().copied().unwrap_or(0),
-        avg_response: mean(&response),
-        avg_bounded_slowdown: mean(&bsld),
-        max_bounded_slowdown: max_bsld,
-        avg_xfactor: mean(&xf),
-        avg_xfactor_ps_weighted: if ps.value() > 0.0 {
-            xf_ps.value() / ps.value()
-        } else {
-            0.0
-        },
-        backfilled_fraction: if n == 0 {
-            0.0
-        } else {
-            backfilled as f64 / n as f64
-        },
-        cancelled_jobs: cancelled,
-        avg_wallclock_accuracy: mean(&accuracy),
-        avg_bypass: mean(&bypass),
-        max_bypass,
-        reserved_jobs: reserved,
-        reservations_kept_fraction: if reserved == 0 {
-            1.0
-        } else {
-            kept as f64 / reserved as f64
-        },
-        avg_reservation_delay: if reserved == 0 {
-            0.0
-        } else {
-            delay.value() / reserved as f64
-        },
-        max_reservation_delay: max_delay,
+            let mut waits: Vec<Time> = self.waits.iter().map(|&w| Time::from(w)).collect();
+            waits.extend(self.long_waits);
+            waits.sort_unstable();
+            let max = waits.last().copied().unwrap_or(0);
+            (percentile(&waits, 0.5), percentile(&waits, 0.95), max)
+        };
+        let mean = |s: &Sum| if n == 0 { 0.0 } else { s.value() / n as f64 };
+        let first_submit = self.first_submit.unwrap_or(0);
+        let makespan = self.last_end.unwrap_or(first_submit) - first_submit;
+        let capacity = machine_procs as f64 * makespan as f64;
+        let (reserved, ps) = (self.reserved, self.ps.value());
+        Metrics {
+            jobs: n,
+            makespan,
+            utilization: if capacity > 0.0 { ps / capacity } else { 0.0 },
+            avg_wait: mean(&self.wait),
+            median_wait,
+            p95_wait,
+            max_wait,
+            avg_response: mean(&self.response),
+            avg_bounded_slowdown: mean(&self.bsld),
+            max_bounded_slowdown: self.max_bsld,
+            avg_xfactor: mean(&self.xf),
+            avg_xfactor_ps_weighted: if ps > 0.0 {
+                self.xf_ps.value() / ps
+            } else {
+                0.0
+            },
+            backfilled_fraction: if n == 0 {
+                0.0
+            } else {
+                self.backfilled as f64 / n as f64
+            },
+            cancelled_jobs: self.cancelled,
+            avg_wallclock_accuracy: mean(&self.accuracy),
+            avg_bypass: mean(&self.bypass),
+            max_bypass: self.max_bypass,
+            reserved_jobs: reserved,
+            reservations_kept_fraction: if reserved == 0 {
+                1.0
+            } else {
+                self.kept as f64 / reserved as f64
+            },
+            avg_reservation_delay: if reserved == 0 {
+                0.0
+            } else {
+                self.delay.value() / reserved as f64
+            },
+            max_reservation_delay: self.max_delay,
+        }
     }
 }
 
@@ -181,7 +221,30 @@ mod tests {
         assert_eq!(percentile(&v, 0.5), 10);
         assert_eq!(percentile(&v, 0.95), 19);
         assert_eq!(percentile(&[7], 0.95), 7);
-        assert_eq!(percentile(&[], 0.5), 0);
+        assert_eq!(percentile::<Time>(&[], 0.5), 0);
+    }
+
+    /// Waits past 32 bits (and below zero) take the wide path and sort with the rest.
+    #[test]
+    fn waits_of_any_size_give_the_same_percentiles() {
+        let waits: [Time; 5] = [5, 1 << 40, 0, 7, 1 << 33];
+        let mut acc = Accumulator::default();
+        for (i, &w) in waits.iter().enumerate() {
+            let job = Job::synthetic(i as u64, 0, 10, 10, 1);
+            acc.add(
+                &job,
+                &Outcome {
+                    start: w,
+                    end: w + 10,
+                    ..Outcome::default()
+                },
+            );
+        }
+        let m = acc.finish(1);
+        assert_eq!(
+            (m.median_wait, m.p95_wait, m.max_wait),
+            (7, 1 << 40, 1 << 40)
+        );
     }
 
     #[test]

@@ -5,10 +5,14 @@
 //! to the target and moved into place only when every file is complete, so an error never
 //! leaves a half-written output directory behind.
 
+use crate::credentials::Names;
+use crate::engine::Outcome;
 use crate::error::{Result, SimError};
+use crate::nodes::Nodes;
 use crate::swf;
+use crate::workload::{Job, Machine};
 use crate::RunReport;
-use mauisim_core::CredKind;
+use mauisim_core::{Blocked, CredKind, Time};
 use serde::Serialize;
 use std::fs;
 use std::io::{BufWriter, Write};
@@ -217,39 +221,74 @@ fn publish(staging: &Path, dir: &Path, names: &[&str]) -> Result<()> {
 }
 
 fn write_jobs_csv(path: &Path, report: &RunReport) -> Result<()> {
-    let file = fs::File::create(path).map_err(io_err(path))?;
-    let mut out = csv::Writer::from_writer(BufWriter::new(file));
-    let csv_err = |e: csv::Error| SimError::Input {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    };
-    let names = &report.workload.names;
+    let mut out = JobsCsv::create(path)?;
     let jobs = report.workload.jobs.iter().zip(&report.outcomes);
     for ((job, o), nodes) in jobs.zip(&report.stats.job_nodes) {
-        out.serialize(JobRow {
-            id: job.id,
-            submit: job.submit,
-            start: o.start,
-            end: o.end,
-            wait: o.wait(job),
-            runtime: o.run(),
-            wcl: job.wcl,
-            procs: job.procs,
-            user: names.name(CredKind::User, job.creds.get(CredKind::User)),
-            group: names.name(CredKind::Group, job.creds.get(CredKind::Group)),
-            account: names.name(CredKind::Account, job.creds.get(CredKind::Account)),
-            qos: names.name(CredKind::Qos, job.creds.get(CredKind::Qos)),
-            class: names.name(CredKind::Class, job.creds.get(CredKind::Class)),
-            backfilled: o.backfilled as u8,
-            cancelled: o.cancelled as u8,
-            bypass: o.bypass,
-            first_reservation: o.first_reservation,
-            reservation_delay: o.first_reservation.map(|promised| o.start - promised),
-            nodes: report.nodes.host_list(nodes),
-        })
-        .map_err(csv_err)?;
+        out.row(
+            job,
+            o,
+            &report.workload.names,
+            report.nodes.host_list(nodes),
+        )?;
     }
-    out.flush().map_err(io_err(path))
+    out.finish()
+}
+
+/// `jobs.csv`, written a row at a time (streamed runs write each job as it finishes).
+pub(crate) struct JobsCsv {
+    out: csv::Writer<BufWriter<fs::File>>,
+    path: PathBuf,
+}
+
+impl JobsCsv {
+    pub(crate) fn create(path: &Path) -> Result<Self> {
+        let file = fs::File::create(path).map_err(io_err(path))?;
+        Ok(JobsCsv {
+            out: csv::Writer::from_writer(BufWriter::new(file)),
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// One job that ran, with its nodes as a host list.
+    pub(crate) fn row(
+        &mut self,
+        job: &Job,
+        o: &Outcome,
+        names: &Names,
+        nodes: String,
+    ) -> Result<()> {
+        let name = |kind| names.name(kind, job.creds.get(kind));
+        self.out
+            .serialize(JobRow {
+                id: job.id,
+                submit: job.submit,
+                start: o.start,
+                end: o.end,
+                wait: o.wait(job),
+                runtime: o.run(),
+                wcl: job.wcl,
+                procs: job.procs,
+                user: name(CredKind::User),
+                group: name(CredKind::Group),
+                account: name(CredKind::Account),
+                qos: name(CredKind::Qos),
+                class: name(CredKind::Class),
+                backfilled: o.backfilled as u8,
+                cancelled: o.cancelled as u8,
+                bypass: o.bypass,
+                first_reservation: o.first_reservation,
+                reservation_delay: o.first_reservation.map(|promised| o.start - promised),
+                nodes,
+            })
+            .map_err(|e| SimError::Input {
+                path: self.path.clone(),
+                message: e.to_string(),
+            })
+    }
+
+    pub(crate) fn finish(mut self) -> Result<()> {
+        self.out.flush().map_err(io_err(&self.path))
+    }
 }
 
 fn write_timeline_csv(path: &Path, report: &RunReport) -> Result<()> {
@@ -268,6 +307,25 @@ fn write_timeline_csv(path: &Path, report: &RunReport) -> Result<()> {
 /// Per node: its processors, the processor-seconds it ran jobs and its utilization over
 /// the run (first submission to last end).
 fn write_nodes_csv(path: &Path, report: &RunReport) -> Result<()> {
+    let first = report
+        .workload
+        .jobs
+        .iter()
+        .map(|j| j.submit)
+        .min()
+        .unwrap_or(0);
+    let last = report.outcomes.iter().map(|o| o.end).max().unwrap_or(first);
+    nodes_csv(path, &report.nodes, &report.stats.node_busy, (first, last))
+}
+
+/// `nodes.csv`: each node's busy processor-seconds over `span` (first submission, last
+/// end).
+pub(crate) fn nodes_csv(
+    path: &Path,
+    nodes: &Nodes,
+    busy: &[u64],
+    span: (Time, Time),
+) -> Result<()> {
     #[derive(Serialize)]
     struct NodeRow<'a> {
         node: &'a str,
@@ -281,18 +339,10 @@ fn write_nodes_csv(path: &Path, report: &RunReport) -> Result<()> {
         path: path.to_path_buf(),
         message: e.to_string(),
     };
-    let first = report
-        .workload
-        .jobs
-        .iter()
-        .map(|j| j.submit)
-        .min()
-        .unwrap_or(0);
-    let last = report.outcomes.iter().map(|o| o.end).max().unwrap_or(first);
-    let span = (last - first).max(1) as f64;
-    let specs = &report.nodes.spec.nodes;
-    for (i, name) in report.nodes.names.iter().enumerate() {
-        let busy = report.stats.node_busy.get(i).copied().unwrap_or(0);
+    let span = (span.1 - span.0).max(1) as f64;
+    let specs = &nodes.spec.nodes;
+    for (i, name) in nodes.names.iter().enumerate() {
+        let busy = busy.get(i).copied().unwrap_or(0);
         let procs = specs[i].procs;
         out.serialize(NodeRow {
             node: name,
@@ -307,6 +357,11 @@ fn write_nodes_csv(path: &Path, report: &RunReport) -> Result<()> {
 
 /// Jobs that could never run, with the limit that holds them (a header only if none).
 fn write_held_csv(path: &Path, report: &RunReport) -> Result<()> {
+    held_csv(path, &report.held, &report.workload.names)
+}
+
+/// `held.csv`: jobs that could never run, with the limit that holds them.
+pub(crate) fn held_csv(path: &Path, held: &[(Job, Blocked)], names: &Names) -> Result<()> {
     #[derive(Serialize)]
     struct HeldRow<'a> {
         id: u64,
@@ -331,8 +386,7 @@ fn write_held_csv(path: &Path, report: &RunReport) -> Result<()> {
         "id", "submit", "procs", "wcl", "user", "limit", "job", "value", "reason",
     ])
     .map_err(csv_err)?;
-    let names = &report.workload.names;
-    for (job, limit) in &report.held {
+    for (job, limit) in held {
         out.serialize(HeldRow {
             id: job.id,
             submit: job.submit,
@@ -350,18 +404,39 @@ fn write_held_csv(path: &Path, report: &RunReport) -> Result<()> {
 }
 
 fn write_schedule_swf(path: &Path, report: &RunReport) -> Result<()> {
-    let file = fs::File::create(path).map_err(io_err(path))?;
-    let mut out = BufWriter::new(file);
     let w = &report.workload;
-    let header = format!(
-        "; Computer: mauisim {} simulated schedule\n; Note: input {}\n; Note: field 3 = simulated wait, field 4 = simulated runtime, field 5 = processors used; status 5 = cancelled at its wallclock limit\n; MaxNodes: {}\n; MaxProcs: {}\n",
-        env!("CARGO_PKG_VERSION"),
-        w.path.display(),
-        w.machine.nodes,
-        w.machine.procs(),
-    );
-    out.write_all(header.as_bytes()).map_err(io_err(path))?;
+    let mut out = ScheduleSwf::create(path, &w.path, w.machine)?;
     for (job, o) in w.jobs.iter().zip(&report.outcomes) {
+        out.row(job, o)?;
+    }
+    out.finish()
+}
+
+/// `schedule.swf`, written a record at a time.
+pub(crate) struct ScheduleSwf {
+    out: BufWriter<fs::File>,
+    path: PathBuf,
+}
+
+impl ScheduleSwf {
+    pub(crate) fn create(path: &Path, input: &Path, machine: Machine) -> Result<Self> {
+        let file = fs::File::create(path).map_err(io_err(path))?;
+        let mut out = BufWriter::new(file);
+        let header = format!(
+            "; Computer: mauisim {} simulated schedule\n; Note: input {}\n; Note: field 3 = simulated wait, field 4 = simulated runtime, field 5 = processors used; status 5 = cancelled at its wallclock limit\n; MaxNodes: {}\n; MaxProcs: {}\n",
+            env!("CARGO_PKG_VERSION"),
+            input.display(),
+            machine.nodes,
+            machine.procs(),
+        );
+        out.write_all(header.as_bytes()).map_err(io_err(path))?;
+        Ok(ScheduleSwf {
+            out,
+            path: path.to_path_buf(),
+        })
+    }
+
+    pub(crate) fn row(&mut self, job: &Job, o: &Outcome) -> Result<()> {
         let mut fields = job.record.fields;
         fields[2] = o.wait(job) as f64;
         fields[3] = o.run() as f64;
@@ -369,7 +444,10 @@ fn write_schedule_swf(path: &Path, report: &RunReport) -> Result<()> {
         if o.cancelled {
             fields[10] = 5.0;
         }
-        swf::write_record(&mut out, &fields).map_err(io_err(path))?;
+        swf::write_record(&mut self.out, &fields).map_err(io_err(&self.path))
     }
-    out.flush().map_err(io_err(path))
+
+    pub(crate) fn finish(mut self) -> Result<()> {
+        self.out.flush().map_err(io_err(&self.path))
+    }
 }
