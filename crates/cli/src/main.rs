@@ -273,6 +273,11 @@ struct RunArgs {
     /// reservations where they are promises); stop at the first broken one. Slower.
     #[arg(long)]
     check: bool,
+    /// Read, simulate and write one job at a time, holding only the jobs from the oldest
+    /// unfinished one on (for traces of millions of jobs; needs records sorted by submit
+    /// time). summary.json then has no fairness section.
+    #[arg(long)]
+    stream: bool,
 }
 
 #[derive(clap::Args)]
@@ -461,6 +466,17 @@ fn run_trace(args: RunArgs) -> anyhow::Result<()> {
     let mut options = run_options(args.trace.trace, args.trace.options, args.fs_dir);
     options.timeline = args.charts;
     options.check = args.check;
+    if args.stream {
+        let s = mauisim_sim::stream::run(&options, &args.out)
+            .with_context(|| format!("streaming the run into {}", args.out.display()))?;
+        for warning in &s.warnings {
+            eprintln!("{warning}");
+        }
+        if !args.quiet {
+            print!("{}", summary::render_streamed(&s, &args.out));
+        }
+        return Ok(());
+    }
     let report = mauisim_sim::run(options)?;
     for warning in report.config.warnings.iter().chain(&report.workload.notes) {
         eprintln!("{warning}");

@@ -172,3 +172,66 @@ pub fn render(report: &RunReport, out: &Path) -> String {
     }
     text
 }
+
+/// The summary of a streamed run: the metrics, and how many jobs it held at once.
+pub fn render_streamed(s: &mauisim_sim::stream::StreamSummary, out: &Path) -> String {
+    let m = &s.metrics;
+    let mut text = String::new();
+    let _ = writeln!(text, "mauisim (streamed): {}", s.trace);
+    let _ = writeln!(
+        text,
+        "  machine        {} processors on {} nodes ({}; {})",
+        s.machine_procs,
+        s.machine_nodes,
+        s.nodes_from,
+        if s.pooled_processors {
+            "processors pooled"
+        } else {
+            "tracked per node"
+        }
+    );
+    let _ = writeln!(
+        text,
+        "  jobs           {} simulated of {} records; at most {} in memory at once",
+        m.jobs, s.records, s.max_jobs_in_memory
+    );
+    if !s.skipped.is_empty() {
+        let _ = writeln!(
+            text,
+            "  skipped        {} ({})",
+            s.skipped_total,
+            describe(&s.skipped)
+        );
+    }
+    if s.held > 0 {
+        let _ = writeln!(
+            text,
+            "  held           {} never eligible; see held.csv",
+            s.held
+        );
+    }
+    if !s.adjusted.is_empty() {
+        let _ = writeln!(text, "  adjusted       {}", describe(&s.adjusted));
+    }
+    let _ = writeln!(text, "  utilization    {:.2} %", 100.0 * m.utilization);
+    let _ = writeln!(
+        text,
+        "  wait           avg {}  median {}  p95 {}  max {}",
+        hms(m.avg_wait),
+        hms(m.median_wait as f64),
+        hms(m.p95_wait as f64),
+        hms(m.max_wait as f64)
+    );
+    let _ = writeln!(
+        text,
+        "  bounded sld    avg {:.4} (tau 10 s)",
+        m.avg_bounded_slowdown
+    );
+    let _ = writeln!(
+        text,
+        "  simulated in   {:.2} s ({:.0} jobs/s)",
+        s.sim_seconds, s.jobs_per_second
+    );
+    let _ = writeln!(text, "  outputs        {}", out.display());
+    text
+}

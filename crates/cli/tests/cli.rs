@@ -1248,3 +1248,141 @@ fn an_interrupt_while_publishing_waits_for_the_outputs() {
         3
     );
 }
+
+/// `--stream` writes what a run in memory writes, byte for byte (summary.json apart:
+/// the same metrics, no fairness section), under policies that keep state per job and
+/// per credential, with transforms, a submission policy and runtime predictions.
+#[test]
+fn a_streamed_run_writes_what_a_run_in_memory_writes() {
+    let kth = repo().join("traces/KTH-SP2-1996-2.swf.gz");
+    let tmp = tempfile::tempdir().unwrap();
+    let depth = write(
+        tmp.path(),
+        "depth.cfg",
+        b"SIMJOBSUBMISSIONPOLICY CONSTANTJOBDEPTH\nSIMINITIALQUEUEDEPTH 16\n",
+    );
+    let depth = depth.to_str().unwrap().to_string();
+    let cases: [&[&str]; 6] = [
+        &[],
+        &["-c", "scenarios/fair-limits.cfg", "--warmup", "5:00:00:00"],
+        &[
+            "-c",
+            "scenarios/full-priority.cfg",
+            "--account-from",
+            "group",
+        ],
+        &[
+            "-c",
+            "scenarios/fairshare.cfg",
+            "--estimate",
+            "f-model:3",
+            "--predictor",
+            "tsafrir",
+        ],
+        &[
+            "-c",
+            "scenarios/conservative.cfg",
+            "--window",
+            "1000000..20000000",
+            "--first",
+            "3000",
+            "--shift",
+            "100",
+        ],
+        &["-c", &depth, "--event-order", "per-event"],
+    ];
+    for (k, extra) in cases.iter().enumerate() {
+        let (batch, streamed) = (
+            tmp.path().join(format!("b{k}")),
+            tmp.path().join(format!("s{k}")),
+        );
+        for (out, stream) in [(&batch, false), (&streamed, true)] {
+            let mut args = vec![
+                "run",
+                kth.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "-q",
+            ];
+            args.extend_from_slice(extra);
+            if stream {
+                args.push("--stream");
+            }
+            let o = Command::new(env!("CARGO_BIN_EXE_mauisim"))
+                .current_dir(repo())
+                .args(&args)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
+        }
+        for file in ["jobs.csv", "schedule.swf", "nodes.csv", "held.csv"] {
+            let (a, b) = (
+                fs::read(batch.join(file)).unwrap(),
+                fs::read(streamed.join(file)).unwrap(),
+            );
+            assert!(a == b, "{extra:?}: {file} differs");
+        }
+        let summary = |dir: &Path| -> serde_json::Value {
+            let mut v: serde_json::Value =
+                serde_json::from_slice(&fs::read(dir.join("summary.json")).unwrap()).unwrap();
+            let m = v.as_object_mut().unwrap();
+            for key in [
+                "fairness",
+                "sim_seconds",
+                "jobs_per_second",
+                "streamed",
+                "max_jobs_in_memory",
+            ] {
+                m.remove(key);
+            }
+            v
+        };
+        assert_eq!(
+            summary(&batch),
+            summary(&streamed),
+            "{extra:?}: summary.json"
+        );
+        let s: serde_json::Value =
+            serde_json::from_slice(&fs::read(streamed.join("summary.json")).unwrap()).unwrap();
+        assert_eq!(s["streamed"], true);
+        // A job that waits until the end (held by a limit it can never meet) keeps every
+        // later job in memory; the plain replay finishes jobs as it goes.
+        if k == 0 {
+            let at_once = s["max_jobs_in_memory"].as_u64().unwrap();
+            assert!(
+                at_once > 0 && at_once < s["jobs"].as_u64().unwrap() / 10,
+                "{at_once}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_streamed_run_refuses_what_needs_the_whole_trace() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = one_job_trace(tmp.path());
+    fails_with(&trace, &["--stream", "--last", "5"], "--stream: --last");
+    fails_with(
+        &trace,
+        &["--stream", "--target-load", "0.5"],
+        "--stream: --target-load",
+    );
+    fails_with(&trace, &["--stream", "--charts"], "--stream: --charts");
+    fails_with(&trace, &["--stream", "--check"], "--stream: --check");
+    let unsorted = write(
+        tmp.path(),
+        "unsorted.swf",
+        b"; MaxProcs: 8\n1 50 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n2 10 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n",
+    );
+    fails_with(
+        &unsorted,
+        &["--stream"],
+        "line 3: job 2 is submitted at 10, before job 1 on line 2: a streamed run needs the records sorted",
+    );
+    let bad = write(
+        tmp.path(),
+        "bad.swf",
+        format!("; MaxProcs: 8\n{RECORD}1 x\n").as_bytes(),
+    );
+    fails_with(&bad, &["--stream"], "bad.swf:3");
+}

@@ -21,6 +21,7 @@ pub mod output;
 pub mod params;
 pub mod picture;
 pub mod scenario;
+pub mod stream;
 pub mod swf;
 pub mod transform;
 pub mod windows_report;

@@ -63,13 +63,26 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> SimError + '_ {
 
 /// Writes all outputs of `report` into `dir`, atomically.
 pub fn write_all(dir: &Path, report: &RunReport) -> Result<()> {
+    write_staged(dir, |staging| write_into(staging, report))
+}
+
+/// Runs `write` on a fresh staging directory next to `dir` and, if it succeeds, moves
+/// the outputs it wrote into `dir` (any of [`FILES`] it did not write, and charts of an
+/// earlier run, are removed from `dir`); on error, `dir` is left as it was.
+pub fn write_staged<T>(dir: &Path, write: impl FnOnce(&Path) -> Result<T>) -> Result<T> {
     let staging = staging_dir(dir);
     let _staged = crate::interrupt::Staged::new(&staging);
     // Charts of an earlier run in `dir` describe outputs about to be replaced: they go too.
     let mut names: Vec<String> = FILES.iter().map(|f| f.to_string()).collect();
     names.extend(report_files(dir));
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    let result = write_into(&staging, report).and_then(|()| publish(&staging, dir, &names));
+    let result = (|| {
+        let _ = fs::remove_dir_all(&staging);
+        fs::create_dir_all(&staging).map_err(io_err(&staging))?;
+        let value = write(&staging)?;
+        publish(&staging, dir, &names)?;
+        Ok(value)
+    })();
     if result.is_err() {
         let _ = fs::remove_dir_all(&staging);
     }
@@ -164,8 +177,6 @@ fn staging_dir(dir: &Path) -> PathBuf {
 }
 
 fn write_into(staging: &Path, report: &RunReport) -> Result<()> {
-    let _ = fs::remove_dir_all(staging);
-    fs::create_dir_all(staging).map_err(io_err(staging))?;
     write_jobs_csv(&staging.join("jobs.csv"), report)?;
     write_schedule_swf(&staging.join("schedule.swf"), report)?;
     write_held_csv(&staging.join("held.csv"), report)?;

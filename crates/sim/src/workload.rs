@@ -441,7 +441,7 @@ fn build_maui(
 }
 
 impl<'a> Builder<'a> {
-    fn new(options: &'a LoadOptions, machine: Machine) -> Self {
+    pub(crate) fn new(options: &'a LoadOptions, machine: Machine) -> Self {
         Builder {
             options,
             max_procs: machine.procs(),
@@ -545,7 +545,11 @@ pub fn describe(counts: &Counts) -> String {
         .join(", ")
 }
 
-fn machine_size(header: &SwfHeader, cli: &MachineOverride, path: &Path) -> Result<Machine> {
+pub(crate) fn machine_size(
+    header: &SwfHeader,
+    cli: &MachineOverride,
+    path: &Path,
+) -> Result<Machine> {
     match (cli.procs, cli.nodes, cli.procs_per_node) {
         (Some(_), Some(_), _) => Err(SimError::Usage(
             "give either --procs or --nodes with --procs-per-node, not both".into(),
@@ -594,18 +598,27 @@ fn machine_size(header: &SwfHeader, cli: &MachineOverride, path: &Path) -> Resul
     }
 }
 
-struct Builder<'a> {
+pub(crate) struct Builder<'a> {
     options: &'a LoadOptions,
     rng: ChaCha8Rng,
     max_procs: u64,
     procs_per_node: u64,
     jobs: Vec<Job>,
     names: Names,
-    skipped: Counts,
-    adjusted: Counts,
+    pub(crate) skipped: Counts,
+    pub(crate) adjusted: Counts,
 }
 
 impl Builder<'_> {
+    /// The job `record` makes (`None` if skipped), its credentials interned in `names`:
+    /// one record at a time, for streamed runs.
+    pub(crate) fn job_of(&mut self, record: SwfRecord, names: &mut Names) -> Option<Job> {
+        std::mem::swap(&mut self.names, names);
+        self.add(record);
+        std::mem::swap(&mut self.names, names);
+        self.jobs.pop()
+    }
+
     fn skip(&mut self, reason: &'static str) {
         *self.skipped.entry(reason).or_default() += 1;
     }

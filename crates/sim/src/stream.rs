@@ -1,0 +1,532 @@
+//! Streamed runs (`mauisim run --stream`, issue 8 item 6): the trace is read, bound to the
+//! config and simulated one record at a time, and each job is written to `jobs.csv` and
+//! `schedule.swf` and added to the metrics as soon as it (and every job before it) has
+//! finished. Memory holds the jobs from the oldest unfinished one on, not the trace.
+//!
+//! The outputs are those of a run in memory, byte for byte, except `summary.json`: it has
+//! no fairness section (that needs every job), and says `"streamed": true`. What needs
+//! the whole trace before the run is refused: unsorted records, `--last`,
+//! `--target-load`, `--compress`, Maui workload traces, charts, `--check`, fairshare
+//! files and node files.
+
+use crate::credentials::{self, AccountFrom, Names, Resolver};
+use crate::engine::{self, EngineOptions, Feed, Finished, Sink};
+use crate::error::{Result, SimError};
+use crate::metrics::{Accumulator, Metrics};
+use crate::output::{self, JobsCsv, ScheduleSwf};
+use crate::params::{self, LoadedConfig, SimConfig};
+use crate::swf::{self, SwfReader};
+use crate::workload::{self, Builder, Counts, Job};
+use crate::{nodes, transform, RunOptions};
+use mauisim_core::{Blocked, CredId, CredKind, Request, Time};
+use serde::Serialize;
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// What a streamed run reports (its `summary.json`).
+#[derive(Debug, Serialize)]
+pub struct StreamSummary {
+    pub trace: String,
+    pub streamed: bool,
+    pub records: u64,
+    pub jobs: u64,
+    pub skipped: Counts,
+    pub skipped_total: u64,
+    pub adjusted: Counts,
+    pub held: u64,
+    pub held_by: BTreeMap<String, u64>,
+    pub limit_blocks: BTreeMap<String, u64>,
+    pub machine_procs: u64,
+    pub machine_nodes: usize,
+    pub nodes_from: String,
+    pub pooled_processors: bool,
+    #[serde(flatten)]
+    pub load: transform::LoadReport,
+    pub warmup_jobs: u64,
+    pub event_order: engine::EventOrder,
+    pub estimate: workload::Estimate,
+    pub seed: u64,
+    pub predictor: engine::Predictor,
+    pub filter: workload::Filter,
+    pub config: SimConfig,
+    #[serde(flatten)]
+    pub metrics: Metrics,
+    pub iterations: u64,
+    pub max_queue_length: usize,
+    /// The most jobs the run held at once (from the oldest unfinished one to the newest
+    /// read).
+    pub max_jobs_in_memory: usize,
+    pub sim_seconds: f64,
+    pub jobs_per_second: f64,
+    /// Config warnings.
+    #[serde(skip)]
+    pub warnings: Vec<String>,
+}
+
+/// Runs `options` streamed, writing every output into `dir` (atomically, as
+/// [`output::write_all`] does).
+pub fn run(options: &RunOptions, dir: &Path) -> Result<StreamSummary> {
+    refuse_whole_trace_options(options)?;
+    output::write_staged(dir, |staging| run_into(options, staging))
+}
+
+fn refuse_whole_trace_options(o: &RunOptions) -> Result<()> {
+    let t = &o.transform;
+    let refused = [
+        (
+            t.last.is_some(),
+            "--last (the last N jobs are known only at the end)",
+        ),
+        (
+            t.target_load.is_some(),
+            "--target-load (it scales the whole trace)",
+        ),
+        (t.compress.is_some(), "--compress"),
+        (o.timeline, "--charts"),
+        (o.check, "--check"),
+        (o.fs_dir.is_some(), "--fs-dir"),
+        (o.fs_init.is_some(), "--fs-init"),
+        (o.node_file.is_some(), "--node-file"),
+    ];
+    match refused.iter().find(|(set, _)| *set) {
+        Some((_, what)) => Err(SimError::Usage(format!(
+            "--stream: {what} needs the whole trace in memory; run without --stream"
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn run_into(options: &RunOptions, staging: &Path) -> Result<StreamSummary> {
+    let LoadedConfig { config, warnings } = match &options.config {
+        Some(path) => params::from_file(path)?,
+        None => LoadedConfig {
+            config: SimConfig::default(),
+            warnings: Vec::new(),
+        },
+    };
+    let path = &options.trace;
+    if crate::maui_trace::is_maui_trace(path)? {
+        return Err(SimError::Usage(
+            "--stream reads SWF traces; run a Maui workload trace without --stream".into(),
+        ));
+    }
+    let mut reader = swf::open(path)?;
+    let first = reader.read_header()?;
+    let load = crate::load_options(options, &config);
+    let machine = workload::machine_size(&reader.header, &load.machine, path)?;
+    let mut names = Names::default();
+    let resolver = Resolver::new(&config.credentials, &mut names);
+    let mut policy = config.policy.clone();
+    policy.creds = resolver.tables.clone();
+    for (group, qos) in policy
+        .reservation_groups
+        .iter_mut()
+        .zip(&config.reservation_qos)
+    {
+        group.qos = qos.as_ref().map(|list| {
+            list.iter()
+                .map(|q| names.intern(CredKind::Qos, q))
+                .collect()
+        });
+    }
+    let nodes = nodes::build(None, machine, &config.nodes, &mut names)?;
+    // Pooled only if no SWF job could need its nodes tracked (memory, partitions).
+    let any_swf_job = Request {
+        mem: 1,
+        ..Request::default()
+    };
+    let pooled = nodes
+        .spec
+        .pools_processors(std::iter::once((&any_swf_job, 1)));
+    let engine_options = EngineOptions {
+        order: options.event_order,
+        poll_interval: config.poll_interval,
+        max_overrun: config.max_overrun,
+        submission: config.submission(),
+        pooled,
+        scale_by_speed: options.scale_by_speed,
+        predictor: options.predictor,
+        ..EngineOptions::default()
+    };
+    let names = Rc::new(RefCell::new(names));
+    let machine_procs = nodes.procs();
+    let feed = Jobs {
+        reader,
+        first,
+        builder: Builder::new(&load, machine),
+        names: names.clone(),
+        resolver: &resolver,
+        account_from: options.account_from,
+        config: &config,
+        transform: &options.transform,
+        path: path.clone(),
+        records: 0,
+        previous: None,
+        kept: 0,
+        adjusted: Counts::new(),
+        trace_load: LoadSum::default(),
+        run_load: LoadSum::default(),
+    };
+    let feed = Rc::new(RefCell::new(feed));
+    let mut sink = Writer {
+        names: names.clone(),
+        nodes: &nodes,
+        jobs_csv: JobsCsv::create(&staging.join("jobs.csv"))?,
+        schedule: ScheduleSwf::create(&staging.join("schedule.swf"), path, machine)?,
+        metrics: Accumulator::default(),
+        warmup: options.transform.warmup,
+        first_submit: None,
+        min_submit: None,
+        last_end: None,
+        warmup_jobs: 0,
+        held: Vec::new(),
+        live_peak: 0,
+        finished: 0,
+        fed: feed.clone(),
+    };
+    let clock = std::time::Instant::now();
+    let stats = engine::simulate_feed(
+        Feed::Stream(Box::new(Shared(feed.clone()))),
+        nodes.spec.clone(),
+        policy,
+        engine_options,
+        &mut sink,
+    )
+    .map_err(|e| nodes.name_in(e))?;
+    let sim_seconds = clock.elapsed().as_secs_f64();
+    let Writer {
+        jobs_csv,
+        schedule,
+        metrics,
+        min_submit,
+        last_end,
+        warmup_jobs,
+        held,
+        live_peak,
+        ..
+    } = sink;
+    jobs_csv.finish()?;
+    schedule.finish()?;
+    let feed = feed.borrow();
+    if feed.records == 0 {
+        return Err(SimError::Input {
+            path: path.clone(),
+            message: "no job records (an empty trace)".into(),
+        });
+    }
+    if feed.kept == 0 {
+        let skipped = &feed.builder.skipped;
+        let message = if feed.trace_load.first.is_none() {
+            let all = feed.records;
+            format!(
+                "all {all} records were skipped: {}",
+                workload::describe(skipped)
+            )
+        } else {
+            let why = workload::describe(&feed.adjusted);
+            format!("the workload transforms left no job ({why})")
+        };
+        return Err(SimError::Input {
+            path: path.clone(),
+            message,
+        });
+    }
+    let names = names.borrow();
+    let limit_of: BTreeMap<usize, Blocked> = stats.held.iter().copied().collect();
+    let held: Vec<(Job, Blocked)> = held
+        .into_iter()
+        .filter_map(|(i, job)| limit_of.get(&i).map(|&b| (job, b)))
+        .collect();
+    output::held_csv(&staging.join("held.csv"), &held, &names)?;
+    let first = min_submit.unwrap_or(0);
+    let span = (first, last_end.unwrap_or(first));
+    output::nodes_csv(&staging.join("nodes.csv"), &nodes, &stats.node_busy, span)?;
+    let metrics = metrics.finish(machine_procs);
+    let mut skipped = feed.builder.skipped.clone();
+    skipped.retain(|_, n| *n > 0);
+    let mut adjusted = feed.builder.adjusted.clone();
+    adjusted.extend(feed.adjusted.iter().map(|(k, v)| (*k, *v)));
+    let summary = StreamSummary {
+        trace: path.display().to_string(),
+        streamed: true,
+        records: feed.records,
+        jobs: metrics.jobs,
+        skipped_total: skipped.values().sum(),
+        skipped,
+        adjusted,
+        held: held.len() as u64,
+        held_by: count_by(held.iter().map(|(_, b)| crate::blocked::limit_name(b))),
+        limit_blocks: stats
+            .limit_blocks
+            .iter()
+            .map(|(kind, n)| (kind.label(), *n))
+            .collect(),
+        machine_procs,
+        machine_nodes: nodes.names.len(),
+        nodes_from: nodes.source.clone(),
+        pooled_processors: pooled,
+        load: transform::LoadReport {
+            offered_load_trace: feed.trace_load.value(machine_procs),
+            offered_load: feed.run_load.value(machine_procs),
+        },
+        warmup_jobs,
+        event_order: options.event_order,
+        estimate: options.estimate,
+        seed: options.seed,
+        predictor: options.predictor,
+        filter: options.filter,
+        config: config.clone(),
+        jobs_per_second: if sim_seconds > 0.0 {
+            metrics.jobs as f64 / sim_seconds
+        } else {
+            0.0
+        },
+        metrics,
+        iterations: stats.iterations,
+        max_queue_length: stats.max_queue,
+        max_jobs_in_memory: live_peak,
+        sim_seconds,
+        warnings,
+    };
+    let json = serde_json::to_string_pretty(&summary).expect("summary serialises");
+    let summary_path = staging.join("summary.json");
+    std::fs::write(&summary_path, json + "\n").map_err(|source| SimError::Io {
+        path: summary_path,
+        source,
+    })?;
+    Ok(summary)
+}
+
+fn count_by(keys: impl Iterator<Item = String>) -> BTreeMap<String, u64> {
+    let mut counts = BTreeMap::new();
+    for k in keys {
+        *counts.entry(k).or_default() += 1;
+    }
+    counts
+}
+
+/// Σ processors × runtime and the submission span, as [`transform::offered_load`] sums
+/// them.
+#[derive(Default)]
+struct LoadSum {
+    work: f64,
+    first: Option<Time>,
+    last: Time,
+}
+
+impl LoadSum {
+    fn add(&mut self, job: &Job) {
+        self.work += job.procs as f64 * job.runtime as f64;
+        self.first.get_or_insert(job.submit);
+        self.last = job.submit;
+    }
+
+    fn value(&self, machine_procs: u64) -> f64 {
+        let Some(first) = self.first else {
+            return 0.0;
+        };
+        let span = (self.last - first) as f64;
+        if span <= 0.0 || machine_procs == 0 {
+            return 0.0;
+        }
+        self.work / (machine_procs as f64 * span)
+    }
+}
+
+/// The trace's jobs, one record at a time: built, checked for order, given their
+/// credentials and transformed as a run in memory does it.
+struct Jobs<'a, R: BufRead> {
+    reader: SwfReader<R>,
+    /// The first record, read with the header.
+    first: Option<swf::SwfRecord>,
+    builder: Builder<'a>,
+    names: Rc<RefCell<Names>>,
+    resolver: &'a Resolver,
+    account_from: AccountFrom,
+    config: &'a SimConfig,
+    transform: &'a transform::Transform,
+    path: PathBuf,
+    records: u64,
+    /// `(submit, id, line)` of the last job built.
+    previous: Option<(Time, u64, usize)>,
+    /// Jobs the transforms kept so far.
+    kept: usize,
+    adjusted: Counts,
+    trace_load: LoadSum,
+    run_load: LoadSum,
+}
+
+impl<R: BufRead> Jobs<'_, R> {
+    fn next_job(&mut self) -> Option<Result<Job>> {
+        loop {
+            let record = match self.first.take() {
+                Some(r) => r,
+                None => match self.reader.next()? {
+                    Ok(r) => r,
+                    Err(e) => return Some(Err(e)),
+                },
+            };
+            self.records += 1;
+            let shared = self.names.clone();
+            let mut names = shared.borrow_mut();
+            let Some(mut job) = self.builder.job_of(record, &mut names) else {
+                continue;
+            };
+            let line = job.record.line;
+            if let Some((submit, id, before)) = self.previous {
+                if (job.submit, job.id) < (submit, id) {
+                    return Some(Err(SimError::Input {
+                        path: self.path.clone(),
+                        message: format!(
+                            "line {line}: job {} is submitted at {}, before job {id} on line {before}: a streamed run needs the records sorted by submit time (sort the trace, or run without --stream)",
+                            job.id, job.submit
+                        ),
+                    }));
+                }
+            }
+            self.previous = Some((job.submit, job.id, line));
+            self.bind(&mut job, &mut names);
+            self.trace_load.add(&job);
+            if !self.keeps(&job, &names) {
+                continue;
+            }
+            job.submit += self.transform.shift;
+            self.run_load.add(&job);
+            return Some(Ok(job));
+        }
+    }
+
+    /// Credentials and class OVERRUN, as [`crate::bind`] gives them.
+    fn bind(&mut self, job: &mut Job, names: &mut Names) {
+        let source = match self.account_from {
+            AccountFrom::None => None,
+            AccountFrom::User => Some(CredKind::User),
+            AccountFrom::Group => Some(CredKind::Group),
+            AccountFrom::Class => Some(CredKind::Class),
+        };
+        if let Some(kind) = source {
+            let id: CredId = job.creds.get(kind);
+            if id.get().is_some() {
+                let name = names.name(kind, id).to_string();
+                job.requested_account = names.intern(CredKind::Account, &name);
+            }
+        }
+        let denied = self
+            .resolver
+            .assign(&mut job.creds, job.requested_account, job.requested_qos);
+        match denied {
+            Some(credentials::Denied::Account) => self.count("account_request_denied"),
+            Some(credentials::Denied::Qos) => self.count("qos_request_denied"),
+            None => {}
+        }
+        let class_overrun = &self.config.class_overrun;
+        if !class_overrun.is_empty() {
+            let class = names.name(CredKind::Class, job.creds.get(CredKind::Class));
+            job.overrun = class_overrun
+                .get(class)
+                .or_else(|| class_overrun.get(credentials::DEFAULT))
+                .copied();
+        }
+    }
+
+    /// The window, queue, user and first-N transforms.
+    fn keeps(&mut self, job: &Job, names: &Names) -> bool {
+        let t = self.transform;
+        if let Some((start, end)) = t.window {
+            if !(start <= job.submit && job.submit < end) {
+                self.count("outside_time_window");
+                return false;
+            }
+        }
+        let class = names.name(CredKind::Class, job.creds.get(CredKind::Class));
+        if !t.queues.is_empty() && !t.queues.iter().any(|q| q == class) {
+            self.count("other_queue");
+            return false;
+        }
+        let user = names.name(CredKind::User, job.creds.get(CredKind::User));
+        if !t.users.is_empty() && !t.users.iter().any(|u| u == user) {
+            self.count("other_user");
+            return false;
+        }
+        if t.first.is_some_and(|n| self.kept >= n) {
+            self.count("beyond_first_n");
+            return false;
+        }
+        self.kept += 1;
+        true
+    }
+
+    fn count(&mut self, what: &'static str) {
+        *self.adjusted.entry(what).or_default() += 1;
+    }
+}
+
+/// The feed as the engine takes it, while the writer still reads its names.
+struct Shared<'a, R: BufRead>(Rc<RefCell<Jobs<'a, R>>>);
+
+impl<R: BufRead> Iterator for Shared<'_, R> {
+    type Item = Result<Job>;
+
+    fn next(&mut self) -> Option<Result<Job>> {
+        self.0.borrow_mut().next_job()
+    }
+}
+
+/// Writes each finished job and adds it to the metrics.
+struct Writer<'a, R: BufRead> {
+    names: Rc<RefCell<Names>>,
+    nodes: &'a nodes::Nodes,
+    jobs_csv: JobsCsv,
+    schedule: ScheduleSwf,
+    metrics: Accumulator,
+    warmup: Time,
+    /// The first job's submission (warm-up counts from it), and the first submission
+    /// and last end of the jobs that ran (for `nodes.csv`).
+    first_submit: Option<Time>,
+    min_submit: Option<Time>,
+    last_end: Option<Time>,
+    warmup_jobs: u64,
+    /// Held jobs by index (their limits come with the run's statistics).
+    held: Vec<(usize, Job)>,
+    live_peak: usize,
+    finished: usize,
+    fed: Rc<RefCell<Jobs<'a, R>>>,
+}
+
+impl<R: BufRead> Sink for Writer<'_, R> {
+    fn finished(&mut self, done: Finished<'_>) -> Result<()> {
+        let read = self.fed.borrow().kept;
+        self.live_peak = self.live_peak.max(read - self.finished);
+        self.finished += 1;
+        if !done.started {
+            self.held.push((done.index, done.job.clone()));
+            return Ok(());
+        }
+        // Waits count from when a submission policy let the job in.
+        let job = if done.submitted == done.job.submit {
+            Cow::Borrowed(done.job)
+        } else {
+            let mut moved = done.job.clone();
+            moved.submit = done.submitted;
+            Cow::Owned(moved)
+        };
+        let o = &done.outcome;
+        let names = self.names.borrow();
+        self.jobs_csv
+            .row(&job, o, &names, self.nodes.host_list(&done.nodes))?;
+        self.schedule.row(&job, o)?;
+        let first = *self.first_submit.get_or_insert(job.submit);
+        self.min_submit = Some(self.min_submit.map_or(job.submit, |t| t.min(job.submit)));
+        self.last_end = Some(self.last_end.map_or(o.end, |t| t.max(o.end)));
+        if job.submit >= first + self.warmup {
+            self.metrics.add(&job, o);
+        } else {
+            self.warmup_jobs += 1;
+        }
+        Ok(())
+    }
+}
