@@ -25,6 +25,25 @@ fn hms(seconds: f64) -> String {
     format!("{}:{:02}:{:02}", s / 3600, (s % 3600) / 60, s % 60)
 }
 
+/// Utilization, waits and bounded slowdown: the lines every run summary starts its
+/// metrics with.
+fn usage_and_waits(text: &mut String, m: &mauisim_sim::metrics::Metrics) {
+    let _ = writeln!(text, "  utilization    {:.2} %", 100.0 * m.utilization);
+    let _ = writeln!(
+        text,
+        "  wait           avg {}  median {}  p95 {}  max {}",
+        hms(m.avg_wait),
+        hms(m.median_wait as f64),
+        hms(m.p95_wait as f64),
+        hms(m.max_wait as f64)
+    );
+    let _ = writeln!(
+        text,
+        "  bounded sld    avg {:.4} (tau 10 s)",
+        m.avg_bounded_slowdown
+    );
+}
+
 pub fn render(report: &RunReport, out: &Path) -> String {
     let m = &report.metrics;
     let w = &report.workload;
@@ -86,20 +105,7 @@ pub fn render(report: &RunReport, out: &Path) -> String {
     if !w.adjusted.is_empty() {
         let _ = writeln!(text, "  adjusted       {}", describe(&w.adjusted));
     }
-    let _ = writeln!(text, "  utilization    {:.2} %", 100.0 * m.utilization);
-    let _ = writeln!(
-        text,
-        "  wait           avg {}  median {}  p95 {}  max {}",
-        hms(m.avg_wait),
-        hms(m.median_wait as f64),
-        hms(m.p95_wait as f64),
-        hms(m.max_wait as f64)
-    );
-    let _ = writeln!(
-        text,
-        "  bounded sld    avg {:.4} (tau 10 s)",
-        m.avg_bounded_slowdown
-    );
+    usage_and_waits(&mut text, m);
     let _ = writeln!(
         text,
         "  xfactor        avg {:.4}, proc-second weighted {:.4}",
@@ -213,20 +219,7 @@ pub fn render_streamed(s: &mauisim_sim::stream::StreamSummary, out: &Path) -> St
     if !s.adjusted.is_empty() {
         let _ = writeln!(text, "  adjusted       {}", describe(&s.adjusted));
     }
-    let _ = writeln!(text, "  utilization    {:.2} %", 100.0 * m.utilization);
-    let _ = writeln!(
-        text,
-        "  wait           avg {}  median {}  p95 {}  max {}",
-        hms(m.avg_wait),
-        hms(m.median_wait as f64),
-        hms(m.p95_wait as f64),
-        hms(m.max_wait as f64)
-    );
-    let _ = writeln!(
-        text,
-        "  bounded sld    avg {:.4} (tau 10 s)",
-        m.avg_bounded_slowdown
-    );
+    usage_and_waits(&mut text, m);
     let _ = writeln!(
         text,
         "  simulated in   {:.2} s ({:.0} jobs/s)",

@@ -218,6 +218,18 @@ pub enum AccountFrom {
     Class,
 }
 
+impl AccountFrom {
+    /// The credential whose name becomes the requested account, if any.
+    pub fn source(self) -> Option<CredKind> {
+        match self {
+            AccountFrom::None => None,
+            AccountFrom::User => Some(CredKind::User),
+            AccountFrom::Group => Some(CredKind::Group),
+            AccountFrom::Class => Some(CredKind::Class),
+        }
+    }
+}
+
 /// How one credential (account or QOS) is chosen: each holder credential's default
 /// (ADEF / QDEF) and access list (ALIST / QLIST), by kind and id, with each kind's DEFAULT
 /// object's values apart.
@@ -410,12 +422,7 @@ pub fn assign_all(
     account_from: AccountFrom,
     adjusted: &mut crate::workload::Counts,
 ) {
-    let source = match account_from {
-        AccountFrom::None => None,
-        AccountFrom::User => Some(CredKind::User),
-        AccountFrom::Group => Some(CredKind::Group),
-        AccountFrom::Class => Some(CredKind::Class),
-    };
+    let source = account_from.source();
     // The account named like each source credential, computed once per credential.
     let mut mapped: Vec<CredId> = Vec::new();
     if let Some(kind) = source {
@@ -430,11 +437,21 @@ pub fn assign_all(
                 job.requested_account = mapped[i];
             }
         }
-        match resolver.assign(&mut job.creds, job.requested_account, job.requested_qos) {
-            Some(Denied::Account) => *adjusted.entry("account_request_denied").or_default() += 1,
-            Some(Denied::Qos) => *adjusted.entry("qos_request_denied").or_default() += 1,
-            None => {}
-        }
+        assign_requested(job, resolver, adjusted);
+    }
+}
+
+/// Gives `job` its account and QOS from its requests and the config, counting a denied
+/// request in `adjusted`.
+pub fn assign_requested(
+    job: &mut crate::workload::Job,
+    resolver: &Resolver,
+    adjusted: &mut crate::workload::Counts,
+) {
+    match resolver.assign(&mut job.creds, job.requested_account, job.requested_qos) {
+        Some(Denied::Account) => *adjusted.entry("account_request_denied").or_default() += 1,
+        Some(Denied::Qos) => *adjusted.entry("qos_request_denied").or_default() += 1,
+        None => {}
     }
 }
 

@@ -154,6 +154,9 @@ pub struct RunStats {
     /// Timed events created (completions and limit passes).
     pub events: u64,
     pub max_queue: usize,
+    /// The most jobs the run held at once: from the oldest unfinished one to the newest
+    /// taken from the feed.
+    pub max_window: usize,
     /// Jobs that can never run (a per-job limit, or larger than the machine), by index,
     /// with the limit: held, never started.
     pub held: Vec<(usize, Blocked)>,
@@ -499,6 +502,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             None => {}
         }
         let origin = live.front().map_or(0, |l| l.job.submit);
+        let max_window = live.len();
         let totals = Totals::of(&spec);
         let mut scheduler = Scheduler::with_machine(spec, options.pooled, origin, policy);
         if options.record_fairshare {
@@ -531,6 +535,7 @@ impl<'a, S: Sink> Sim<'a, S> {
                 iterations: 0,
                 events: 0,
                 max_queue: 0,
+                max_window,
                 held: Vec::new(),
                 limit_blocks: Vec::new(),
                 fs_windows: Vec::new(),
@@ -564,7 +569,10 @@ impl<'a, S: Sink> Sim<'a, S> {
                 return false;
             }
             match self.feed.next_job(self.base + self.live.len()) {
-                Some(Ok(job)) => self.live.push_back(Live::new(job)),
+                Some(Ok(job)) => {
+                    self.live.push_back(Live::new(job));
+                    self.stats.max_window = self.stats.max_window.max(self.live.len());
+                }
                 Some(Err(e)) => {
                     self.failure = Some(e);
                     return false;

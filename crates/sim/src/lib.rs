@@ -220,13 +220,7 @@ pub struct Prepared {
 
 /// Reads the config and the trace and gives every job its credentials.
 pub fn prepare(options: &RunOptions) -> Result<Prepared> {
-    let config = match &options.config {
-        Some(path) => params::from_file(path)?,
-        None => LoadedConfig {
-            config: SimConfig::default(),
-            warnings: Vec::new(),
-        },
-    };
+    let config = load_config(options)?;
     let workload = workload::load(&options.trace, &load_options(options, &config.config))?;
     prepare_with(config, workload, options)
 }
@@ -314,30 +308,10 @@ pub fn bind(
         account_from,
         &mut workload.adjusted,
     );
-    let mut policy = config.config.policy.clone();
-    policy.creds = resolver.tables;
-    for (group, names) in policy
-        .reservation_groups
-        .iter_mut()
-        .zip(&config.config.reservation_qos)
-    {
-        group.qos = names.as_ref().map(|names| {
-            names
-                .iter()
-                .map(|name| workload.names.intern(CredKind::Qos, name))
-                .collect()
-        });
-    }
-    let class_overrun = &config.config.class_overrun;
-    if !class_overrun.is_empty() {
+    let policy = policy_for(&config.config, resolver.tables, &mut workload.names);
+    if !config.config.class_overrun.is_empty() {
         for job in &mut workload.jobs {
-            let class = workload
-                .names
-                .name(CredKind::Class, job.creds.get(CredKind::Class));
-            job.overrun = class_overrun
-                .get(class)
-                .or_else(|| class_overrun.get(credentials::DEFAULT))
-                .copied();
+            set_class_overrun(job, &config.config, &workload.names);
         }
     }
     let nodes = nodes::build(
@@ -376,6 +350,49 @@ pub fn bind(
         engine,
         nodes,
         load,
+    })
+}
+
+/// The config's policy with its credential tables and RESERVATIONQOSLIST names as ids.
+fn policy_for(
+    config: &SimConfig,
+    creds: mauisim_core::CredTables,
+    names: &mut credentials::Names,
+) -> PolicyConfig {
+    let mut policy = config.policy.clone();
+    policy.creds = creds;
+    for (group, qos) in policy
+        .reservation_groups
+        .iter_mut()
+        .zip(&config.reservation_qos)
+    {
+        group.qos = qos.as_ref().map(|list| {
+            list.iter()
+                .map(|name| names.intern(CredKind::Qos, name))
+                .collect()
+        });
+    }
+    policy
+}
+
+/// The OVERRUN of the job's class (or the DEFAULT class), replacing JOBMAXOVERRUN.
+fn set_class_overrun(job: &mut workload::Job, config: &SimConfig, names: &credentials::Names) {
+    let class = names.name(CredKind::Class, job.creds.get(CredKind::Class));
+    let overrun = &config.class_overrun;
+    job.overrun = overrun
+        .get(class)
+        .or_else(|| overrun.get(credentials::DEFAULT))
+        .copied();
+}
+
+/// The config of `options`, or the defaults without one.
+fn load_config(options: &RunOptions) -> Result<LoadedConfig> {
+    Ok(match &options.config {
+        Some(path) => params::from_file(path)?,
+        None => LoadedConfig {
+            config: SimConfig::default(),
+            warnings: Vec::new(),
+        },
     })
 }
 

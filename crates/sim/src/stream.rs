@@ -14,10 +14,11 @@ use crate::engine::{self, EngineOptions, Feed, Finished, Sink};
 use crate::error::{Result, SimError};
 use crate::metrics::{Accumulator, Metrics};
 use crate::output::{self, JobsCsv, ScheduleSwf};
-use crate::params::{self, LoadedConfig, SimConfig};
+use crate::params::{LoadedConfig, SimConfig};
 use crate::swf::{self, SwfReader};
+use crate::transform::{self, OfferedLoad};
 use crate::workload::{self, Builder, Counts, Job};
-use crate::{nodes, transform, RunOptions};
+use crate::{nodes, RunOptions};
 use mauisim_core::{Blocked, CredId, CredKind, Request, Time};
 use serde::Serialize;
 use std::borrow::Cow;
@@ -101,13 +102,7 @@ fn refuse_whole_trace_options(o: &RunOptions) -> Result<()> {
 }
 
 fn run_into(options: &RunOptions, staging: &Path) -> Result<StreamSummary> {
-    let LoadedConfig { config, warnings } = match &options.config {
-        Some(path) => params::from_file(path)?,
-        None => LoadedConfig {
-            config: SimConfig::default(),
-            warnings: Vec::new(),
-        },
-    };
+    let LoadedConfig { config, warnings } = crate::load_config(options)?;
     let path = &options.trace;
     if crate::maui_trace::is_maui_trace(path)? {
         return Err(SimError::Usage(
@@ -120,19 +115,7 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<StreamSummary> {
     let machine = workload::machine_size(&reader.header, &load.machine, path)?;
     let mut names = Names::default();
     let resolver = Resolver::new(&config.credentials, &mut names);
-    let mut policy = config.policy.clone();
-    policy.creds = resolver.tables.clone();
-    for (group, qos) in policy
-        .reservation_groups
-        .iter_mut()
-        .zip(&config.reservation_qos)
-    {
-        group.qos = qos.as_ref().map(|list| {
-            list.iter()
-                .map(|q| names.intern(CredKind::Qos, q))
-                .collect()
-        });
-    }
+    let policy = crate::policy_for(&config, resolver.tables.clone(), &mut names);
     let nodes = nodes::build(None, machine, &config.nodes, &mut names)?;
     // Pooled only if no SWF job could need its nodes tracked (memory, partitions).
     let any_swf_job = Request {
@@ -154,7 +137,7 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<StreamSummary> {
     };
     let names = Rc::new(RefCell::new(names));
     let machine_procs = nodes.procs();
-    let feed = Jobs {
+    let mut feed = Jobs {
         reader,
         first,
         builder: Builder::new(&load, machine),
@@ -168,10 +151,9 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<StreamSummary> {
         previous: None,
         kept: 0,
         adjusted: Counts::new(),
-        trace_load: LoadSum::default(),
-        run_load: LoadSum::default(),
+        trace_load: OfferedLoad::default(),
+        run_load: OfferedLoad::default(),
     };
-    let feed = Rc::new(RefCell::new(feed));
     let mut sink = Writer {
         names: names.clone(),
         nodes: &nodes,
@@ -184,13 +166,10 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<StreamSummary> {
         last_end: None,
         warmup_jobs: 0,
         held: Vec::new(),
-        live_peak: 0,
-        finished: 0,
-        fed: feed.clone(),
     };
     let clock = std::time::Instant::now();
     let stats = engine::simulate_feed(
-        Feed::Stream(Box::new(Shared(feed.clone()))),
+        Feed::Stream(Box::new(&mut feed)),
         nodes.spec.clone(),
         policy,
         engine_options,
@@ -206,12 +185,10 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<StreamSummary> {
         last_end,
         warmup_jobs,
         held,
-        live_peak,
         ..
     } = sink;
     jobs_csv.finish()?;
     schedule.finish()?;
-    let feed = feed.borrow();
     if feed.records == 0 {
         return Err(SimError::Input {
             path: path.clone(),
@@ -220,7 +197,7 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<StreamSummary> {
     }
     if feed.kept == 0 {
         let skipped = &feed.builder.skipped;
-        let message = if feed.trace_load.first.is_none() {
+        let message = if feed.trace_load.is_empty() {
             let all = feed.records;
             format!(
                 "all {all} records were skipped: {}",
@@ -288,7 +265,7 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<StreamSummary> {
         metrics,
         iterations: stats.iterations,
         max_queue_length: stats.max_queue,
-        max_jobs_in_memory: live_peak,
+        max_jobs_in_memory: stats.max_window,
         sim_seconds,
         warnings,
     };
@@ -307,34 +284,6 @@ fn count_by(keys: impl Iterator<Item = String>) -> BTreeMap<String, u64> {
         *counts.entry(k).or_default() += 1;
     }
     counts
-}
-
-/// Σ processors × runtime and the submission span, as [`transform::offered_load`] sums
-/// them.
-#[derive(Default)]
-struct LoadSum {
-    work: f64,
-    first: Option<Time>,
-    last: Time,
-}
-
-impl LoadSum {
-    fn add(&mut self, job: &Job) {
-        self.work += job.procs as f64 * job.runtime as f64;
-        self.first.get_or_insert(job.submit);
-        self.last = job.submit;
-    }
-
-    fn value(&self, machine_procs: u64) -> f64 {
-        let Some(first) = self.first else {
-            return 0.0;
-        };
-        let span = (self.last - first) as f64;
-        if span <= 0.0 || machine_procs == 0 {
-            return 0.0;
-        }
-        self.work / (machine_procs as f64 * span)
-    }
 }
 
 /// The trace's jobs, one record at a time: built, checked for order, given their
@@ -356,8 +305,8 @@ struct Jobs<'a, R: BufRead> {
     /// Jobs the transforms kept so far.
     kept: usize,
     adjusted: Counts,
-    trace_load: LoadSum,
-    run_load: LoadSum,
+    trace_load: OfferedLoad,
+    run_load: OfferedLoad,
 }
 
 impl<R: BufRead> Jobs<'_, R> {
@@ -402,54 +351,24 @@ impl<R: BufRead> Jobs<'_, R> {
 
     /// Credentials and class OVERRUN, as [`crate::bind`] gives them.
     fn bind(&mut self, job: &mut Job, names: &mut Names) {
-        let source = match self.account_from {
-            AccountFrom::None => None,
-            AccountFrom::User => Some(CredKind::User),
-            AccountFrom::Group => Some(CredKind::Group),
-            AccountFrom::Class => Some(CredKind::Class),
-        };
-        if let Some(kind) = source {
+        if let Some(kind) = self.account_from.source() {
             let id: CredId = job.creds.get(kind);
             if id.get().is_some() {
                 let name = names.name(kind, id).to_string();
                 job.requested_account = names.intern(CredKind::Account, &name);
             }
         }
-        let denied = self
-            .resolver
-            .assign(&mut job.creds, job.requested_account, job.requested_qos);
-        match denied {
-            Some(credentials::Denied::Account) => self.count("account_request_denied"),
-            Some(credentials::Denied::Qos) => self.count("qos_request_denied"),
-            None => {}
-        }
-        let class_overrun = &self.config.class_overrun;
-        if !class_overrun.is_empty() {
-            let class = names.name(CredKind::Class, job.creds.get(CredKind::Class));
-            job.overrun = class_overrun
-                .get(class)
-                .or_else(|| class_overrun.get(credentials::DEFAULT))
-                .copied();
+        credentials::assign_requested(job, self.resolver, &mut self.adjusted);
+        if !self.config.class_overrun.is_empty() {
+            crate::set_class_overrun(job, self.config, names);
         }
     }
 
     /// The window, queue, user and first-N transforms.
     fn keeps(&mut self, job: &Job, names: &Names) -> bool {
         let t = self.transform;
-        if let Some((start, end)) = t.window {
-            if !(start <= job.submit && job.submit < end) {
-                self.count("outside_time_window");
-                return false;
-            }
-        }
-        let class = names.name(CredKind::Class, job.creds.get(CredKind::Class));
-        if !t.queues.is_empty() && !t.queues.iter().any(|q| q == class) {
-            self.count("other_queue");
-            return false;
-        }
-        let user = names.name(CredKind::User, job.creds.get(CredKind::User));
-        if !t.users.is_empty() && !t.users.iter().any(|u| u == user) {
-            self.count("other_user");
+        if let Some(reason) = t.filtered_out(job, names) {
+            self.count(reason);
             return false;
         }
         if t.first.is_some_and(|n| self.kept >= n) {
@@ -465,19 +384,16 @@ impl<R: BufRead> Jobs<'_, R> {
     }
 }
 
-/// The feed as the engine takes it, while the writer still reads its names.
-struct Shared<'a, R: BufRead>(Rc<RefCell<Jobs<'a, R>>>);
-
-impl<R: BufRead> Iterator for Shared<'_, R> {
+impl<R: BufRead> Iterator for Jobs<'_, R> {
     type Item = Result<Job>;
 
     fn next(&mut self) -> Option<Result<Job>> {
-        self.0.borrow_mut().next_job()
+        self.next_job()
     }
 }
 
 /// Writes each finished job and adds it to the metrics.
-struct Writer<'a, R: BufRead> {
+struct Writer<'a> {
     names: Rc<RefCell<Names>>,
     nodes: &'a nodes::Nodes,
     jobs_csv: JobsCsv,
@@ -492,16 +408,10 @@ struct Writer<'a, R: BufRead> {
     warmup_jobs: u64,
     /// Held jobs by index (their limits come with the run's statistics).
     held: Vec<(usize, Job)>,
-    live_peak: usize,
-    finished: usize,
-    fed: Rc<RefCell<Jobs<'a, R>>>,
 }
 
-impl<R: BufRead> Sink for Writer<'_, R> {
+impl Sink for Writer<'_> {
     fn finished(&mut self, done: Finished<'_>) -> Result<()> {
-        let read = self.fed.borrow().kept;
-        self.live_peak = self.live_peak.max(read - self.finished);
-        self.finished += 1;
         if !done.started {
             self.held.push((done.index, done.job.clone()));
             return Ok(());

@@ -5,7 +5,7 @@
 
 use crate::credentials::Names;
 use crate::error::{Result, SimError};
-use crate::workload::{Job, Workload};
+use crate::workload::{Counts, Job, Workload};
 use mauisim_core::{CredKind, Time};
 use serde::Serialize;
 
@@ -30,6 +30,27 @@ pub struct Transform {
     pub warmup: Time,
 }
 
+impl Transform {
+    /// Why the window, queue or user filter leaves `job` out, if it does (the first that
+    /// does, in that order).
+    pub fn filtered_out(&self, job: &Job, names: &Names) -> Option<&'static str> {
+        if self
+            .window
+            .is_some_and(|(start, end)| !(start <= job.submit && job.submit < end))
+        {
+            return Some("outside_time_window");
+        }
+        let name = |kind| names.name(kind, job.creds.get(kind));
+        if !self.queues.is_empty() && !self.queues.iter().any(|q| q == name(CredKind::Class)) {
+            return Some("other_queue");
+        }
+        if !self.users.is_empty() && !self.users.iter().any(|u| u == name(CredKind::User)) {
+            return Some("other_user");
+        }
+        None
+    }
+}
+
 /// Offered load before and after, for the summary.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
 pub struct LoadReport {
@@ -41,47 +62,59 @@ pub struct LoadReport {
 
 /// Σ procs·runtime / (machine procs · span of submissions); 0 for fewer than two instants.
 pub fn offered_load(jobs: &[Job], machine_procs: u64) -> f64 {
-    let (Some(first), Some(last)) = (jobs.first(), jobs.last()) else {
-        return 0.0;
-    };
-    let span = (last.submit - first.submit) as f64;
-    if span <= 0.0 || machine_procs == 0 {
-        return 0.0;
+    let mut load = OfferedLoad::default();
+    jobs.iter().for_each(|j| load.add(j));
+    load.value(machine_procs)
+}
+
+/// [`offered_load`] one job at a time, jobs in submit order (streamed runs).
+#[derive(Debug, Default)]
+pub struct OfferedLoad {
+    work: f64,
+    first: Option<Time>,
+    last: Time,
+}
+
+impl OfferedLoad {
+    pub fn add(&mut self, job: &Job) {
+        self.work += job.procs as f64 * job.runtime as f64;
+        self.first.get_or_insert(job.submit);
+        self.last = job.submit;
     }
-    let work: f64 = jobs.iter().map(|j| j.procs as f64 * j.runtime as f64).sum();
-    work / (machine_procs as f64 * span)
+
+    /// Whether any job was added.
+    pub fn is_empty(&self) -> bool {
+        self.first.is_none()
+    }
+
+    pub fn value(&self, machine_procs: u64) -> f64 {
+        let Some(first) = self.first else {
+            return 0.0;
+        };
+        let span = (self.last - first) as f64;
+        if span <= 0.0 || machine_procs == 0 {
+            return 0.0;
+        }
+        self.work / (machine_procs as f64 * span)
+    }
 }
 
 /// Applies `t` to the workload (sorted by submit time; it stays sorted).
 pub fn apply(w: &mut Workload, t: &Transform, machine_procs: u64) -> Result<LoadReport> {
     let before = offered_load(&w.jobs, machine_procs);
-    let drop = |w: &mut Workload, reason: &'static str, keep: &dyn Fn(&Job, &Names) -> bool| {
-        let n = w.jobs.len();
-        let names = &w.names;
-        w.jobs.retain(|j| keep(j, names));
-        let removed = (n - w.jobs.len()) as u64;
-        if removed > 0 {
-            *w.adjusted.entry(reason).or_insert(0) += removed;
+    let n = w.jobs.len();
+    let mut dropped = Counts::new();
+    let names = &w.names;
+    w.jobs.retain(|j| match t.filtered_out(j, names) {
+        Some(reason) => {
+            *dropped.entry(reason).or_insert(0) += 1;
+            false
         }
-    };
-    if let Some((start, end)) = t.window {
-        drop(w, "outside_time_window", &|j, _| {
-            start <= j.submit && j.submit < end
-        });
-    }
-    if !t.queues.is_empty() {
-        drop(w, "other_queue", &|j, names| {
-            t.queues
-                .iter()
-                .any(|q| names.name(CredKind::Class, j.creds.get(CredKind::Class)) == q)
-        });
-    }
-    if !t.users.is_empty() {
-        drop(w, "other_user", &|j, names| {
-            t.users
-                .iter()
-                .any(|u| names.name(CredKind::User, j.creds.get(CredKind::User)) == u)
-        });
+        None => true,
+    });
+    debug_assert_eq!(n - w.jobs.len(), dropped.values().sum::<u64>() as usize);
+    for (reason, removed) in dropped {
+        *w.adjusted.entry(reason).or_insert(0) += removed;
     }
     if let Some(n) = t.first {
         let removed = w.jobs.len().saturating_sub(n) as u64;
