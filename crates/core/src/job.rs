@@ -2,6 +2,7 @@
 
 use crate::cred::{JobCreds, ResolvedCreds};
 use crate::node::Request;
+use crate::priority::JobTerms;
 use crate::Time;
 
 /// Dense index of a job in the caller's workload (not the trace's job id).
@@ -56,8 +57,8 @@ pub struct QueuedJob {
     /// Share of its dedicated processors the job keeps busy (the trace's average CPU
     /// time over its runtime; 1 when unknown): what FSPOLICY UTILIZEDPS charges.
     pub utilized: f64,
-    /// The time-independent part of its priority, cached by the scheduler.
-    pub static_priority: Option<f64>,
+    /// The time-independent parts of its priority, cached by the scheduler.
+    pub priority_terms: Option<JobTerms>,
 }
 
 impl QueuedJob {
@@ -84,7 +85,7 @@ impl QueuedJob {
             first_reservation: None,
             reserved_seq: None,
             utilized: 1.0,
-            static_priority: None,
+            priority_terms: None,
         }
     }
 

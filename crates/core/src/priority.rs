@@ -363,16 +363,49 @@ impl Breakdown {
     }
 }
 
+/// The parts of a queued job's priority that do not change while it waits, cached by the
+/// scheduler ([`PriorityConfig::job_terms`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JobTerms {
+    /// CRED + ATTR + RES (+ USAGE, zero while idle).
+    static_part: f64,
+    wcl: f64,
+    /// `max(XFMINWCLIMIT, WCL)`.
+    xf_divisor: f64,
+    /// QUEUETIMEWEIGHT and XFACTORWEIGHT plus the QOS's QTWEIGHT and XFWEIGHT.
+    qt_weight: f64,
+    xf_weight: f64,
+    qt_target_minutes: Option<f64>,
+    xf_target: Option<f64>,
+}
+
+impl JobTerms {
+    /// Whether this job's own weights keep its priority nondecreasing over time (its QOS
+    /// may add a negative QTWEIGHT or XFWEIGHT); see [`PriorityConfig::grows_with_time`].
+    pub fn grows_with_time(&self) -> bool {
+        self.qt_weight >= 0.0 && self.xf_weight >= 0.0
+    }
+}
+
 /// `max(ε, target − value)^−2` while the target is ahead; once reached it keeps growing
 /// linearly from `ε^−2` (DECISIONS.md "Target service").
+///
+/// Every branch is computed and one selected: which applies varies from job to job, and
+/// a mispredicted branch costs more than the division. The approach is held to `ε^−2`
+/// (rounding could take it an ulp past), so the factor never falls as `value` grows.
+#[inline]
 fn target_factor(value: f64, target: f64) -> f64 {
     let ahead = target - value;
-    if ahead > TARGET_EPSILON {
-        1.0 / (ahead * ahead)
-    } else if ahead > 0.0 {
+    let approaching = (1.0 / (ahead * ahead)).min(TARGET_REACHED);
+    let reached = if ahead > 0.0 {
         TARGET_REACHED
     } else {
         TARGET_REACHED - ahead
+    };
+    if ahead > TARGET_EPSILON {
+        approaching
+    } else {
+        reached
     }
 }
 
@@ -383,7 +416,7 @@ impl PriorityConfig {
 
     /// The start priority of an idle job at `now`.
     pub fn priority(&self, job: &QueuedJob, now: Time, fs: &(impl FsDeltaSource + ?Sized)) -> i64 {
-        self.priority_with_static(job, now, fs, self.static_part(job))
+        self.priority_from_terms(job, &self.job_terms(job), now, Some(fs))
     }
 
     /// Every factor of an idle job's start priority at `now` (USAGE is zero: it applies
@@ -512,24 +545,40 @@ impl PriorityConfig {
         (queued + job.wcl as f64) / (job.wcl.max(self.xf_min_wclimit) as f64)
     }
 
-    /// The start priority from the time-dependent components and a cached
-    /// [`Self::static_part`]: what the scheduler sorts by, every iteration.
-    pub fn priority_with_static(
+    /// What a queued job's priority needs besides the time and the state the scheduler
+    /// changes (effective queue start, bypass, SPVIOLATION, fairshare), worked out once
+    /// with the same operations [`Self::breakdown`] uses, so that cached priorities are
+    /// bit-identical to reported ones.
+    pub fn job_terms(&self, job: &QueuedJob) -> JobTerms {
+        let creds = &job.cred_factors;
+        JobTerms {
+            static_part: self.static_part(job),
+            wcl: job.wcl as f64,
+            xf_divisor: job.wcl.max(self.xf_min_wclimit) as f64,
+            qt_weight: self.weight[Sub::QueueTime as usize] + creds.qt_weight,
+            xf_weight: self.weight[Sub::XFactor as usize] + creds.xf_weight,
+            qt_target_minutes: creds.qt_target.map(|t| t as f64 / 60.0),
+            xf_target: creds.xf_target,
+        }
+    }
+
+    /// The start priority from a job's cached [`JobTerms`]: what the scheduler sorts by,
+    /// every iteration. `fs` is `None` when every fairshare delta is zero (no FSPOLICY).
+    #[inline]
+    pub fn priority_from_terms<F: FsDeltaSource + ?Sized>(
         &self,
         job: &QueuedJob,
+        terms: &JobTerms,
         now: Time,
-        fs: &(impl FsDeltaSource + ?Sized),
-        static_part: f64,
+        fs: Option<&F>,
     ) -> i64 {
-        let creds = &job.cred_factors;
         let queued = job.eff_queued(now) as f64;
-        let xfactor = self.xfactor(job, now);
+        let minutes = queued / 60.0;
+        let xfactor = (queued + terms.wcl) / terms.xf_divisor;
         let w = |s: Sub| self.weight[s as usize];
         let mut serv = 0.0;
-        serv += self.term(Sub::QueueTime, w(Sub::QueueTime) + creds.qt_weight, || {
-            queued / 60.0
-        });
-        serv += self.term(Sub::XFactor, w(Sub::XFactor) + creds.xf_weight, || xfactor);
+        serv += self.term(Sub::QueueTime, terms.qt_weight, || minutes);
+        serv += self.term(Sub::XFactor, terms.xf_weight, || xfactor);
         serv += self.term(Sub::SpViolation, w(Sub::SpViolation), || {
             if job.soft_violation {
                 1.0
@@ -540,22 +589,29 @@ impl PriorityConfig {
         serv += self.term(Sub::Bypass, w(Sub::Bypass), || job.bypass as f64);
         let mut targ = 0.0;
         targ += self.term(Sub::TargetQueueTime, w(Sub::TargetQueueTime), || {
-            creds
-                .qt_target
-                .map_or(0.0, |t| target_factor(queued / 60.0, t as f64 / 60.0))
+            terms
+                .qt_target_minutes
+                .map_or(0.0, |t| target_factor(minutes, t))
         });
         targ += self.term(Sub::TargetXFactor, w(Sub::TargetXFactor), || {
-            creds.xf_target.map_or(0.0, |t| target_factor(xfactor, t))
+            terms.xf_target.map_or(0.0, |t| target_factor(xfactor, t))
         });
-        let mut fair = 0.0;
-        for kind in CredKind::ALL {
-            let sub = Sub::fairshare(kind);
-            fair += self.term(sub, w(sub), || fs.fs_delta(kind, job.creds.get(kind)));
-        }
+        // With every delta zero each FS term, and so the component, is +0.
+        let fair = match fs {
+            None => 0.0,
+            Some(fs) => {
+                let mut fair = 0.0;
+                for kind in CredKind::ALL {
+                    let sub = Sub::fairshare(kind);
+                    fair += self.term(sub, w(sub), || fs.fs_delta(kind, job.creds.get(kind)));
+                }
+                self.component_value(Component::Fs, fair)
+            }
+        };
         let raw = (self.component_value(Component::Serv, serv)
             + self.component_value(Component::Targ, targ))
-            + self.component_value(Component::Fs, fair)
-            + static_part;
+            + fair
+            + terms.static_part;
         self.clamp(raw, job.system_priority)
     }
 
@@ -571,11 +627,34 @@ impl PriorityConfig {
             b.component[c as usize] = self.component_value(c, sums[c as usize]);
         }
         let v = |c: Component| b.component[c as usize];
-        // The order [`Self::priority_with_static`] adds them in.
+        // The order [`Self::priority_from_terms`] adds them in.
         b.raw = ((v(Component::Serv) + v(Component::Targ)) + v(Component::Fs))
             + ((v(Component::Cred) + v(Component::Attr))
                 + (v(Component::Res) + v(Component::Usage)));
         b.priority = self.clamp(b.raw, system_priority);
+    }
+
+    /// Whether a waiting job's priority never falls as time passes while nothing else
+    /// about it changes (with fairshare left out: its usage moves on its own), given that
+    /// the job's own QOS weights do not fall ([`JobTerms::grows_with_time`]): SERV and
+    /// TARG weigh in nonnegatively and so do their time-dependent subcomponents. Every
+    /// step of the evaluation (caps as minima, sums, clamps, truncation) is then monotone
+    /// in floating point too.
+    pub fn grows_with_time(&self) -> bool {
+        let cw = |c: Component| self.component_weight[c as usize];
+        let w = |s: Sub| self.weight[s as usize];
+        cw(Component::Serv) >= 0.0
+            && cw(Component::Targ) >= 0.0
+            && w(Sub::TargetQueueTime) >= 0.0
+            && w(Sub::TargetXFactor) >= 0.0
+    }
+
+    /// The most one more BYPASS can add to a priority: the SERV weight times
+    /// BYPASSWEIGHT (caps only lower it); `None` when a bypass can lower it.
+    pub fn gain_per_bypass(&self) -> Option<f64> {
+        let gain =
+            self.component_weight[Component::Serv as usize] * self.weight[Sub::Bypass as usize];
+        (gain >= 0.0 && gain.is_finite()).then_some(gain)
     }
 
     /// True when every job's priority is the same nondecreasing function of its effective
@@ -918,8 +997,11 @@ mod tests {
             }
             j.creds = creds;
             let fs = FsDeltas { per_kind: [vec![fs_delta], vec![-fs_delta], vec![1.0], vec![0.0], vec![2.0]] };
-            let fast = w.priority_with_static(&j, queued, &fs, w.static_part(&j));
+            let fast = w.priority_from_terms(&j, &w.job_terms(&j), queued, Some(&fs));
             proptest::prop_assert_eq!(fast, w.breakdown(&j, queued, &fs).priority);
+            let zero = FsDeltas { per_kind: [vec![0.0], vec![0.0], vec![0.0], vec![0.0], vec![0.0]] };
+            let without_fs = w.priority_from_terms::<FsDeltas>(&j, &w.job_terms(&j), queued, None);
+            proptest::prop_assert_eq!(without_fs, w.breakdown(&j, queued, &zero).priority);
         }
     }
 

@@ -27,10 +27,12 @@ use crate::limits::{Blocked, Level, LimitKind, Metric, Owner, Scope, Shortfall, 
 use crate::machine::{HeldId, Machine, Unfit};
 use crate::node::MachineSpec;
 use crate::policy::{BackfillPolicy, PolicyConfig, ReservationPolicy, ReservationThreshold};
-use crate::priority::{AccrualPolicy, Breakdown};
+use crate::priority::{AccrualPolicy, Breakdown, Component, JobTerms, PriorityConfig, Sub};
 use crate::profile::{Profile, Window, FOREVER};
 use crate::throttle::{Throttle, Verdict};
 use crate::Time;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 /// Start this job now.
@@ -99,10 +101,25 @@ pub struct Scheduler {
     cap_lifts_at: Option<Time>,
     /// Scratch: queue positions in priority order.
     order: Vec<usize>,
-    /// Priority sort keys `(−priority, submit, id, queue position, job)`, kept in the last
-    /// iteration's order: priorities change little between iterations, so the stable
-    /// (run-adaptive) sort of the next iteration sees nearly sorted input.
-    keys: Vec<(i64, Time, u64, usize, JobIdx)>,
+    /// Priority sort keys, kept in the last iteration's order: priorities change little
+    /// between iterations, so the next iteration's sort sees nearly sorted input.
+    keys: Vec<Key>,
+    /// Whether an iteration in which no job fits may find the jobs it reserves from
+    /// priority bounds ([`Self::reserve_by_bounds`]); false when the policy needs more
+    /// than the top of the order, or priority can fall over time.
+    bounded: bool,
+    /// Evaluate every priority in every iteration (to check the bounded path against).
+    exhaustive: bool,
+    /// Iterations the bounded path decided.
+    bounded_iterations: u64,
+    /// Scratch of bounded iterations: the backfilled jobs' keys; the jobs to order
+    /// exactly; the highest lower bounds of the jobs that do not fit.
+    contenders: Vec<Key>,
+    newcomers: Vec<usize>,
+    top_lows: BinaryHeap<Reverse<i64>>,
+    /// In bounded iterations: the positions of the last iteration's exactly ordered jobs,
+    /// in that order, carried like the keys.
+    ranked: Vec<usize>,
     /// The queue as the last iteration left it: its length and the positions it started
     /// (ascending), so that `keys` can follow the caller's removal of started jobs.
     last_len: usize,
@@ -144,7 +161,7 @@ impl Scheduler {
         origin: Time,
         policy: PolicyConfig,
     ) -> Self {
-        Scheduler {
+        let mut scheduler = Scheduler {
             throttle: Throttle::new(&policy.creds, &policy.system_limits),
             fairshare: Fairshare::new(&policy.fairshare, &policy.creds, origin),
             cap_lifts_at: None,
@@ -154,6 +171,13 @@ impl Scheduler {
             machine: Machine::new(spec, origin, pooled),
             order: Vec::new(),
             keys: Vec::new(),
+            bounded: false,
+            exhaustive: false,
+            bounded_iterations: 0,
+            contenders: Vec::new(),
+            newcomers: Vec::new(),
+            top_lows: BinaryHeap::new(),
+            ranked: Vec::new(),
             last_len: 0,
             last_started: Vec::new(),
             new_pos: Vec::new(),
@@ -164,7 +188,46 @@ impl Scheduler {
             reservations_made: 0,
             last_completion: None,
             chunk_expires_at: None,
-        }
+        };
+        scheduler.bounded = scheduler.may_bound_priorities();
+        scheduler
+    }
+
+    /// Whether iterations may order the jobs from priority bounds
+    /// ([`Self::order_by_bounds`]): the policy must look no further down the order than
+    /// the jobs that fit and the first RESERVATIONDEPTH others (no limits or fairshare
+    /// caps, no RESERVATIONPOLICY HIGHEST, one reservation group for every QOS without a
+    /// threshold, no BACKFILLDEPTH, no chunking), and every job's priority must be
+    /// nondecreasing while it waits ([`PriorityConfig::grows_with_time`], fairshare not
+    /// in it).
+    fn may_bound_priorities(&self) -> bool {
+        let p = &self.policy;
+        let fs_static = !self.fairshare.enabled()
+            || p.priority.component_weight[Component::Fs as usize] == 0.0
+            || CredKind::ALL
+                .iter()
+                .all(|&k| p.priority.weight[Sub::fairshare(k) as usize] == 0.0);
+        let one_group = matches!(&p.reservation_groups[..], [g] if g.qos.is_none());
+        self.throttle.is_none()
+            && !self.fairshare.has_caps()
+            && p.reservation_policy != ReservationPolicy::Highest
+            && one_group
+            && p.backfill_depth == 0
+            && p.reservation_threshold == ReservationThreshold::None
+            && !p.chunking.is_on()
+            && p.priority.grows_with_time()
+            && fs_static
+    }
+
+    /// Evaluates every priority in every iteration, as the definition does: the reference
+    /// the bounded path is tested against.
+    pub fn set_exhaustive_priority(&mut self, exhaustive: bool) {
+        self.exhaustive = exhaustive;
+    }
+
+    /// Iterations decided from priority bounds.
+    pub fn bounded_iterations(&self) -> u64 {
+        self.bounded_iterations
     }
 
     pub fn policy(&self) -> &PolicyConfig {
@@ -432,7 +495,10 @@ impl Scheduler {
     ) {
         out.clear();
         self.advance_to(now);
-        self.prioritize(now, queue);
+        let bounded = windows.is_none() && self.order_by_bounds(now, queue);
+        if !bounded {
+            self.prioritize(now, queue);
+        }
         let order = std::mem::take(&mut self.order);
         self.fate.clear();
         self.fate.resize(order.len(), Fate::Waits);
@@ -463,6 +529,9 @@ impl Scheduler {
         }
         if any_backfilled {
             count_bypasses(&order, &self.fate, queue);
+            if bounded {
+                self.count_bypasses_beyond_exact(now, &order, queue);
+            }
         }
         self.order = order;
         self.last_started
@@ -988,35 +1057,236 @@ impl Scheduler {
             }
             let new_pos = &self.new_pos;
             self.keys.retain_mut(|key| {
-                key.3 = new_pos[key.3];
-                key.3 != usize::MAX
+                key.pos = new_pos[key.pos];
+                key.pos != usize::MAX
+            });
+            self.ranked.retain_mut(|pos| {
+                *pos = new_pos[*pos];
+                *pos != usize::MAX
             });
         }
         self.keys.extend(
             queue[kept..]
                 .iter()
                 .enumerate()
-                .map(|(i, j)| fresh_key(kept + i, j)),
+                .map(|(i, j)| Key::fresh(kept + i, j)),
         );
+        self.last_len = queue.len();
+        self.last_started.clear();
         true
     }
 
     /// Computes every key's priority at `now`; false if a key no longer names its job.
     fn evaluate_keys(&mut self, now: Time, queue: &mut [QueuedJob]) -> bool {
         let priority = &self.policy.priority;
+        let per_bypass = priority.gain_per_bypass();
         let fs = self.fairshare.at(now);
+        let fs = self.fairshare.enabled().then_some(&fs);
         for key in &mut self.keys {
-            let j = &mut queue[key.3];
-            if j.idx != key.4 {
+            let j = &mut queue[key.pos];
+            if j.idx != key.job {
                 return false;
             }
-            let static_part = match j.static_priority {
-                Some(p) => p,
-                None => *j.static_priority.insert(priority.static_part(j)),
-            };
-            key.0 = -priority.priority_with_static(j, now, &fs, static_part);
+            let terms = cached_terms(priority, j);
+            let p = priority.priority_from_terms(j, &terms, now, fs);
+            key.evaluated(p, now, j, per_bypass);
         }
         true
+    }
+
+    /// Fills `self.order` for an iteration without evaluating every priority, when
+    /// [`Self::may_bound_priorities`]: what the iteration does depends on the exact order
+    /// of the jobs that fit the free processors (they may start) and of the highest
+    /// max(RESERVATIONDEPTH, 1) of the others (the priority pass ends by the last of
+    /// them), and, for BYPASS, on which jobs are ahead of a backfilled one.
+    ///
+    /// A job's priority never falls while its state (effective queue start, bypass,
+    /// SPVIOLATION, system priority) stays the same, so its last exact value is a lower
+    /// bound and its value [`BOUND_HORIZON`] ahead an upper bound until then. The jobs
+    /// that fit are evaluated; of the others, only those whose upper bound reaches the
+    /// D-th highest lower bound. The order is those, sorted, then the rest (which cannot
+    /// start) in the carried order; `self.exact_len` says where the sorted part ends.
+    /// False, with nothing changed that [`Self::prioritize`] relies on, when the full
+    /// evaluation must decide.
+    fn order_by_bounds(&mut self, now: Time, queue: &mut [QueuedJob]) -> bool {
+        if !self.bounded || self.exhaustive || (self.queue_order && self.out_of_queue_order == 0) {
+            return false;
+        }
+        if !self.carry_keys_over(queue) {
+            return false;
+        }
+        // Here the keys stay in queue order, so that positions index them (appends and
+        // removals keep that order), and `ranked` carries the last exact order.
+        if !self.keys.iter().enumerate().all(|(i, k)| k.pos == i) {
+            self.keys.sort_unstable_by_key(|k| k.pos);
+        }
+        let depth = match self.policy.reservation_policy {
+            ReservationPolicy::Never => 0,
+            _ => self.policy.reservation_groups[0].depth as usize,
+        };
+        let free = self.machine.free_now(now);
+        let priority = &self.policy.priority;
+        let fs = self.fairshare.at(now);
+        let fs = self.fairshare.enabled().then_some(&fs);
+        let ahead = now.saturating_add(BOUND_HORIZON);
+        let per_bypass = priority.gain_per_bypass();
+        // The D-th highest lower bound so far only rises: a job whose upper bound stays
+        // below it cannot be among the D highest.
+        let need = depth.max(1);
+        let mut top_lows = std::mem::take(&mut self.top_lows);
+        top_lows.clear();
+        let threshold = |top: &BinaryHeap<Reverse<i64>>| match top.peek() {
+            Some(&Reverse(low)) if top.len() == need => low,
+            _ => i64::MIN,
+        };
+        self.newcomers.clear();
+        for (pos, (key, j)) in self.keys.iter_mut().zip(queue.iter_mut()).enumerate() {
+            if j.idx != key.job {
+                // Not the queue the keys follow: the full evaluation starts them over.
+                self.keys.clear();
+                self.ranked.clear();
+                self.last_len = 0;
+                self.top_lows = top_lows;
+                return false;
+            }
+            key.ordered = false;
+            let fits = j.procs as i64 <= free;
+            if fits || !key.bounds_hold(now, j, per_bypass) {
+                let terms = cached_terms(priority, j);
+                let p = priority.priority_from_terms(j, &terms, now, fs);
+                key.evaluated(p, now, j, per_bypass);
+                if !fits {
+                    key.upper = if terms.grows_with_time() {
+                        priority.priority_from_terms(j, &terms, ahead, fs)
+                    } else {
+                        i64::MAX
+                    };
+                    key.until = ahead;
+                }
+            }
+            key.fits = fits;
+            if fits {
+                self.newcomers.push(pos);
+                continue;
+            }
+            if key.upper < threshold(&top_lows) {
+                continue;
+            }
+            self.newcomers.push(pos);
+            top_lows.push(Reverse(-key.neg_priority));
+            if top_lows.len() > need {
+                top_lows.pop();
+            }
+        }
+        let threshold = threshold(&top_lows);
+        self.top_lows = top_lows;
+        let keys = &mut self.keys;
+        self.newcomers.retain(|&pos| {
+            let key = &mut keys[pos];
+            if !key.fits && key.upper < threshold {
+                return false;
+            }
+            if key.exact_at != now {
+                let j = &queue[pos];
+                let terms = j.priority_terms.expect("cached while bounding");
+                let p = priority.priority_from_terms(j, &terms, now, fs);
+                key.evaluated(p, now, j, per_bypass);
+            }
+            key.contends = true;
+            true
+        });
+        self.rank_contenders();
+        self.bounded_iterations += 1;
+        true
+    }
+
+    /// Fills `self.order` with the contending jobs (`newcomers`, keys marked `contends`)
+    /// in exact priority order, and sets `ranked` to it: those still ranked from the last
+    /// iteration come nearly sorted, the others are sorted apart and merged in.
+    fn rank_contenders(&mut self) {
+        let keys = &mut self.keys;
+        self.order.clear();
+        for &pos in &self.ranked {
+            if keys[pos].contends {
+                keys[pos].contends = false;
+                self.order.push(pos);
+            }
+        }
+        self.newcomers
+            .retain(|&pos| std::mem::take(&mut keys[pos].contends));
+        let keys = &self.keys;
+        sort_nearly_sorted_by(&mut self.order, |&a, &b| keys[a] < keys[b]);
+        self.newcomers
+            .sort_unstable_by(|&a, &b| keys[a].cmp(&keys[b]));
+        self.ranked.clear();
+        let (mut a, mut b) = (
+            self.order.iter().peekable(),
+            self.newcomers.iter().peekable(),
+        );
+        loop {
+            let next = match (a.peek(), b.peek()) {
+                (Some(&&x), Some(&&y)) if keys[y] < keys[x] => b.next(),
+                (Some(_), _) => a.next(),
+                (None, Some(_)) => b.next(),
+                (None, None) => break,
+            };
+            self.ranked.extend(next);
+        }
+        self.order.clear();
+        self.order.extend_from_slice(&self.ranked);
+        for &pos in &self.order {
+            self.keys[pos].ordered = true;
+        }
+    }
+
+    /// BYPASS for the jobs a bounded order ([`Self::order_by_bounds`]) left out: each is
+    /// ahead of the backfilled jobs of lower priority. Its bounds settle most
+    /// comparisons; the rest take its exact priority.
+    fn count_bypasses_beyond_exact(&mut self, now: Time, order: &[usize], queue: &mut [QueuedJob]) {
+        let mut backfilled = std::mem::take(&mut self.contenders);
+        backfilled.clear();
+        backfilled.extend(
+            order
+                .iter()
+                .zip(&self.fate)
+                .filter(|(_, &f)| f == Fate::Backfilled)
+                .map(|(&pos, _)| self.keys[pos]),
+        );
+        let (Some(&highest), Some(&lowest)) = (backfilled.first(), backfilled.last()) else {
+            self.contenders = backfilled;
+            return;
+        };
+        let priority = &self.policy.priority;
+        let fs = self.fairshare.at(now);
+        let fs = self.fairshare.enabled().then_some(&fs);
+        let per_bypass = priority.gain_per_bypass();
+        for (key, j) in self.keys.iter_mut().zip(queue.iter_mut()) {
+            if key.ordered {
+                continue;
+            }
+            let (low, high) = (-key.neg_priority, key.upper);
+            let ahead_of = if low > -highest.neg_priority {
+                backfilled.len()
+            } else if high < -lowest.neg_priority {
+                0
+            } else {
+                let below = backfilled.iter().filter(|b| -b.neg_priority < low);
+                let above = backfilled.iter().filter(|b| -b.neg_priority > high);
+                let below = below.count();
+                if below + above.count() == backfilled.len() {
+                    below
+                } else {
+                    if key.exact_at != now {
+                        let terms = cached_terms(priority, j);
+                        let p = priority.priority_from_terms(j, &terms, now, fs);
+                        key.evaluated(p, now, j, per_bypass);
+                    }
+                    backfilled.iter().filter(|b| *b > key).count()
+                }
+            };
+            j.bypass += ahead_of as u32;
+        }
+        self.contenders = backfilled;
     }
 
     /// Fills `self.order` with queue positions, highest priority first.
@@ -1029,18 +1299,20 @@ impl Scheduler {
             );
             self.order.extend(0..queue.len());
             self.keys.clear();
+            self.ranked.clear();
             self.last_len = 0;
             self.last_started.clear();
             return;
         }
         if !(self.carry_keys_over(queue) && self.evaluate_keys(now, queue)) {
             self.keys.clear();
+            self.ranked.clear();
             self.keys
-                .extend(queue.iter().enumerate().map(|(pos, j)| fresh_key(pos, j)));
+                .extend(queue.iter().enumerate().map(|(pos, j)| Key::fresh(pos, j)));
             self.evaluate_keys(now, queue);
         }
         sort_nearly_sorted(&mut self.keys);
-        self.order.extend(self.keys.iter().map(|k| k.3));
+        self.order.extend(self.keys.iter().map(|k| k.pos));
         self.last_len = queue.len();
         self.last_started.clear();
     }
@@ -1052,14 +1324,27 @@ impl Scheduler {
 /// budget of a few per element it hands over to the general sort. The keys are unique,
 /// so stability does not matter.
 fn sort_nearly_sorted<T: Ord + Copy>(v: &mut [T]) {
+    sort_nearly_sorted_by(v, |a, b| a < b);
+}
+
+/// [`sort_nearly_sorted`] by `less`, a strict total order.
+fn sort_nearly_sorted_by<T: Copy>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
     let mut budget = 4 * v.len() + 64;
     for i in 1..v.len() {
         let x = v[i];
         let mut j = i;
-        while j > 0 && x < v[j - 1] {
+        while j > 0 && less(&x, &v[j - 1]) {
             if budget == 0 {
                 v[j] = x;
-                v.sort_unstable();
+                v.sort_unstable_by(|a, b| {
+                    if less(a, b) {
+                        std::cmp::Ordering::Less
+                    } else if less(b, a) {
+                        std::cmp::Ordering::Greater
+                    } else {
+                        std::cmp::Ordering::Equal
+                    }
+                });
                 return;
             }
             budget -= 1;
@@ -1070,9 +1355,140 @@ fn sort_nearly_sorted<T: Ord + Copy>(v: &mut [T]) {
     }
 }
 
-/// A priority sort key for the job at `pos`, its priority still to be computed.
-fn fresh_key(pos: usize, job: &QueuedJob) -> (i64, Time, u64, usize, JobIdx) {
-    (0, job.submit, job.id, pos, job.idx)
+/// The job's [`JobTerms`], worked out on first use.
+#[inline]
+fn cached_terms(priority: &PriorityConfig, job: &mut QueuedJob) -> JobTerms {
+    match job.priority_terms {
+        Some(terms) => terms,
+        None => *job.priority_terms.insert(priority.job_terms(job)),
+    }
+}
+
+/// How far ahead an upper bound of a job's priority is evaluated: a longer horizon
+/// spares evaluations but loosens the bound.
+const BOUND_HORIZON: Time = 900;
+
+/// What a job's priority depends on besides the time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct WaitState {
+    eff_queue_start: Time,
+    bypass: u32,
+    soft_violation: bool,
+    system_priority: u32,
+}
+
+impl WaitState {
+    fn of(job: &QueuedJob) -> Self {
+        WaitState {
+            eff_queue_start: job.eff_queue_start,
+            bypass: job.bypass,
+            soft_violation: job.soft_violation,
+            system_priority: job.system_priority,
+        }
+    }
+}
+
+/// A job's place in the priority order, ordered by `(−priority, submit, id, queue
+/// position)`, with what is known of its priority between exact evaluations.
+#[derive(Debug, Clone, Copy)]
+struct Key {
+    /// −priority, evaluated exactly at `exact_at` with the job in `state`.
+    neg_priority: i64,
+    submit: Time,
+    id: u64,
+    pos: usize,
+    job: JobIdx,
+    exact_at: Time,
+    state: WaitState,
+    /// An upper bound of the priority while the job stays in `state`, up to `until`.
+    upper: i64,
+    until: Time,
+    /// Scratch of a bounded iteration: the job fits the free processors; it is among
+    /// the jobs to order exactly; it is in the order.
+    fits: bool,
+    contends: bool,
+    ordered: bool,
+}
+
+impl Key {
+    /// The key of the job at `pos`, its priority still to be computed.
+    fn fresh(pos: usize, job: &QueuedJob) -> Self {
+        Key {
+            neg_priority: 0,
+            submit: job.submit,
+            id: job.id,
+            pos,
+            job: job.idx,
+            exact_at: Time::MIN,
+            state: WaitState::of(job),
+            upper: i64::MAX,
+            until: Time::MIN,
+            fits: false,
+            contends: false,
+            ordered: false,
+        }
+    }
+
+    /// Records the priority evaluated at `now`.
+    #[inline]
+    fn evaluated(&mut self, priority: i64, now: Time, job: &QueuedJob, per_bypass: Option<f64>) {
+        self.neg_priority = -priority;
+        self.exact_at = now;
+        self.follow(WaitState::of(job), per_bypass);
+    }
+
+    /// Takes the job's state on, keeping the upper bound where it can: a job bypassed
+    /// `n` more times gains at most `per_bypass · n` (SERV weight times BYPASSWEIGHT,
+    /// caps only lower it), plus one for truncation. Any other change voids it.
+    fn follow(&mut self, state: WaitState, per_bypass: Option<f64>) {
+        if state == self.state {
+            return;
+        }
+        let only_bypassed = WaitState {
+            bypass: self.state.bypass,
+            ..state
+        } == self.state
+            && state.bypass > self.state.bypass;
+        match per_bypass {
+            Some(per) if only_bypassed => {
+                let gain = (per * f64::from(state.bypass - self.state.bypass)).ceil();
+                self.upper = self.upper.saturating_add(gain as i64).saturating_add(1);
+            }
+            _ => self.until = Time::MIN,
+        }
+        self.state = state;
+    }
+
+    /// Whether the last exact priority (a lower bound, as priority only grows) and
+    /// `upper` bound the priority at `now`, the job's state taken on.
+    fn bounds_hold(&mut self, now: Time, job: &QueuedJob, per_bypass: Option<f64>) -> bool {
+        self.follow(WaitState::of(job), per_bypass);
+        now <= self.until && self.exact_at <= now
+    }
+
+    fn rank(&self) -> (i64, Time, u64, usize) {
+        (self.neg_priority, self.submit, self.id, self.pos)
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Self) -> bool {
+        self.rank() == other.rank()
+    }
+}
+
+impl Eq for Key {}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Key {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.rank().cmp(&other.rank())
+    }
 }
 
 /// Counts one job-iteration blocked by `blocked`'s kind of limit.
@@ -1100,7 +1516,6 @@ fn count_bypasses(order: &[usize], fate: &[Fate], queue: &mut [QueuedJob]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::priority::Sub;
 
     /// Priority order by definition: every job's full breakdown, then submit, id, position.
     fn reference_order(s: &Scheduler, now: Time, queue: &[QueuedJob]) -> Vec<usize> {

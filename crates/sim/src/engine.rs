@@ -54,6 +54,9 @@ pub struct EngineOptions {
     pub predictor: Predictor,
     /// When trace jobs enter the queue (SIMJOBSUBMISSIONPOLICY).
     pub submission: Submission,
+    /// Evaluate every idle job's priority in every iteration, never ordering from bounds
+    /// (the same schedule, slower: the reference the bounded path is tested against).
+    pub exhaustive_priority: bool,
 }
 
 /// SIMJOBSUBMISSIONPOLICY with SIMINITIALQUEUEDEPTH (MAUI-SEMANTICS §6, Maui's MSim.c).
@@ -121,6 +124,7 @@ impl Default for EngineOptions {
             check: false,
             predictor: Predictor::Limit,
             submission: Submission::Replay,
+            exhaustive_priority: false,
         }
     }
 }
@@ -151,6 +155,8 @@ impl Outcome {
 #[derive(Debug, Clone)]
 pub struct RunStats {
     pub iterations: u64,
+    /// Iterations that ordered the jobs from priority bounds.
+    pub bounded_iterations: u64,
     /// Timed events created (completions and limit passes).
     pub events: u64,
     pub max_queue: usize,
@@ -432,6 +438,7 @@ pub fn simulate_feed(
     }
     sim.stats.node_busy = sim.scheduler.machine().node_busy();
     sim.stats.limit_blocks = sim.scheduler.limit_blocks();
+    sim.stats.bounded_iterations = sim.scheduler.bounded_iterations();
     sim.hold_the_stuck();
     if options.record_fairshare {
         let end = sim.end_time();
@@ -505,6 +512,7 @@ impl<'a, S: Sink> Sim<'a, S> {
         let max_window = live.len();
         let totals = Totals::of(&spec);
         let mut scheduler = Scheduler::with_machine(spec, options.pooled, origin, policy);
+        scheduler.set_exhaustive_priority(options.exhaustive_priority);
         if options.record_fairshare {
             scheduler.fairshare_mut().record();
         }
@@ -533,6 +541,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             totals,
             stats: RunStats {
                 iterations: 0,
+                bounded_iterations: 0,
                 events: 0,
                 max_queue: 0,
                 max_window,
