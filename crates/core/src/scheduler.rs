@@ -101,12 +101,11 @@ pub struct Scheduler {
     cap_lifts_at: Option<Time>,
     /// Scratch: queue positions in priority order.
     order: Vec<usize>,
-    /// Priority sort keys, kept in the last iteration's order: priorities change little
-    /// between iterations, so the next iteration's sort sees nearly sorted input.
+    /// Priority sort keys, kept in the last iteration's order (priorities change little
+    /// between iterations, so the next iteration's sort sees nearly sorted input); in
+    /// bounded iterations, in queue order.
     keys: Vec<Key>,
-    /// Whether an iteration in which no job fits may find the jobs it reserves from
-    /// priority bounds ([`Self::reserve_by_bounds`]); false when the policy needs more
-    /// than the top of the order, or priority can fall over time.
+    /// Whether iterations order the jobs from priority bounds ([`Self::order_by_bounds`]).
     bounded: bool,
     /// Evaluate every priority in every iteration (to check the bounded path against).
     exhaustive: bool,
@@ -114,7 +113,7 @@ pub struct Scheduler {
     bounded_iterations: u64,
     /// Scratch of bounded iterations: the backfilled jobs' keys; the jobs to order
     /// exactly; the highest lower bounds of the jobs that do not fit.
-    contenders: Vec<Key>,
+    backfilled_keys: Vec<Key>,
     newcomers: Vec<usize>,
     top_lows: BinaryHeap<Reverse<i64>>,
     /// In bounded iterations: the positions of the last iteration's exactly ordered jobs,
@@ -174,7 +173,7 @@ impl Scheduler {
             bounded: false,
             exhaustive: false,
             bounded_iterations: 0,
-            contenders: Vec::new(),
+            backfilled_keys: Vec::new(),
             newcomers: Vec::new(),
             top_lows: BinaryHeap::new(),
             ranked: Vec::new(),
@@ -1243,7 +1242,7 @@ impl Scheduler {
     /// ahead of the backfilled jobs of lower priority. Its bounds settle most
     /// comparisons; the rest take its exact priority.
     fn count_bypasses_beyond_exact(&mut self, now: Time, order: &[usize], queue: &mut [QueuedJob]) {
-        let mut backfilled = std::mem::take(&mut self.contenders);
+        let mut backfilled = std::mem::take(&mut self.backfilled_keys);
         backfilled.clear();
         backfilled.extend(
             order
@@ -1253,7 +1252,7 @@ impl Scheduler {
                 .map(|(&pos, _)| self.keys[pos]),
         );
         let (Some(&highest), Some(&lowest)) = (backfilled.first(), backfilled.last()) else {
-            self.contenders = backfilled;
+            self.backfilled_keys = backfilled;
             return;
         };
         let priority = &self.policy.priority;
@@ -1286,7 +1285,7 @@ impl Scheduler {
             };
             j.bypass += ahead_of as u32;
         }
-        self.contenders = backfilled;
+        self.backfilled_keys = backfilled;
     }
 
     /// Fills `self.order` with queue positions, highest priority first.

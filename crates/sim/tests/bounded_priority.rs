@@ -42,17 +42,8 @@ fn run(
 /// Jobs of every size, arriving in bursts so that the queue holds both jobs that fit
 /// and jobs that do not.
 fn workload() -> impl Strategy<Value = Vec<Job>> {
-    prop::collection::vec((0i64..3000, 1i64..900, 0i64..900, 1u64..=PROCS), 2..60).prop_map(|raw| {
-        let mut jobs: Vec<Job> = raw
-            .into_iter()
-            .enumerate()
-            .map(|(i, (submit, runtime, slack, procs))| {
-                Job::synthetic(i as u64 + 1, submit, runtime, runtime + slack, procs)
-            })
-            .collect();
-        jobs.sort_by_key(|j| (j.submit, j.id));
-        jobs
-    })
+    prop::collection::vec((0i64..3000, 1i64..900, 0i64..900, 1u64..=PROCS), 2..60)
+        .prop_map(common::synthetic_jobs)
 }
 
 /// A maui.cfg with time-dependent priority (queue time, expansion factor, both targets,

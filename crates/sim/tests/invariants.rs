@@ -1,5 +1,7 @@
 //! Property tests: invariants of every schedule over random small workloads.
 
+mod common;
+
 use mauisim_core::{
     BackfillMetric, BackfillPolicy, Chunking, PolicyConfig, ReservationGroup, ReservationPolicy,
     Sub,
@@ -11,17 +13,8 @@ use proptest::prelude::*;
 const PROCS: u64 = 8;
 
 fn workload() -> impl Strategy<Value = Vec<Job>> {
-    prop::collection::vec((0i64..400, 1i64..300, 0i64..200, 1u64..=PROCS), 1..40).prop_map(|raw| {
-        let mut jobs: Vec<Job> = raw
-            .into_iter()
-            .enumerate()
-            .map(|(i, (submit, runtime, slack, procs))| {
-                Job::synthetic(i as u64 + 1, submit, runtime, runtime + slack, procs)
-            })
-            .collect();
-        jobs.sort_by_key(|j| (j.submit, j.id));
-        jobs
-    })
+    prop::collection::vec((0i64..400, 1i64..300, 0i64..200, 1u64..=PROCS), 1..40)
+        .prop_map(common::synthetic_jobs)
 }
 
 fn backfill_policy() -> impl Strategy<Value = BackfillPolicy> {

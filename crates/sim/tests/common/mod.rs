@@ -106,3 +106,17 @@ pub fn snapshot(w: &World, procs: u64, at: i64) -> Snapshot {
         at,
     )
 }
+
+/// Jobs from random `(submit, runtime, slack, procs)` draws: WCL is runtime plus slack, ids
+/// in draw order, sorted by submission as a trace is.
+pub fn synthetic_jobs(raw: Vec<(i64, i64, i64, u64)>) -> Vec<Job> {
+    let mut jobs: Vec<Job> = raw
+        .into_iter()
+        .enumerate()
+        .map(|(i, (submit, runtime, slack, procs))| {
+            Job::synthetic(i as u64 + 1, submit, runtime, runtime + slack, procs)
+        })
+        .collect();
+    jobs.sort_by_key(|j| (j.submit, j.id));
+    jobs
+}
