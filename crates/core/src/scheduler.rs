@@ -21,7 +21,7 @@
 use crate::backfill::{best_fit, greedy_start, Candidate};
 use crate::check::{Rule, Violation};
 use crate::cred::CredKind;
-use crate::fairshare::Fairshare;
+use crate::fairshare::{Fairshare, FsAt};
 use crate::job::{JobIdx, QueuedJob};
 use crate::limits::{Blocked, Level, LimitKind, Metric, Owner, Scope, Shortfall, Source};
 use crate::machine::{HeldId, Machine, Unfit};
@@ -1086,9 +1086,7 @@ impl Scheduler {
             if j.idx != key.job {
                 return false;
             }
-            let terms = cached_terms(priority, j);
-            let p = priority.priority_from_terms(j, &terms, now, fs);
-            key.evaluated(p, now, j, per_bypass);
+            evaluate_exactly(key, j, priority, now, fs, per_bypass);
         }
         true
     }
@@ -1103,10 +1101,10 @@ impl Scheduler {
     /// SPVIOLATION, system priority) stays the same, so its last exact value is a lower
     /// bound and its value [`BOUND_HORIZON`] ahead an upper bound until then. The jobs
     /// that fit are evaluated; of the others, only those whose upper bound reaches the
-    /// D-th highest lower bound. The order is those, sorted, then the rest (which cannot
-    /// start) in the carried order; `self.exact_len` says where the sorted part ends.
-    /// False, with nothing changed that [`Self::prioritize`] relies on, when the full
-    /// evaluation must decide.
+    /// D-th highest lower bound. The order is those, sorted; the rest cannot start and
+    /// are left out of it (their BYPASS: [`Self::count_bypasses_beyond_exact`]). False,
+    /// with nothing changed that [`Self::prioritize`] relies on, when the full evaluation
+    /// must decide.
     fn order_by_bounds(&mut self, now: Time, queue: &mut [QueuedJob]) -> bool {
         if !self.bounded || self.exhaustive || (self.queue_order && self.out_of_queue_order == 0) {
             return false;
@@ -1151,9 +1149,7 @@ impl Scheduler {
             key.ordered = false;
             let fits = j.procs as i64 <= free;
             if fits || !key.bounds_hold(now, j, per_bypass) {
-                let terms = cached_terms(priority, j);
-                let p = priority.priority_from_terms(j, &terms, now, fs);
-                key.evaluated(p, now, j, per_bypass);
+                let terms = evaluate_exactly(key, j, priority, now, fs, per_bypass);
                 if !fits {
                     key.upper = if terms.grows_with_time() {
                         priority.priority_from_terms(j, &terms, ahead, fs)
@@ -1163,7 +1159,6 @@ impl Scheduler {
                     key.until = ahead;
                 }
             }
-            key.fits = fits;
             if fits {
                 self.newcomers.push(pos);
                 continue;
@@ -1181,15 +1176,12 @@ impl Scheduler {
         self.top_lows = top_lows;
         let keys = &mut self.keys;
         self.newcomers.retain(|&pos| {
-            let key = &mut keys[pos];
-            if !key.fits && key.upper < threshold {
+            let (key, j) = (&mut keys[pos], &mut queue[pos]);
+            if j.procs as i64 > free && key.upper < threshold {
                 return false;
             }
             if key.exact_at != now {
-                let j = &queue[pos];
-                let terms = j.priority_terms.expect("cached while bounding");
-                let p = priority.priority_from_terms(j, &terms, now, fs);
-                key.evaluated(p, now, j, per_bypass);
+                evaluate_exactly(key, j, priority, now, fs, per_bypass);
             }
             key.contends = true;
             true
@@ -1276,9 +1268,7 @@ impl Scheduler {
                     below
                 } else {
                     if key.exact_at != now {
-                        let terms = cached_terms(priority, j);
-                        let p = priority.priority_from_terms(j, &terms, now, fs);
-                        key.evaluated(p, now, j, per_bypass);
+                        evaluate_exactly(key, j, priority, now, fs, per_bypass);
                     }
                     backfilled.iter().filter(|b| *b > key).count()
                 }
@@ -1354,6 +1344,22 @@ fn sort_nearly_sorted_by<T: Copy>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
     }
 }
 
+/// Evaluates `job`'s priority exactly at `now` into `key`; returns its terms.
+#[inline]
+fn evaluate_exactly(
+    key: &mut Key,
+    job: &mut QueuedJob,
+    priority: &PriorityConfig,
+    now: Time,
+    fs: Option<&FsAt>,
+    per_bypass: Option<f64>,
+) -> JobTerms {
+    let terms = cached_terms(priority, job);
+    let p = priority.priority_from_terms(job, &terms, now, fs);
+    key.evaluated(p, now, job, per_bypass);
+    terms
+}
+
 /// The job's [`JobTerms`], worked out on first use.
 #[inline]
 fn cached_terms(priority: &PriorityConfig, job: &mut QueuedJob) -> JobTerms {
@@ -1402,9 +1408,8 @@ struct Key {
     /// An upper bound of the priority while the job stays in `state`, up to `until`.
     upper: i64,
     until: Time,
-    /// Scratch of a bounded iteration: the job fits the free processors; it is among
-    /// the jobs to order exactly; it is in the order.
-    fits: bool,
+    /// Scratch of a bounded iteration: the job is among the jobs to order exactly; it is
+    /// in the order.
     contends: bool,
     ordered: bool,
 }
@@ -1422,7 +1427,6 @@ impl Key {
             state: WaitState::of(job),
             upper: i64::MAX,
             until: Time::MIN,
-            fits: false,
             contends: false,
             ordered: false,
         }
