@@ -21,13 +21,20 @@
 #   sweep     a 100-run sweep over KTH-SP2 (5 RESERVATIONDEPTHs x 2 BACKFILLPOLICYs x 10
 #             seeds, f-model estimates) with 1 and with 2 threads, not pinned: runs/s and
 #             the speed-up (issue 9's target: at least 1.8x); checks the results match
+#
+# MAUISIM=path/to/mauisim benchmarks that binary instead of building the checkout (to put a
+# change side by side with a copy of the binary from before it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 suite=${2:-easy}
 shared=../shared/traces
-cargo build --release -q -p mauisim-cli
-bin=target/release/mauisim
+if [ -n "${MAUISIM:-}" ]; then
+  bin=$(realpath "$MAUISIM")
+else
+  cargo build --release -q -p mauisim-cli
+  bin=target/release/mauisim
+fi
 pin=""; command -v taskset >/dev/null && pin="taskset -c 0"
 timer=""; [ -x /usr/bin/time ] && timer="/usr/bin/time -f %e:%M -o"
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT

@@ -13,5 +13,5 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     drop(file);
-    let _ = mauisim_sim::maui_trace::read(&path);
+    let _ = mauisim_sim::trace::maui::read(&path);
 });

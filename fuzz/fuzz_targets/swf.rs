@@ -5,7 +5,7 @@ use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
 
 fuzz_target!(|data: &[u8]| {
-    let mut reader = mauisim_sim::swf::SwfReader::new(data, PathBuf::from("fuzz.swf"));
+    let mut reader = mauisim_sim::trace::swf::SwfReader::new(data, PathBuf::from("fuzz.swf"));
     if reader.read_header().is_err() {
         return;
     }

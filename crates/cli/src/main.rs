@@ -6,13 +6,13 @@ mod sweep;
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use mauisim_config::Duration;
-use mauisim_sim::credentials::AccountFrom;
 use mauisim_sim::engine::EventOrder;
 use mauisim_sim::engine::Predictor;
-use mauisim_sim::transform::Transform;
-use mauisim_sim::workload::{Estimate, Filter, MachineOverride};
+use mauisim_sim::inspect::{blocked, fairshare, priority, windows};
+use mauisim_sim::trace::accounts::AccountFrom;
+use mauisim_sim::trace::transform::Transform;
+use mauisim_sim::trace::workload::{Estimate, Filter, MachineOverride};
 use mauisim_sim::RunOptions;
-use mauisim_sim::{blocked, diagnose, fairshare_report, windows_report};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -467,13 +467,13 @@ fn run_trace(args: RunArgs) -> anyhow::Result<()> {
     options.timeline = args.charts;
     options.check = args.check;
     if args.stream {
-        let s = mauisim_sim::stream::run(&options, &args.out)
+        let streamed = mauisim_sim::stream::run(&options, &args.out)
             .with_context(|| format!("streaming the run into {}", args.out.display()))?;
-        for warning in &s.warnings {
+        for warning in &streamed.warnings {
             eprintln!("{warning}");
         }
         if !args.quiet {
-            print!("{}", summary::render_streamed(&s, &args.out));
+            print!("{}", summary::render(&streamed.summary, &args.out, None));
         }
         return Ok(());
     }
@@ -485,7 +485,18 @@ fn run_trace(args: RunArgs) -> anyhow::Result<()> {
         .with_context(|| format!("writing outputs to {}", args.out.display()))?;
     mauisim_sim::write_fs_files(&report).context("writing fairshare files")?;
     if !args.quiet {
-        print!("{}", summary::render(&report, &args.out));
+        let fs_files = report
+            .options
+            .fs_dir
+            .as_deref()
+            .map(|dir| summary::FsFiles {
+                dir,
+                windows: report.stats.fs_windows.len(),
+            });
+        print!(
+            "{}",
+            summary::render(&report.summary(), &args.out, fs_files)
+        );
     }
     if args.charts {
         let options = mauisim_report::Options { png: args.png };
@@ -499,7 +510,7 @@ fn run_trace(args: RunArgs) -> anyhow::Result<()> {
 }
 
 fn generate(a: GenerateArgs) -> anyhow::Result<()> {
-    let model = mauisim_sim::generate::Model {
+    let model = mauisim_sim::trace::generate::Model {
         jobs: a.jobs,
         nodes: a.nodes,
         procs_per_node: a.procs_per_node,
@@ -514,7 +525,7 @@ fn generate(a: GenerateArgs) -> anyhow::Result<()> {
         users: a.users,
         groups: a.groups,
     };
-    mauisim_sim::generate::write_file(&model, &a.out)?;
+    mauisim_sim::trace::generate::write_file(&model, &a.out)?;
     println!("{}: {}", a.out.display(), model.describe());
     Ok(())
 }
@@ -535,12 +546,12 @@ fn inspect(args: InspectArgs) -> anyhow::Result<()> {
     let mut snapshot = mauisim_sim::snapshot(&prepared, at);
     match args.view {
         View::Priority => {
-            let report = diagnose::priority_report(&prepared, &mut snapshot);
-            let text = formatted(args.format, &report, diagnose::to_text, diagnose::to_csv)?;
+            let report = priority::report(&prepared, &mut snapshot);
+            let text = formatted(args.format, &report, priority::to_text, priority::to_csv)?;
             print!("{text}");
         }
         View::Blocked => {
-            let rows = blocked::blocked_report(
+            let rows = blocked::report(
                 &mut snapshot,
                 &prepared.workload.jobs,
                 &prepared.workload.names,
@@ -550,23 +561,13 @@ fn inspect(args: InspectArgs) -> anyhow::Result<()> {
             print!("{text}");
         }
         View::Fairshare => {
-            let report = fairshare_report::fairshare_report(&prepared, &mut snapshot);
-            let text = formatted(
-                args.format,
-                &report,
-                fairshare_report::to_text,
-                fairshare_report::to_csv,
-            )?;
+            let report = fairshare::report(&prepared, &mut snapshot);
+            let text = formatted(args.format, &report, fairshare::to_text, fairshare::to_csv)?;
             print!("{text}");
         }
         View::Windows => {
-            let report = windows_report::windows_report(&prepared, &snapshot);
-            let text = formatted(
-                args.format,
-                &report,
-                windows_report::to_text,
-                windows_report::to_csv,
-            )?;
+            let report = windows::report(&prepared, &snapshot);
+            let text = formatted(args.format, &report, windows::to_text, windows::to_csv)?;
             print!("{text}");
         }
         View::Gantt => {}
@@ -584,7 +585,7 @@ fn draw_gantt(
     let Some(out) = out else {
         anyhow::bail!("the gantt view writes a chart: say where with --out FILE.svg (or .png)");
     };
-    let picture = mauisim_sim::picture::of_trace_at(prepared, at, before.max(0))?;
+    let picture = mauisim_sim::inspect::gantt::of_trace_at(prepared, at, before.max(0))?;
     let figure = mauisim_report::gantt::figure("gantt", picture);
     mauisim_report::write_figure(&figure, out)?;
     println!("{}", out.display());

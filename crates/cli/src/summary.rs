@@ -1,7 +1,7 @@
 //! The one-screen human summary printed after a run.
 
-use mauisim_sim::workload::describe;
-use mauisim_sim::RunReport;
+use mauisim_sim::trace::workload::describe;
+use mauisim_sim::Summary;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -9,8 +9,7 @@ use std::path::Path;
 fn backfill_text(policy: &mauisim_core::PolicyConfig) -> String {
     use mauisim_core::BackfillPolicy;
     match policy.backfill {
-        BackfillPolicy::FirstFit => "FIRSTFIT".to_string(),
-        BackfillPolicy::None => "NONE".to_string(),
+        BackfillPolicy::FirstFit | BackfillPolicy::None => policy.backfill.name().to_string(),
         BackfillPolicy::BestFit => format!("BESTFIT by {}", policy.backfill_metric.name()),
         BackfillPolicy::Greedy => format!(
             "GREEDY by {} (at most {} schedules)",
@@ -20,10 +19,7 @@ fn backfill_text(policy: &mauisim_core::PolicyConfig) -> String {
     }
 }
 
-fn hms(seconds: f64) -> String {
-    let s = seconds.round() as i64;
-    format!("{}:{:02}:{:02}", s / 3600, (s % 3600) / 60, s % 60)
-}
+use mauisim_sim::units::clock_of as hms;
 
 /// Utilization, waits and bounded slowdown: the lines every run summary starts its
 /// metrics with.
@@ -44,68 +40,108 @@ fn usage_and_waits(text: &mut String, m: &mauisim_sim::metrics::Metrics) {
     );
 }
 
-pub fn render(report: &RunReport, out: &Path) -> String {
-    let m = &report.metrics;
-    let w = &report.workload;
-    let s = report.summary();
+/// Where `--fs-dir` wrote the fairshare windows, and how many.
+pub struct FsFiles<'a> {
+    pub dir: &'a Path,
+    pub windows: usize,
+}
+
+/// The summary of a run, in memory or streamed (which has fewer figures: no policy line,
+/// no per-credential fairness, and how many jobs it held at once).
+pub fn render(s: &Summary, out: &Path, fs_files: Option<FsFiles>) -> String {
+    let m = &s.metrics;
     let mut text = String::new();
-    let _ = writeln!(text, "mauisim: {}", w.path.display());
+    if s.streamed {
+        let _ = writeln!(text, "mauisim (streamed): {}", s.trace);
+    } else {
+        let _ = writeln!(text, "mauisim: {}", s.trace);
+    }
     let _ = writeln!(
         text,
         "  machine        {} processors on {} nodes ({}; {})",
-        report.nodes.procs(),
-        report.nodes.names.len(),
-        report.nodes.source,
-        if report.pooled {
+        s.machine_procs,
+        s.machine_nodes,
+        s.nodes_from,
+        if s.pooled_processors {
             "processors pooled"
         } else {
             "tracked per node"
         }
     );
-    let _ = writeln!(
-        text,
-        "  policy         backfill {}, reservation depth {}, event order {:?}, estimate {}",
-        backfill_text(&report.config.config.policy),
-        report.config.config.policy.reservation_depth(),
-        report.options.event_order,
-        report.options.estimate.name()
-    );
-    if report.load.offered_load != report.load.offered_load_trace || report.warmup_jobs > 0 {
+    if !s.streamed {
         let _ = writeln!(
             text,
-            "  workload       offered load {:.3} (trace {:.3}); {} warm-up jobs left out of the metrics",
-            report.load.offered_load, report.load.offered_load_trace, report.warmup_jobs
+            "  policy         backfill {}, reservation depth {}, event order {:?}, estimate {}",
+            backfill_text(&s.config.policy),
+            s.config.policy.reservation_depth(),
+            s.event_order,
+            s.estimate.name()
         );
+        if s.load.offered_load != s.load.offered_load_trace || s.warmup_jobs > 0 {
+            let _ = writeln!(
+                text,
+                "  workload       offered load {:.3} (trace {:.3}); {} warm-up jobs left out of the metrics",
+                s.load.offered_load, s.load.offered_load_trace, s.warmup_jobs
+            );
+        }
     }
-    let _ = writeln!(
-        text,
-        "  jobs           {} simulated of {} records",
-        m.jobs, w.records
-    );
-    if !w.skipped.is_empty() {
+    match s.max_jobs_in_memory {
+        Some(most) => {
+            let _ = writeln!(
+                text,
+                "  jobs           {} simulated of {} records; at most {most} in memory at once",
+                m.jobs, s.records
+            );
+        }
+        None => {
+            let _ = writeln!(
+                text,
+                "  jobs           {} simulated of {} records",
+                m.jobs, s.records
+            );
+        }
+    }
+    if !s.skipped.is_empty() {
         let _ = writeln!(
             text,
             "  skipped        {} ({})",
             s.skipped_total,
-            describe(&w.skipped)
+            describe(&s.skipped)
         );
     }
-    if !report.held.is_empty() {
-        let _ = writeln!(
-            text,
-            "  held           {} never eligible ({}); see held.csv",
-            s.held,
-            s.held_by
-                .iter()
-                .map(|(k, n)| format!("{k}: {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+    if s.held > 0 {
+        if s.streamed {
+            let _ = writeln!(
+                text,
+                "  held           {} never eligible; see held.csv",
+                s.held
+            );
+        } else {
+            let _ = writeln!(
+                text,
+                "  held           {} never eligible ({}); see held.csv",
+                s.held,
+                s.held_by
+                    .iter()
+                    .map(|(k, n)| format!("{k}: {n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
     }
-    if !w.adjusted.is_empty() {
-        let _ = writeln!(text, "  adjusted       {}", describe(&w.adjusted));
+    if !s.adjusted.is_empty() {
+        let _ = writeln!(text, "  adjusted       {}", describe(&s.adjusted));
     }
     usage_and_waits(&mut text, m);
+    if s.streamed {
+        let _ = writeln!(
+            text,
+            "  simulated in   {:.2} s ({:.0} jobs/s)",
+            s.sim_seconds, s.jobs_per_second
+        );
+        let _ = writeln!(text, "  outputs        {}", out.display());
+        return text;
+    }
     let _ = writeln!(
         text,
         "  xfactor        avg {:.4}, proc-second weighted {:.4}",
@@ -134,7 +170,7 @@ pub fn render(report: &RunReport, out: &Path) -> String {
         "  WC accuracy    {:.2} %",
         100.0 * m.avg_wallclock_accuracy
     );
-    for (kind, rows) in &s.fairness {
+    for (kind, rows) in s.fairness.iter().flatten() {
         let targeted: Vec<_> = rows
             .iter()
             .filter_map(|r| Some((r, r.above_target?)))
@@ -155,7 +191,7 @@ pub fn render(report: &RunReport, out: &Path) -> String {
     let _ = writeln!(
         text,
         "  simulated in   {:.3} s ({:.0} jobs/s, {} iterations)",
-        report.sim_seconds, s.jobs_per_second, report.stats.iterations
+        s.sim_seconds, s.jobs_per_second, s.iterations
     );
     let _ = writeln!(
         text,
@@ -168,63 +204,13 @@ pub fn render(report: &RunReport, out: &Path) -> String {
             .collect::<Vec<_>>()
             .join(",")
     );
-    if let Some(dir) = &report.options.fs_dir {
+    if let Some(fs) = fs_files {
         let _ = writeln!(
             text,
             "  FS files       {}/FS.<epoch> ({} windows)",
-            dir.display(),
-            report.stats.fs_windows.len()
+            fs.dir.display(),
+            fs.windows
         );
     }
-    text
-}
-
-/// The summary of a streamed run: the metrics, and how many jobs it held at once.
-pub fn render_streamed(s: &mauisim_sim::stream::StreamSummary, out: &Path) -> String {
-    let m = &s.metrics;
-    let mut text = String::new();
-    let _ = writeln!(text, "mauisim (streamed): {}", s.trace);
-    let _ = writeln!(
-        text,
-        "  machine        {} processors on {} nodes ({}; {})",
-        s.machine_procs,
-        s.machine_nodes,
-        s.nodes_from,
-        if s.pooled_processors {
-            "processors pooled"
-        } else {
-            "tracked per node"
-        }
-    );
-    let _ = writeln!(
-        text,
-        "  jobs           {} simulated of {} records; at most {} in memory at once",
-        m.jobs, s.records, s.max_jobs_in_memory
-    );
-    if !s.skipped.is_empty() {
-        let _ = writeln!(
-            text,
-            "  skipped        {} ({})",
-            s.skipped_total,
-            describe(&s.skipped)
-        );
-    }
-    if s.held > 0 {
-        let _ = writeln!(
-            text,
-            "  held           {} never eligible; see held.csv",
-            s.held
-        );
-    }
-    if !s.adjusted.is_empty() {
-        let _ = writeln!(text, "  adjusted       {}", describe(&s.adjusted));
-    }
-    usage_and_waits(&mut text, m);
-    let _ = writeln!(
-        text,
-        "  simulated in   {:.2} s ({:.0} jobs/s)",
-        s.sim_seconds, s.jobs_per_second
-    );
-    let _ = writeln!(text, "  outputs        {}", out.display());
     text
 }

@@ -30,7 +30,7 @@ fn by_metric(candidates: &[Candidate]) -> Vec<usize> {
 ///
 /// Taking the best that fits, again and again, is one pass over the candidates in metric
 /// order: a candidate that did not fit never fits later, as capacity only shrinks.
-pub fn best_fit(
+pub(crate) fn best_fit(
     candidates: &[Candidate],
     capacity: u64,
     mut try_start: impl FnMut(usize) -> bool,
@@ -76,7 +76,7 @@ pub struct Search {
 /// fit `capacity`, by depth-first branch and bound over candidates in metric order, trying
 /// at most `max_schedules` combinations. It starts from BESTFIT's choice, so its value is
 /// never below BESTFIT's, however small the bound.
-pub fn greedy(candidates: &[Candidate], capacity: u64, max_schedules: u64) -> Search {
+pub(crate) fn greedy(candidates: &[Candidate], capacity: u64, max_schedules: u64) -> Search {
     let order = by_metric(candidates);
     let (mut best, mut best_value) = best_fit_choice(candidates, &order, capacity);
     let n = order.len();
@@ -162,7 +162,7 @@ pub fn greedy(candidates: &[Candidate], capacity: u64, max_schedules: u64) -> Se
 /// GREEDY as an iteration runs it: search, then start the chosen candidates (best metric
 /// first) through `try_start`; if a limit refuses any, search again among the candidates
 /// not yet tried, with the processors still left. Returns the started positions.
-pub fn greedy_start(
+pub(crate) fn greedy_start(
     candidates: &[Candidate],
     capacity: u64,
     max_schedules: u64,

@@ -147,7 +147,7 @@ static NEUTRAL: CredSettings = CredSettings {
 
 impl CredTables {
     /// The credential's own settings (neutral when unconfigured or absent).
-    pub fn own(&self, kind: CredKind, id: CredId) -> &CredSettings {
+    pub(crate) fn own(&self, kind: CredKind, id: CredId) -> &CredSettings {
         id.get()
             .and_then(|i| self.settings[kind.index()].get(i))
             .unwrap_or(&NEUTRAL)
@@ -162,12 +162,12 @@ impl CredTables {
         &mut table[i]
     }
 
-    pub fn default_of(&self, kind: CredKind) -> &CredSettings {
+    pub(crate) fn default_of(&self, kind: CredKind) -> &CredSettings {
         &self.defaults[kind.index()]
     }
 
     /// Resolves, once per job, the credential-dependent inputs of its priority.
-    pub fn resolve(&self, creds: &JobCreds) -> ResolvedCreds {
+    pub(crate) fn resolve(&self, creds: &JobCreds) -> ResolvedCreds {
         let mut priority = [0.0; 5];
         for kind in CredKind::ALL {
             let own = self.own(kind, creds.get(kind)).priority;

@@ -244,7 +244,7 @@ pub struct Fairshare {
 
 impl Fairshare {
     /// Fairshare from `origin` on, with the config's history as the closed windows.
-    pub fn new(config: &FsConfig, creds: &CredTables, origin: Time) -> Fairshare {
+    pub(crate) fn new(config: &FsConfig, creds: &CredTables, origin: Time) -> Fairshare {
         let depth = config.depth.clamp(1, MAX_DEPTH);
         let weights: Vec<f64> = (0..depth).map(|i| config.decay.powi(i as i32)).collect();
         let interval = config.interval.max(1);
@@ -309,7 +309,7 @@ impl Fairshare {
         fs
     }
 
-    pub fn enabled(&self) -> bool {
+    pub(crate) fn enabled(&self) -> bool {
         self.config.metric.is_some()
     }
 
@@ -356,13 +356,13 @@ impl Fairshare {
 
     /// When the current window closes, while that can still change anything: `None`
     /// when fairshare is off, or when nothing runs and every window is empty.
-    pub fn next_change(&self) -> Option<Time> {
+    pub(crate) fn next_change(&self) -> Option<Time> {
         let settled = self.running.is_empty() && self.total.is_idle();
         (self.enabled() && !settled).then_some(self.next_roll)
     }
 
     /// Closes every window that ends at or before `now`.
-    pub fn advance(&mut self, now: Time) {
+    pub(crate) fn advance(&mut self, now: Time) {
         if !self.enabled() {
             return;
         }
@@ -427,7 +427,7 @@ impl Fairshare {
     }
 
     /// `job` started at `now`: its credentials and the total accrue its rate from now on.
-    pub fn job_started(&mut self, now: Time, job: &QueuedJob) {
+    pub(crate) fn job_started(&mut self, now: Time, job: &QueuedJob) {
         if !self.enabled() {
             return;
         }
@@ -447,7 +447,7 @@ impl Fairshare {
     }
 
     /// `job` ended at `now`: it stops accruing.
-    pub fn job_ended(&mut self, now: Time, job: JobIdx) {
+    pub(crate) fn job_ended(&mut self, now: Time, job: JobIdx) {
         if !self.enabled() {
             return;
         }
@@ -469,7 +469,7 @@ impl Fairshare {
     /// Whether, for every credential kind, the current window's usage of the credentials
     /// (and of jobs without one) adds up to the system's total, and so do their rates
     /// (`--check`). History read from FS files is left out: it need not add up.
-    pub fn verify(&self, now: Time) -> Result<(), String> {
+    pub(crate) fn verify(&self, now: Time) -> Result<(), String> {
         if !self.enabled() {
             return Ok(());
         }
@@ -521,7 +521,7 @@ impl Fairshare {
     }
 
     /// The FSTARGET that applies to a credential (own, else its kind's DEFAULT).
-    pub fn target(&self, kind: CredKind, id: CredId) -> Option<(FsTarget, Source)> {
+    pub(crate) fn target(&self, kind: CredKind, id: CredId) -> Option<(FsTarget, Source)> {
         let own = id
             .get()
             .and_then(|i| self.targets[kind.index()].get(i))
@@ -544,7 +544,7 @@ impl Fairshare {
     }
 
     /// Decay-weighted usage of one credential at `now`.
-    pub fn effective(&self, kind: CredKind, id: CredId, now: Time) -> f64 {
+    pub(crate) fn effective(&self, kind: CredKind, id: CredId, now: Time) -> f64 {
         self.account(kind, id).map_or(0.0, |a| a.effective(now))
     }
 
@@ -574,7 +574,7 @@ impl Fairshare {
     }
 
     /// The first fairshare cap `job` would break by starting at `now`.
-    pub fn check_caps(&self, job: &QueuedJob, now: Time) -> Option<Blocked> {
+    pub(crate) fn check_caps(&self, job: &QueuedJob, now: Time) -> Option<Blocked> {
         if !self.has_caps {
             return None;
         }
@@ -614,7 +614,7 @@ impl Fairshare {
     /// jobs kept running: others' usage raises the delivered total, so a share cap can
     /// lift between events. `None` if the rates never lift one of them. Valid until the
     /// next start, end or window roll.
-    pub fn relative_caps_lift_at(&self, job: &QueuedJob, now: Time) -> Option<Time> {
+    pub(crate) fn relative_caps_lift_at(&self, job: &QueuedJob, now: Time) -> Option<Time> {
         let planned = self.planned_usage(job);
         let total = self.total.effective(now);
         let mut lift = now;
@@ -662,7 +662,7 @@ pub struct FsAt<'a> {
 
 impl FsAt<'_> {
     /// Percent of the delivered total that `effective` usage is.
-    pub fn share_of(&self, effective: f64) -> f64 {
+    pub(crate) fn share_of(&self, effective: f64) -> f64 {
         if self.total > 0.0 {
             100.0 * effective / self.total
         } else {

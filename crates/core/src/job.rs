@@ -2,7 +2,6 @@
 
 use crate::cred::{JobCreds, ResolvedCreds};
 use crate::node::Request;
-use crate::priority::JobTerms;
 use crate::Time;
 
 /// Dense index of a job in the caller's workload (not the trace's job id).
@@ -57,8 +56,8 @@ pub struct QueuedJob {
     /// Share of its dedicated processors the job keeps busy (the trace's average CPU
     /// time over its runtime; 1 when unknown): what FSPOLICY UTILIZEDPS charges.
     pub utilized: f64,
-    /// The time-independent parts of its priority, cached by the scheduler.
-    pub priority_terms: Option<JobTerms>,
+    /// Its [`JobTerms`], once the priority order has worked them out.
+    pub(crate) priority_terms: Option<JobTerms>,
 }
 
 impl QueuedJob {
@@ -91,8 +90,8 @@ impl QueuedJob {
 
     /// A job whose priority is not the common function of its submit time: a system
     /// priority, or an effective queue time that no longer starts at submission. (Whatever
-    /// moves `eff_queue_start` must keep [`crate::Scheduler`]'s count of these.)
-    pub fn breaks_queue_order(&self) -> bool {
+    /// moves `eff_queue_start` must keep the scheduler's count of these.)
+    pub(crate) fn breaks_queue_order(&self) -> bool {
         self.system_priority > 0 || self.eff_queue_start != self.submit
     }
 
@@ -100,4 +99,20 @@ impl QueuedJob {
     pub fn eff_queued(&self, now: Time) -> Time {
         (now - self.eff_queue_start).max(0)
     }
+}
+
+/// The parts of a queued job's priority that do not change while it waits, worked out by
+/// [`crate::PriorityConfig`] once and kept on the job by the priority order.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JobTerms {
+    /// CRED + ATTR + RES (+ USAGE, zero while idle).
+    pub(crate) static_part: f64,
+    pub(crate) wcl: f64,
+    /// `max(XFMINWCLIMIT, WCL)`.
+    pub(crate) xf_divisor: f64,
+    /// QUEUETIMEWEIGHT and XFACTORWEIGHT plus the QOS's QTWEIGHT and XFWEIGHT.
+    pub(crate) qt_weight: f64,
+    pub(crate) xf_weight: f64,
+    pub(crate) qt_target_minutes: Option<f64>,
+    pub(crate) xf_target: Option<f64>,
 }

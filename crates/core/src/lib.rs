@@ -4,21 +4,22 @@
 //! callers hand it `now`, the idle queue and news of ended jobs; it answers with
 //! decisions (start, reserve). Time is integer seconds throughout.
 
-pub mod backfill;
-pub mod check;
-pub mod cred;
-pub mod fairshare;
-pub mod job;
-pub mod limits;
-pub mod machine;
-pub mod node;
-pub mod policy;
-pub mod priority;
-pub mod priorityf;
-pub mod profile;
-pub mod scheduler;
-pub mod slots;
-pub mod throttle;
+mod backfill;
+mod check;
+mod cred;
+mod fairshare;
+mod job;
+mod limits;
+mod machine;
+mod node;
+mod policy;
+mod priority;
+mod priority_order;
+mod priorityf;
+mod profile;
+mod scheduler;
+mod slots;
+mod throttle;
 
 /// Seconds. Integer everywhere: no floating-point clock.
 pub type Time = i64;
@@ -27,7 +28,7 @@ pub use check::{Rule, Violation};
 pub use cred::{CredId, CredKind, CredSettings, CredTables, JobCreds, ResolvedCreds};
 pub use fairshare::{
     Fairshare, FsConfig, FsDeltaSource, FsDeltas, FsMetric, FsTarget, FsWindow, Standing,
-    TargetKind,
+    TargetKind, MAX_DEPTH as FS_MAX_DEPTH,
 };
 pub use job::{JobIdx, QueuedJob, Resources};
 pub use limits::{

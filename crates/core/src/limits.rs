@@ -98,7 +98,7 @@ impl LimitPair {
         }
     }
 
-    pub fn at(self, level: Level) -> u64 {
+    pub(crate) fn at(self, level: Level) -> u64 {
         match level {
             Level::Soft => self.soft,
             Level::Hard => self.hard,
@@ -161,7 +161,7 @@ impl Limits {
         per_cred: Vec::new(),
     };
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         *self == Limits::NONE
     }
 }
@@ -266,7 +266,7 @@ pub struct LimitKind {
 }
 
 impl Blocked {
-    pub fn kind(&self) -> LimitKind {
+    pub(crate) fn kind(&self) -> LimitKind {
         let (kind, per) = match self.owner {
             Owner::Cred(k, _) => (Some(k), None),
             Owner::System => (None, None),

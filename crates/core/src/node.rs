@@ -18,7 +18,7 @@ pub struct Res {
 }
 
 impl Res {
-    pub fn times(self, n: u64) -> Res {
+    pub(crate) fn times(self, n: u64) -> Res {
         Res {
             procs: self.procs * n,
             mem: self.mem * n,
@@ -82,7 +82,7 @@ impl NodeSpec {
         }
     }
 
-    pub fn capacity(&self) -> Res {
+    pub(crate) fn capacity(&self) -> Res {
         Res {
             procs: self.procs,
             mem: self.mem,
@@ -183,7 +183,7 @@ impl Default for Request {
 }
 
 impl Request {
-    pub fn per_task(&self) -> Res {
+    pub(crate) fn per_task(&self) -> Res {
         Res {
             procs: u64::from(self.procs_per_task.max(1)),
             mem: u64::from(self.mem),
@@ -249,7 +249,7 @@ impl MachineSpec {
     /// Which of memory, swap and disk some node configures: a request for a resource no
     /// node configures is not modelled (traces ask for memory the machine file never
     /// mentions), one for a configured resource binds on every node.
-    pub fn tracked(&self) -> Res {
+    pub(crate) fn tracked(&self) -> Res {
         let any = |f: fn(&NodeSpec) -> u64| u64::from(self.nodes.iter().any(|n| f(n) > 0));
         Res {
             procs: 1,
@@ -260,7 +260,7 @@ impl MachineSpec {
     }
 
     /// What a task of `request` needs of a node, counting only the `tracked` resources.
-    pub fn per_task_need(request: &Request, tracked: Res) -> Res {
+    pub(crate) fn per_task_need(request: &Request, tracked: Res) -> Res {
         let r = request.per_task();
         Res {
             procs: r.procs,
@@ -272,7 +272,13 @@ impl MachineSpec {
 
     /// Whether node `n` could ever host a task needing `need` (features, partition, size).
     #[inline]
-    pub fn can_host(&self, n: usize, need: Res, features: FeatureMask, partition: u32) -> bool {
+    pub(crate) fn can_host(
+        &self,
+        n: usize,
+        need: Res,
+        features: FeatureMask,
+        partition: u32,
+    ) -> bool {
         let node = &self.nodes[n];
         node.features & features == features
             && (partition == 0 || node.partition == 0 || node.partition == partition)

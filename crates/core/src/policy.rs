@@ -8,9 +8,22 @@ use crate::priority::PriorityConfig;
 use crate::Time;
 use serde::Serialize;
 
+/// Serializes a keyword enum as its parameter value (`name()`), so that each value is
+/// written in one place.
+macro_rules! serialize_by_name {
+    ($($kind:ty),*) => {$(
+        impl Serialize for $kind {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.name())
+            }
+        }
+    )*};
+}
+
+serialize_by_name!(BackfillPolicy, BackfillMetric, ReservationPolicy);
+
 /// BACKFILLPOLICY.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "UPPERCASE")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BackfillPolicy {
     /// Jobs below the blocked ones start in priority order wherever they fit without
     /// touching a reservation.
@@ -25,15 +38,32 @@ pub enum BackfillPolicy {
     None,
 }
 
+impl BackfillPolicy {
+    pub const ALL: [BackfillPolicy; 4] = [
+        BackfillPolicy::FirstFit,
+        BackfillPolicy::BestFit,
+        BackfillPolicy::Greedy,
+        BackfillPolicy::None,
+    ];
+
+    /// The parameter value that selects this policy.
+    pub fn name(self) -> &'static str {
+        match self {
+            BackfillPolicy::FirstFit => "FIRSTFIT",
+            BackfillPolicy::BestFit => "BESTFIT",
+            BackfillPolicy::Greedy => "GREEDY",
+            BackfillPolicy::None => "NONE",
+        }
+    }
+}
+
 /// BACKFILLMETRIC (alias SCHEDULINGCRITERIA): a backfill candidate's degree of fit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "UPPERCASE")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BackfillMetric {
     Procs,
     ProcSeconds,
     Seconds,
     Nodes,
-    #[serde(rename = "PE")]
     Pe,
     PeSeconds,
 }
@@ -61,7 +91,7 @@ impl BackfillMetric {
     }
 
     /// The job's value under this metric (larger is a better fit).
-    pub fn of(self, job: &QueuedJob) -> f64 {
+    pub(crate) fn of(self, job: &QueuedJob) -> f64 {
         let seconds = job.wcl as f64;
         match self {
             BackfillMetric::Procs => job.procs as f64,
@@ -75,8 +105,7 @@ impl BackfillMetric {
 }
 
 /// RESERVATIONPOLICY.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "UPPERCASE")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReservationPolicy {
     /// Every iteration, reservations go to the current highest-priority blocked jobs.
     CurrentHighest,
@@ -85,6 +114,23 @@ pub enum ReservationPolicy {
     Highest,
     /// No priority reservations: backfill is unprotected.
     Never,
+}
+
+impl ReservationPolicy {
+    pub const ALL: [ReservationPolicy; 3] = [
+        ReservationPolicy::CurrentHighest,
+        ReservationPolicy::Highest,
+        ReservationPolicy::Never,
+    ];
+
+    /// The parameter value that selects this policy.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReservationPolicy::CurrentHighest => "CURRENTHIGHEST",
+            ReservationPolicy::Highest => "HIGHEST",
+            ReservationPolicy::Never => "NEVER",
+        }
+    }
 }
 
 /// RESERVATIONTHRESHOLDTYPE with its RESERVATIONTHRESHOLDVALUE: what a blocked job must
@@ -116,7 +162,7 @@ impl ReservationGroup {
         ReservationGroup { depth, qos: None }
     }
 
-    pub fn holds(&self, qos: CredId) -> bool {
+    pub(crate) fn holds(&self, qos: CredId) -> bool {
         self.qos.as_ref().is_none_or(|list| list.contains(&qos))
     }
 }
@@ -131,7 +177,7 @@ pub struct Chunking {
 }
 
 impl Chunking {
-    pub fn is_on(&self) -> bool {
+    pub(crate) fn is_on(&self) -> bool {
         self.size > 0 && self.duration > 0
     }
 }
@@ -205,7 +251,7 @@ impl PolicyConfig {
     /// True when the priority order is the queue order (see
     /// [`PriorityConfig::is_queue_order`]) for every job that has no system priority and
     /// whose queue time accrued from submission.
-    pub fn priority_is_queue_order(&self) -> bool {
+    pub(crate) fn priority_is_queue_order(&self) -> bool {
         let qos = CredKind::Qos.index();
         let neutral = self.creds.settings[qos]
             .iter()

@@ -12,7 +12,7 @@
 
 use crate::cred::CredKind;
 use crate::fairshare::{FsDeltaSource, FsDeltas};
-use crate::job::QueuedJob;
+use crate::job::{JobTerms, QueuedJob};
 use crate::Time;
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
@@ -276,7 +276,7 @@ impl Sub {
     }
 
     /// The credential subcomponent of a credential kind.
-    pub fn credential(kind: CredKind) -> Sub {
+    pub(crate) fn credential(kind: CredKind) -> Sub {
         match kind {
             CredKind::User => Sub::User,
             CredKind::Group => Sub::Group,
@@ -363,26 +363,10 @@ impl Breakdown {
     }
 }
 
-/// The parts of a queued job's priority that do not change while it waits, cached by the
-/// scheduler ([`PriorityConfig::job_terms`]).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct JobTerms {
-    /// CRED + ATTR + RES (+ USAGE, zero while idle).
-    static_part: f64,
-    wcl: f64,
-    /// `max(XFMINWCLIMIT, WCL)`.
-    xf_divisor: f64,
-    /// QUEUETIMEWEIGHT and XFACTORWEIGHT plus the QOS's QTWEIGHT and XFWEIGHT.
-    qt_weight: f64,
-    xf_weight: f64,
-    qt_target_minutes: Option<f64>,
-    xf_target: Option<f64>,
-}
-
 impl JobTerms {
     /// Whether this job's own weights keep its priority nondecreasing over time (its QOS
     /// may add a negative QTWEIGHT or XFWEIGHT); see [`PriorityConfig::grows_with_time`].
-    pub fn grows_with_time(&self) -> bool {
+    pub(crate) fn grows_with_time(&self) -> bool {
         self.qt_weight >= 0.0 && self.xf_weight >= 0.0
     }
 }
@@ -415,13 +399,19 @@ impl PriorityConfig {
     }
 
     /// The start priority of an idle job at `now`.
-    pub fn priority(&self, job: &QueuedJob, now: Time, fs: &(impl FsDeltaSource + ?Sized)) -> i64 {
+    #[cfg(test)]
+    pub(crate) fn priority(
+        &self,
+        job: &QueuedJob,
+        now: Time,
+        fs: &(impl FsDeltaSource + ?Sized),
+    ) -> i64 {
         self.priority_from_terms(job, &self.job_terms(job), now, Some(fs))
     }
 
     /// Every factor of an idle job's start priority at `now` (USAGE is zero: it applies
     /// to running jobs only, see [`PriorityConfig::usage`]).
-    pub fn breakdown(
+    pub(crate) fn breakdown(
         &self,
         job: &QueuedJob,
         now: Time,
@@ -532,7 +522,7 @@ impl PriorityConfig {
     /// The components a queued job's priority does not change over time: CRED, ATTR,
     /// RES (and USAGE, zero while idle). Summed in the order [`Self::finish`] uses, so
     /// that the cached value gives bit-identical priorities.
-    pub fn static_part(&self, job: &QueuedJob) -> f64 {
+    pub(crate) fn static_part(&self, job: &QueuedJob) -> f64 {
         let b = self.breakdown(job, job.submit, &FsDeltas::default());
         let c = |c: Component| b.component[c as usize];
         (c(Component::Cred) + c(Component::Attr)) + (c(Component::Res) + c(Component::Usage))
@@ -540,7 +530,7 @@ impl PriorityConfig {
 
     /// The XFACTOR factor: `(queued + WCL) / max(XFMINWCLIMIT, WCL)` with effective
     /// queue time.
-    pub fn xfactor(&self, job: &QueuedJob, now: Time) -> f64 {
+    pub(crate) fn xfactor(&self, job: &QueuedJob, now: Time) -> f64 {
         let queued = job.eff_queued(now) as f64;
         (queued + job.wcl as f64) / (job.wcl.max(self.xf_min_wclimit) as f64)
     }
@@ -549,7 +539,7 @@ impl PriorityConfig {
     /// changes (effective queue start, bypass, SPVIOLATION, fairshare), worked out once
     /// with the same operations [`Self::breakdown`] uses, so that cached priorities are
     /// bit-identical to reported ones.
-    pub fn job_terms(&self, job: &QueuedJob) -> JobTerms {
+    pub(crate) fn job_terms(&self, job: &QueuedJob) -> JobTerms {
         let creds = &job.cred_factors;
         JobTerms {
             static_part: self.static_part(job),
@@ -565,7 +555,7 @@ impl PriorityConfig {
     /// The start priority from a job's cached [`JobTerms`]: what the scheduler sorts by,
     /// every iteration. `fs` is `None` when every fairshare delta is zero (no FSPOLICY).
     #[inline]
-    pub fn priority_from_terms<F: FsDeltaSource + ?Sized>(
+    pub(crate) fn priority_from_terms<F: FsDeltaSource + ?Sized>(
         &self,
         job: &QueuedJob,
         terms: &JobTerms,
@@ -640,7 +630,7 @@ impl PriorityConfig {
     /// TARG weigh in nonnegatively and so do their time-dependent subcomponents. Every
     /// step of the evaluation (caps as minima, sums, clamps, truncation) is then monotone
     /// in floating point too.
-    pub fn grows_with_time(&self) -> bool {
+    pub(crate) fn grows_with_time(&self) -> bool {
         let cw = |c: Component| self.component_weight[c as usize];
         let w = |s: Sub| self.weight[s as usize];
         cw(Component::Serv) >= 0.0
@@ -651,7 +641,7 @@ impl PriorityConfig {
 
     /// The most one more BYPASS can add to a priority: the SERV weight times
     /// BYPASSWEIGHT (caps only lower it); `None` when a bypass can lower it.
-    pub fn gain_per_bypass(&self) -> Option<f64> {
+    pub(crate) fn gain_per_bypass(&self) -> Option<f64> {
         let gain =
             self.component_weight[Component::Serv as usize] * self.weight[Sub::Bypass as usize];
         (gain >= 0.0 && gain.is_finite()).then_some(gain)
@@ -661,7 +651,7 @@ impl PriorityConfig {
     /// queue time alone, so that for jobs whose effective queue time started at submission
     /// the `(submit, id)` order *is* the priority order and sorting can be skipped.
     /// `creds_neutral` says no QOS adds queue-time or xfactor weight.
-    pub fn is_queue_order(&self, creds_neutral: bool) -> bool {
+    pub(crate) fn is_queue_order(&self, creds_neutral: bool) -> bool {
         let only_queue_time = Sub::ALL
             .iter()
             .all(|&s| s == Sub::QueueTime || self.weight[s as usize] == 0.0);

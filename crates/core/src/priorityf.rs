@@ -52,7 +52,7 @@ impl NodeVar {
         NodeVar::Usage,
     ];
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             NodeVar::ADisk => "ADISK",
             NodeVar::AMem => "AMEM",
@@ -197,15 +197,6 @@ impl PriorityFn {
 
     pub fn eval(&self, vars: &NodeVars) -> f64 {
         self.terms.iter().map(|&(c, v)| c * vars[v as usize]).sum()
-    }
-
-    /// The terms as (coefficient, attribute), signs applied.
-    pub fn terms(&self) -> &[(f64, NodeVar)] {
-        &self.terms
-    }
-
-    pub fn text(&self) -> &str {
-        &self.text
     }
 }
 

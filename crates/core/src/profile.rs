@@ -35,7 +35,7 @@ pub struct Profile {
 
 impl Profile {
     /// A machine with `total` processors, all free from `origin` on.
-    pub fn new(total: u64, origin: Time) -> Self {
+    pub(crate) fn new(total: u64, origin: Time) -> Self {
         let total = total as i64;
         Profile {
             total,
@@ -46,22 +46,13 @@ impl Profile {
         }
     }
 
-    pub fn total(&self) -> i64 {
+    pub(crate) fn total(&self) -> i64 {
         self.total
-    }
-
-    /// Number of breakpoints (for diagnostics and benchmarks).
-    pub fn len(&self) -> usize {
-        self.slots.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
     }
 
     /// Drops breakpoints before `now`; the segment containing `now` then starts at `now`.
     /// O(k) for k dropped breakpoints.
-    pub fn advance(&mut self, now: Time) {
+    pub(crate) fn advance(&mut self, now: Time) {
         let first_after = self.slots.partition_point(|s| s.time <= now);
         if first_after > 1 {
             self.slots.drain(..first_after - 1);
@@ -85,7 +76,7 @@ impl Profile {
 
     /// Free processors at instant `t`. O(log n).
     #[inline]
-    pub fn free_at(&self, t: Time) -> i64 {
+    pub(crate) fn free_at(&self, t: Time) -> i64 {
         self.slots[self.segment(t)].free
     }
 
@@ -137,20 +128,20 @@ impl Profile {
     }
 
     /// Marks `procs` processors busy over `[start, end)`.
-    pub fn occupy(&mut self, start: Time, end: Time, procs: u64) {
+    pub(crate) fn occupy(&mut self, start: Time, end: Time, procs: u64) {
         self.add(start, end, -(procs as i64));
     }
 
     /// Marks `procs` processors free again over `[start, end)` (a job ended early, a
     /// reservation was dropped).
-    pub fn release(&mut self, start: Time, end: Time, procs: u64) {
+    pub(crate) fn release(&mut self, start: Time, end: Time, procs: u64) {
         self.add(start, end, procs as i64);
     }
 
     /// Whether `procs` processors are free during the whole of `[start, start + duration)`.
     /// O(log n + segments in the interval).
     #[inline]
-    pub fn fits(&self, start: Time, duration: Time, procs: u64) -> bool {
+    pub(crate) fn fits(&self, start: Time, duration: Time, procs: u64) -> bool {
         let need = procs as i64;
         let end = start.saturating_add(duration.max(1));
         let mut i = self.segment(start);
@@ -165,7 +156,7 @@ impl Profile {
 
     /// The earliest `t >= after` at which `procs` processors are free during
     /// `[t, t + duration)`, or `None` if the machine is too small. O(n).
-    pub fn earliest_start(&self, after: Time, duration: Time, procs: u64) -> Option<Time> {
+    pub(crate) fn earliest_start(&self, after: Time, duration: Time, procs: u64) -> Option<Time> {
         let need = procs as i64;
         if need > self.total {
             return None;
@@ -204,7 +195,7 @@ impl Profile {
     /// starting at `now` (the first breakpoint): the processors free during all of
     /// `[now, now + shorter]`, and how long they stay free (`FOREVER` when nothing later
     /// takes them). `None` when no processor is free that long.
-    pub fn window_after(&self, now: Time, shorter: Time) -> Option<Window> {
+    pub(crate) fn window_after(&self, now: Time, shorter: Time) -> Option<Window> {
         let horizon = now.saturating_add(shorter);
         let mut i = self.segment(now);
         let mut procs = self.slots[i].free;
@@ -227,12 +218,13 @@ impl Profile {
 
     /// Every backfill window at `now`, widest (and shortest) first; they overlap, each
     /// narrower one lasting longer (guide 8.2.2).
-    pub fn windows(&self, now: Time) -> Vec<Window> {
+    #[cfg(test)]
+    pub(crate) fn windows(&self, now: Time) -> Vec<Window> {
         ladder(|shorter| self.window_after(now, shorter))
     }
 
     /// The breakpoints as `(time, free)` pairs, for inspection and tests.
-    pub fn steps(&self) -> impl Iterator<Item = (Time, i64)> + '_ {
+    pub(crate) fn steps(&self) -> impl Iterator<Item = (Time, i64)> + '_ {
         self.slots.iter().map(|s| (s.time, s.free))
     }
 }

@@ -21,18 +21,17 @@
 use crate::backfill::{best_fit, greedy_start, Candidate};
 use crate::check::{Rule, Violation};
 use crate::cred::CredKind;
-use crate::fairshare::{Fairshare, FsAt};
+use crate::fairshare::Fairshare;
 use crate::job::{JobIdx, QueuedJob};
 use crate::limits::{Blocked, Level, LimitKind, Metric, Owner, Scope, Shortfall, Source};
 use crate::machine::{HeldId, Machine, Unfit};
 use crate::node::MachineSpec;
 use crate::policy::{BackfillPolicy, PolicyConfig, ReservationPolicy, ReservationThreshold};
-use crate::priority::{AccrualPolicy, Breakdown, Component, JobTerms, PriorityConfig, Sub};
-use crate::profile::{Profile, Window, FOREVER};
+use crate::priority::{AccrualPolicy, Breakdown, Component, Sub};
+use crate::priority_order::{Evaluation, PriorityOrder};
+use crate::profile::{Window, FOREVER};
 use crate::throttle::{Throttle, Verdict};
 use crate::Time;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 /// Start this job now.
@@ -75,7 +74,7 @@ pub struct Decisions {
 }
 
 impl Decisions {
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.starts.clear();
         self.reservations.clear();
     }
@@ -88,43 +87,13 @@ impl Decisions {
 #[derive(Debug, Clone)]
 pub struct Scheduler {
     policy: PolicyConfig,
-    /// The priority order is the queue order whenever no queued job breaks it
-    /// ([`QueuedJob::breaks_queue_order`]): sorting can be skipped.
-    queue_order: bool,
-    /// Queued jobs that break the queue order, counted as they are admitted and started,
-    /// so the fast path needs no scan of the queue.
-    out_of_queue_order: usize,
+    /// The idle jobs' priority order, carried between iterations.
+    ranking: PriorityOrder,
     machine: Machine,
     /// Fairshare usage, targets and caps.
     fairshare: Fairshare,
     /// When a relative fairshare cap that blocked a job in the last iteration lifts.
     cap_lifts_at: Option<Time>,
-    /// Scratch: queue positions in priority order.
-    order: Vec<usize>,
-    /// Priority sort keys, kept in the last iteration's order (priorities change little
-    /// between iterations, so the next iteration's sort sees nearly sorted input); in
-    /// bounded iterations, in queue order.
-    keys: Vec<Key>,
-    /// Whether iterations order the jobs from priority bounds ([`Self::order_by_bounds`]).
-    bounded: bool,
-    /// Evaluate every priority in every iteration (to check the bounded path against).
-    exhaustive: bool,
-    /// Iterations the bounded path decided.
-    bounded_iterations: u64,
-    /// Scratch of bounded iterations: the backfilled jobs' keys; the jobs to order
-    /// exactly; the highest lower bounds of the jobs that do not fit.
-    backfilled_keys: Vec<Key>,
-    newcomers: Vec<usize>,
-    top_lows: BinaryHeap<Reverse<i64>>,
-    /// In bounded iterations: the positions of the last iteration's exactly ordered jobs,
-    /// in that order, carried like the keys.
-    ranked: Vec<usize>,
-    /// The queue as the last iteration left it: its length and the positions it started
-    /// (ascending), so that `keys` can follow the caller's removal of started jobs.
-    last_len: usize,
-    last_started: Vec<usize>,
-    /// Scratch: old queue position → new one while carrying keys over.
-    new_pos: Vec<usize>,
     /// Scratch: each job's fate this iteration, by priority rank.
     fate: Vec<Fate>,
     /// Usage and limit checks; `None` when the config sets no limit.
@@ -147,7 +116,8 @@ pub struct Scheduler {
 impl Scheduler {
     /// A scheduler for a machine of `total_procs` single-processor nodes, idle from
     /// `origin` on.
-    pub fn new(total_procs: u64, origin: Time, policy: PolicyConfig) -> Self {
+    #[cfg(test)]
+    pub(crate) fn new(total_procs: u64, origin: Time, policy: PolicyConfig) -> Self {
         let spec = Arc::new(MachineSpec::homogeneous(total_procs, 1));
         Self::with_machine(spec, true, origin, policy)
     }
@@ -164,22 +134,9 @@ impl Scheduler {
             throttle: Throttle::new(&policy.creds, &policy.system_limits),
             fairshare: Fairshare::new(&policy.fairshare, &policy.creds, origin),
             cap_lifts_at: None,
-            queue_order: policy.priority_is_queue_order(),
-            out_of_queue_order: 0,
+            ranking: PriorityOrder::new(policy.priority_is_queue_order(), false),
             policy,
             machine: Machine::new(spec, origin, pooled),
-            order: Vec::new(),
-            keys: Vec::new(),
-            bounded: false,
-            exhaustive: false,
-            bounded_iterations: 0,
-            backfilled_keys: Vec::new(),
-            newcomers: Vec::new(),
-            top_lows: BinaryHeap::new(),
-            ranked: Vec::new(),
-            last_len: 0,
-            last_started: Vec::new(),
-            new_pos: Vec::new(),
             fate: Vec::new(),
             blocks: Vec::new(),
             kept: Vec::new(),
@@ -188,12 +145,15 @@ impl Scheduler {
             last_completion: None,
             chunk_expires_at: None,
         };
-        scheduler.bounded = scheduler.may_bound_priorities();
+        scheduler.ranking = PriorityOrder::new(
+            scheduler.policy.priority_is_queue_order(),
+            scheduler.may_bound_priorities(),
+        );
         scheduler
     }
 
     /// Whether iterations may order the jobs from priority bounds
-    /// ([`Self::order_by_bounds`]): the policy must look no further down the order than
+    /// ([`PriorityOrder::order_by_bounds`]): the policy must look no further down the order than
     /// the jobs that fit and the first RESERVATIONDEPTH others (no limits or fairshare
     /// caps, no RESERVATIONPOLICY HIGHEST, one reservation group for every QOS without a
     /// threshold, no BACKFILLDEPTH, no chunking), and every job's priority must be
@@ -221,21 +181,16 @@ impl Scheduler {
     /// Evaluates every priority in every iteration, as the definition does: the reference
     /// the bounded path is tested against.
     pub fn set_exhaustive_priority(&mut self, exhaustive: bool) {
-        self.exhaustive = exhaustive;
+        self.ranking.set_exhaustive(exhaustive);
     }
 
     /// Iterations decided from priority bounds.
     pub fn bounded_iterations(&self) -> u64 {
-        self.bounded_iterations
+        self.ranking.bounded_iterations()
     }
 
     pub fn policy(&self) -> &PolicyConfig {
         &self.policy
-    }
-
-    /// Free processors over time, summed over nodes.
-    pub fn profile(&self) -> &Profile {
-        self.machine.profile()
     }
 
     pub fn machine(&self) -> &Machine {
@@ -245,7 +200,7 @@ impl Scheduler {
     /// Whether priority is a non-decreasing function of queue time alone, so that a job
     /// submitted later never overtakes one already queued.
     pub fn priority_is_queue_order(&self) -> bool {
-        self.queue_order
+        self.ranking.is_queue_order()
     }
 
     /// Whether the config sets any throttling limit.
@@ -325,9 +280,7 @@ impl Scheduler {
             }
         }
         job.cred_factors = self.policy.creds.resolve(&job.creds);
-        if job.breaks_queue_order() {
-            self.out_of_queue_order += 1;
-        }
+        self.ranking.admitted(job);
         Ok(())
     }
 
@@ -379,14 +332,7 @@ impl Scheduler {
     pub fn priority_order(&mut self, now: Time, queue: &mut [QueuedJob]) -> Vec<usize> {
         self.advance_to(now);
         self.prioritize(now, queue);
-        self.order.clone()
-    }
-
-    /// Processors free at `now` by the plan: a running job's processors count as free once
-    /// its planned end (start + WCL) has come.
-    pub fn free_now(&mut self, now: Time) -> i64 {
-        self.machine.advance(now);
-        self.machine.free_now(now)
+        self.ranking.current().to_vec()
     }
 
     /// Whether `job` could start at `now` on the nodes as they are (no reservations).
@@ -431,16 +377,14 @@ impl Scheduler {
     pub fn explain(&mut self, now: Time, queue: &mut [QueuedJob]) -> Vec<(usize, Verdict)> {
         self.advance_to(now);
         self.prioritize(now, queue);
-        let order = std::mem::take(&mut self.order);
+        let order = self.ranking.current().to_vec();
         if let Some(t) = &mut self.throttle {
             t.begin_selection();
         }
-        let verdicts = order
+        order
             .iter()
             .map(|&pos| (pos, self.judge(&queue[pos], now)))
-            .collect();
-        self.order = order;
-        verdicts
+            .collect()
     }
 
     /// One step of the selection in priority order: the throttling verdict (which adds an
@@ -498,7 +442,7 @@ impl Scheduler {
         if !bounded {
             self.prioritize(now, queue);
         }
-        let order = std::mem::take(&mut self.order);
+        let order = self.ranking.take();
         self.fate.clear();
         self.fate.resize(order.len(), Fate::Waits);
         self.chunk_expires_at = None;
@@ -529,13 +473,22 @@ impl Scheduler {
         if any_backfilled {
             count_bypasses(&order, &self.fate, queue);
             if bounded {
-                self.count_bypasses_beyond_exact(now, &order, queue);
+                let backfilled = order
+                    .iter()
+                    .zip(&self.fate)
+                    .filter(|(_, &f)| f == Fate::Backfilled)
+                    .map(|(&pos, _)| pos);
+                let at = Evaluation {
+                    priority: &self.policy.priority,
+                    fairshare: &self.fairshare,
+                    now,
+                };
+                self.ranking
+                    .count_bypasses_beyond_exact(at, backfilled, queue);
             }
         }
-        self.order = order;
-        self.last_started
-            .extend(out.starts.iter().map(|s| s.queue_pos));
-        self.last_started.sort_unstable();
+        let started = out.starts.iter().map(|s| s.queue_pos);
+        self.ranking.finish_iteration(order, started);
         self.machine.release_all();
         self.kept.clear();
     }
@@ -952,12 +905,8 @@ impl Scheduler {
                         Scope::FsCap | Scope::FsRelativeCap => accrual == AccrualPolicy::FullPolicy,
                         _ => accrual != AccrualPolicy::Always,
                     };
-                    if resets && job.eff_queue_start != now {
-                        let was_in_order = !job.breaks_queue_order();
-                        job.eff_queue_start = now;
-                        if was_in_order && job.breaks_queue_order() {
-                            self.out_of_queue_order += 1;
-                        }
+                    if resets {
+                        self.ranking.restart_queue_time(job, now);
                     }
                 }
                 Verdict::SoftLimit(b) => {
@@ -1004,9 +953,7 @@ impl Scheduler {
             t.charge(&self.policy.creds, job, now);
         }
         self.fairshare.job_started(now, job);
-        if job.breaks_queue_order() {
-            self.out_of_queue_order -= 1;
-        }
+        self.ranking.started(job);
     }
 
     /// Starts an admitted job at `now` by no decision of the policy (it was running when
@@ -1031,466 +978,33 @@ impl Scheduler {
         true
     }
 
-    /// Brings the last iteration's keys up to date with a queue of `len` jobs, assuming the
-    /// caller removed exactly the jobs started then and appended new ones (the evaluation in
-    /// [`Self::prioritize`] checks that every key still names its job). False when even the
-    /// lengths disagree.
-    fn carry_keys_over(&mut self, queue: &[QueuedJob]) -> bool {
-        let kept = self.last_len - self.last_started.len().min(self.last_len);
-        if self.keys.len() != self.last_len || queue.len() < kept {
-            return false;
-        }
-        if !self.last_started.is_empty() {
-            // New position of every old one; `usize::MAX` for the started.
-            self.new_pos.clear();
-            let mut removed = 0;
-            let mut next = self.last_started.iter().peekable();
-            for p in 0..self.last_len {
-                if next.peek() == Some(&&p) {
-                    next.next();
-                    removed += 1;
-                    self.new_pos.push(usize::MAX);
-                } else {
-                    self.new_pos.push(p - removed);
-                }
-            }
-            let new_pos = &self.new_pos;
-            self.keys.retain_mut(|key| {
-                key.pos = new_pos[key.pos];
-                key.pos != usize::MAX
-            });
-            self.ranked.retain_mut(|pos| {
-                *pos = new_pos[*pos];
-                *pos != usize::MAX
-            });
-        }
-        self.keys.extend(
-            queue[kept..]
-                .iter()
-                .enumerate()
-                .map(|(i, j)| Key::fresh(kept + i, j)),
-        );
-        self.last_len = queue.len();
-        self.last_started.clear();
-        true
+    /// Orders the idle queue by priority at `now`, every priority evaluated.
+    fn prioritize(&mut self, now: Time, queue: &mut [QueuedJob]) {
+        let at = Evaluation {
+            priority: &self.policy.priority,
+            fairshare: &self.fairshare,
+            now,
+        };
+        self.ranking.prioritize(at, queue);
     }
 
-    /// Computes every key's priority at `now`; false if a key no longer names its job.
-    fn evaluate_keys(&mut self, now: Time, queue: &mut [QueuedJob]) -> bool {
-        let priority = &self.policy.priority;
-        let per_bypass = priority.gain_per_bypass();
-        let fs = self.fairshare.at(now);
-        let fs = self.fairshare.enabled().then_some(&fs);
-        for key in &mut self.keys {
-            let j = &mut queue[key.pos];
-            if j.idx != key.job {
-                return false;
-            }
-            evaluate_exactly(key, j, priority, now, fs, per_bypass);
-        }
-        true
-    }
-
-    /// Fills `self.order` for an iteration without evaluating every priority, when
-    /// [`Self::may_bound_priorities`]: what the iteration does depends on the exact order
-    /// of the jobs that fit the free processors (they may start) and of the highest
-    /// max(RESERVATIONDEPTH, 1) of the others (the priority pass ends by the last of
-    /// them), and, for BYPASS, on which jobs are ahead of a backfilled one.
-    ///
-    /// A job's priority never falls while its state (effective queue start, bypass,
-    /// SPVIOLATION, system priority) stays the same, so its last exact value is a lower
-    /// bound and its value [`BOUND_HORIZON`] ahead an upper bound until then. The jobs
-    /// that fit are evaluated; of the others, only those whose upper bound reaches the
-    /// D-th highest lower bound. The order is those, sorted; the rest cannot start and
-    /// are left out of it (their BYPASS: [`Self::count_bypasses_beyond_exact`]). False,
-    /// with nothing changed that [`Self::prioritize`] relies on, when the full evaluation
-    /// must decide.
+    /// Orders the idle queue from priority bounds where the policy allows it
+    /// ([`PriorityOrder::order_by_bounds`]); false when [`Self::prioritize`] must.
     fn order_by_bounds(&mut self, now: Time, queue: &mut [QueuedJob]) -> bool {
-        if !self.bounded || self.exhaustive || (self.queue_order && self.out_of_queue_order == 0) {
+        if !self.ranking.may_bound() {
             return false;
-        }
-        if !self.carry_keys_over(queue) {
-            return false;
-        }
-        // Here the keys stay in queue order, so that positions index them (appends and
-        // removals keep that order), and `ranked` carries the last exact order.
-        if !self.keys.iter().enumerate().all(|(i, k)| k.pos == i) {
-            self.keys.sort_unstable_by_key(|k| k.pos);
         }
         let depth = match self.policy.reservation_policy {
             ReservationPolicy::Never => 0,
             _ => self.policy.reservation_groups[0].depth as usize,
         };
         let free = self.machine.free_now(now);
-        let priority = &self.policy.priority;
-        let fs = self.fairshare.at(now);
-        let fs = self.fairshare.enabled().then_some(&fs);
-        let ahead = now.saturating_add(BOUND_HORIZON);
-        let per_bypass = priority.gain_per_bypass();
-        // The D-th highest lower bound so far only rises: a job whose upper bound stays
-        // below it cannot be among the D highest.
-        let need = depth.max(1);
-        let mut top_lows = std::mem::take(&mut self.top_lows);
-        top_lows.clear();
-        let threshold = |top: &BinaryHeap<Reverse<i64>>| match top.peek() {
-            Some(&Reverse(low)) if top.len() == need => low,
-            _ => i64::MIN,
+        let at = Evaluation {
+            priority: &self.policy.priority,
+            fairshare: &self.fairshare,
+            now,
         };
-        self.newcomers.clear();
-        for (pos, (key, j)) in self.keys.iter_mut().zip(queue.iter_mut()).enumerate() {
-            if j.idx != key.job {
-                // Not the queue the keys follow: the full evaluation starts them over.
-                self.keys.clear();
-                self.ranked.clear();
-                self.last_len = 0;
-                self.top_lows = top_lows;
-                return false;
-            }
-            key.ordered = false;
-            let fits = j.procs as i64 <= free;
-            if fits || !key.bounds_hold(now, j, per_bypass) {
-                let terms = evaluate_exactly(key, j, priority, now, fs, per_bypass);
-                if !fits {
-                    key.upper = if terms.grows_with_time() {
-                        priority.priority_from_terms(j, &terms, ahead, fs)
-                    } else {
-                        i64::MAX
-                    };
-                    key.until = ahead;
-                }
-            }
-            if fits {
-                self.newcomers.push(pos);
-                continue;
-            }
-            if key.upper < threshold(&top_lows) {
-                continue;
-            }
-            self.newcomers.push(pos);
-            top_lows.push(Reverse(-key.neg_priority));
-            if top_lows.len() > need {
-                top_lows.pop();
-            }
-        }
-        let threshold = threshold(&top_lows);
-        self.top_lows = top_lows;
-        let keys = &mut self.keys;
-        self.newcomers.retain(|&pos| {
-            let (key, j) = (&mut keys[pos], &mut queue[pos]);
-            if j.procs as i64 > free && key.upper < threshold {
-                return false;
-            }
-            if key.exact_at != now {
-                evaluate_exactly(key, j, priority, now, fs, per_bypass);
-            }
-            key.contends = true;
-            true
-        });
-        self.rank_contenders();
-        self.bounded_iterations += 1;
-        true
-    }
-
-    /// Fills `self.order` with the contending jobs (`newcomers`, keys marked `contends`)
-    /// in exact priority order, and sets `ranked` to it: those still ranked from the last
-    /// iteration come nearly sorted, the others are sorted apart and merged in.
-    fn rank_contenders(&mut self) {
-        let keys = &mut self.keys;
-        self.order.clear();
-        for &pos in &self.ranked {
-            if keys[pos].contends {
-                keys[pos].contends = false;
-                self.order.push(pos);
-            }
-        }
-        self.newcomers
-            .retain(|&pos| std::mem::take(&mut keys[pos].contends));
-        let keys = &self.keys;
-        sort_nearly_sorted_by(&mut self.order, |&a, &b| keys[a] < keys[b]);
-        self.newcomers
-            .sort_unstable_by(|&a, &b| keys[a].cmp(&keys[b]));
-        self.ranked.clear();
-        let (mut a, mut b) = (
-            self.order.iter().peekable(),
-            self.newcomers.iter().peekable(),
-        );
-        loop {
-            let next = match (a.peek(), b.peek()) {
-                (Some(&&x), Some(&&y)) if keys[y] < keys[x] => b.next(),
-                (Some(_), _) => a.next(),
-                (None, Some(_)) => b.next(),
-                (None, None) => break,
-            };
-            self.ranked.extend(next);
-        }
-        self.order.clear();
-        self.order.extend_from_slice(&self.ranked);
-        for &pos in &self.order {
-            self.keys[pos].ordered = true;
-        }
-    }
-
-    /// BYPASS for the jobs a bounded order ([`Self::order_by_bounds`]) left out: each is
-    /// ahead of the backfilled jobs of lower priority. Its bounds settle most
-    /// comparisons; the rest take its exact priority.
-    fn count_bypasses_beyond_exact(&mut self, now: Time, order: &[usize], queue: &mut [QueuedJob]) {
-        let mut backfilled = std::mem::take(&mut self.backfilled_keys);
-        backfilled.clear();
-        backfilled.extend(
-            order
-                .iter()
-                .zip(&self.fate)
-                .filter(|(_, &f)| f == Fate::Backfilled)
-                .map(|(&pos, _)| self.keys[pos]),
-        );
-        let (Some(&highest), Some(&lowest)) = (backfilled.first(), backfilled.last()) else {
-            self.backfilled_keys = backfilled;
-            return;
-        };
-        let priority = &self.policy.priority;
-        let fs = self.fairshare.at(now);
-        let fs = self.fairshare.enabled().then_some(&fs);
-        let per_bypass = priority.gain_per_bypass();
-        for (key, j) in self.keys.iter_mut().zip(queue.iter_mut()) {
-            if key.ordered {
-                continue;
-            }
-            let (low, high) = (-key.neg_priority, key.upper);
-            let ahead_of = if low > -highest.neg_priority {
-                backfilled.len()
-            } else if high < -lowest.neg_priority {
-                0
-            } else {
-                let below = backfilled.iter().filter(|b| -b.neg_priority < low);
-                let above = backfilled.iter().filter(|b| -b.neg_priority > high);
-                let below = below.count();
-                if below + above.count() == backfilled.len() {
-                    below
-                } else {
-                    if key.exact_at != now {
-                        evaluate_exactly(key, j, priority, now, fs, per_bypass);
-                    }
-                    backfilled.iter().filter(|b| *b > key).count()
-                }
-            };
-            j.bypass += ahead_of as u32;
-        }
-        self.backfilled_keys = backfilled;
-    }
-
-    /// Fills `self.order` with queue positions, highest priority first.
-    fn prioritize(&mut self, now: Time, queue: &mut [QueuedJob]) {
-        self.order.clear();
-        if self.queue_order && self.out_of_queue_order == 0 {
-            debug_assert!(
-                !queue.iter().any(QueuedJob::breaks_queue_order),
-                "a job breaking the queue order was not admitted"
-            );
-            self.order.extend(0..queue.len());
-            self.keys.clear();
-            self.ranked.clear();
-            self.last_len = 0;
-            self.last_started.clear();
-            return;
-        }
-        if !(self.carry_keys_over(queue) && self.evaluate_keys(now, queue)) {
-            self.keys.clear();
-            self.ranked.clear();
-            self.keys
-                .extend(queue.iter().enumerate().map(|(pos, j)| Key::fresh(pos, j)));
-            self.evaluate_keys(now, queue);
-        }
-        sort_nearly_sorted(&mut self.keys);
-        self.order.extend(self.keys.iter().map(|k| k.pos));
-        self.last_len = queue.len();
-        self.last_started.clear();
-    }
-}
-
-/// Sorts `v`, which is usually in nearly the right order already (the last iteration's
-/// priority order, with a few jobs moved by the time elapsed): an insertion sort costs one
-/// pass plus the inversions and needs no scratch buffer. Once the inversions pass a
-/// budget of a few per element it hands over to the general sort. The keys are unique,
-/// so stability does not matter.
-fn sort_nearly_sorted<T: Ord + Copy>(v: &mut [T]) {
-    sort_nearly_sorted_by(v, |a, b| a < b);
-}
-
-/// [`sort_nearly_sorted`] by `less`, a strict total order.
-fn sort_nearly_sorted_by<T: Copy>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
-    let mut budget = 4 * v.len() + 64;
-    for i in 1..v.len() {
-        let x = v[i];
-        let mut j = i;
-        while j > 0 && less(&x, &v[j - 1]) {
-            if budget == 0 {
-                v[j] = x;
-                v.sort_unstable_by(|a, b| {
-                    if less(a, b) {
-                        std::cmp::Ordering::Less
-                    } else if less(b, a) {
-                        std::cmp::Ordering::Greater
-                    } else {
-                        std::cmp::Ordering::Equal
-                    }
-                });
-                return;
-            }
-            budget -= 1;
-            v[j] = v[j - 1];
-            j -= 1;
-        }
-        v[j] = x;
-    }
-}
-
-/// Evaluates `job`'s priority exactly at `now` into `key`; returns its terms.
-#[inline]
-fn evaluate_exactly(
-    key: &mut Key,
-    job: &mut QueuedJob,
-    priority: &PriorityConfig,
-    now: Time,
-    fs: Option<&FsAt>,
-    per_bypass: Option<f64>,
-) -> JobTerms {
-    let terms = cached_terms(priority, job);
-    let p = priority.priority_from_terms(job, &terms, now, fs);
-    key.evaluated(p, now, job, per_bypass);
-    terms
-}
-
-/// The job's [`JobTerms`], worked out on first use.
-#[inline]
-fn cached_terms(priority: &PriorityConfig, job: &mut QueuedJob) -> JobTerms {
-    match job.priority_terms {
-        Some(terms) => terms,
-        None => *job.priority_terms.insert(priority.job_terms(job)),
-    }
-}
-
-/// How far ahead an upper bound of a job's priority is evaluated: a longer horizon
-/// spares evaluations but loosens the bound.
-const BOUND_HORIZON: Time = 900;
-
-/// What a job's priority depends on besides the time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct WaitState {
-    eff_queue_start: Time,
-    bypass: u32,
-    soft_violation: bool,
-    system_priority: u32,
-}
-
-impl WaitState {
-    fn of(job: &QueuedJob) -> Self {
-        WaitState {
-            eff_queue_start: job.eff_queue_start,
-            bypass: job.bypass,
-            soft_violation: job.soft_violation,
-            system_priority: job.system_priority,
-        }
-    }
-}
-
-/// A job's place in the priority order, ordered by `(−priority, submit, id, queue
-/// position)`, with what is known of its priority between exact evaluations.
-#[derive(Debug, Clone, Copy)]
-struct Key {
-    /// −priority, evaluated exactly at `exact_at` with the job in `state`.
-    neg_priority: i64,
-    submit: Time,
-    id: u64,
-    pos: usize,
-    job: JobIdx,
-    exact_at: Time,
-    state: WaitState,
-    /// An upper bound of the priority while the job stays in `state`, up to `until`.
-    upper: i64,
-    until: Time,
-    /// Scratch of a bounded iteration: the job is among the jobs to order exactly; it is
-    /// in the order.
-    contends: bool,
-    ordered: bool,
-}
-
-impl Key {
-    /// The key of the job at `pos`, its priority still to be computed.
-    fn fresh(pos: usize, job: &QueuedJob) -> Self {
-        Key {
-            neg_priority: 0,
-            submit: job.submit,
-            id: job.id,
-            pos,
-            job: job.idx,
-            exact_at: Time::MIN,
-            state: WaitState::of(job),
-            upper: i64::MAX,
-            until: Time::MIN,
-            contends: false,
-            ordered: false,
-        }
-    }
-
-    /// Records the priority evaluated at `now`.
-    #[inline]
-    fn evaluated(&mut self, priority: i64, now: Time, job: &QueuedJob, per_bypass: Option<f64>) {
-        self.neg_priority = -priority;
-        self.exact_at = now;
-        self.follow(WaitState::of(job), per_bypass);
-    }
-
-    /// Takes the job's state on, keeping the upper bound where it can: a job bypassed
-    /// `n` more times gains at most `per_bypass · n` (SERV weight times BYPASSWEIGHT,
-    /// caps only lower it), plus one for truncation. Any other change voids it.
-    fn follow(&mut self, state: WaitState, per_bypass: Option<f64>) {
-        if state == self.state {
-            return;
-        }
-        let only_bypassed = WaitState {
-            bypass: self.state.bypass,
-            ..state
-        } == self.state
-            && state.bypass > self.state.bypass;
-        match per_bypass {
-            Some(per) if only_bypassed => {
-                let gain = (per * f64::from(state.bypass - self.state.bypass)).ceil();
-                self.upper = self.upper.saturating_add(gain as i64).saturating_add(1);
-            }
-            _ => self.until = Time::MIN,
-        }
-        self.state = state;
-    }
-
-    /// Whether the last exact priority (a lower bound, as priority only grows) and
-    /// `upper` bound the priority at `now`, the job's state taken on.
-    fn bounds_hold(&mut self, now: Time, job: &QueuedJob, per_bypass: Option<f64>) -> bool {
-        self.follow(WaitState::of(job), per_bypass);
-        now <= self.until && self.exact_at <= now
-    }
-
-    fn rank(&self) -> (i64, Time, u64, usize) {
-        (self.neg_priority, self.submit, self.id, self.pos)
-    }
-}
-
-impl PartialEq for Key {
-    fn eq(&self, other: &Self) -> bool {
-        self.rank() == other.rank()
-    }
-}
-
-impl Eq for Key {}
-
-impl PartialOrd for Key {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Key {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.rank().cmp(&other.rank())
+        self.ranking.order_by_bounds(at, queue, free, depth)
     }
 }
 
@@ -1540,31 +1054,6 @@ mod tests {
 
     fn job(i: u32, submit: Time, procs: u64, wcl: Time) -> QueuedJob {
         QueuedJob::new(JobIdx(i), u64::from(i) + 1, submit, procs, wcl)
-    }
-
-    proptest::proptest! {
-        /// Nearly sorted input (sorted, then a few elements moved) and any input (over the
-        /// inversion budget) come out as the general sort leaves them.
-        #[test]
-        fn sort_nearly_sorted_sorts(
-            mut v in proptest::collection::vec(0..50u32, 0..300),
-            moves in proptest::collection::vec((0..300usize, 0..300usize), 0..6),
-            presorted: bool,
-        ) {
-            if presorted {
-                v.sort_unstable();
-                for (from, to) in moves {
-                    if from < v.len() && to < v.len() {
-                        let x = v.remove(from);
-                        v.insert(to, x);
-                    }
-                }
-            }
-            let mut expected = v.clone();
-            expected.sort();
-            sort_nearly_sorted(&mut v);
-            proptest::prop_assert_eq!(v, expected);
-        }
     }
 
     #[test]
@@ -1622,7 +1111,7 @@ mod tests {
                 s.admit(&mut j).unwrap();
                 queue.push(j);
                 s.schedule(now, &mut queue, &mut out);
-                assert_eq!(s.last_started.len(), out.starts.len());
+                assert_eq!(s.ranking.last_started_len(), out.starts.len());
                 for st in out.starts.iter().rev() {
                     let j = queue.remove(st.queue_pos);
                     s.job_ended(now + 50, now + 50, j.idx);

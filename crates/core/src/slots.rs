@@ -17,7 +17,7 @@ pub struct SlotPool {
 }
 
 impl SlotPool {
-    pub fn new(total: u64, procs_per_node: u64) -> Self {
+    pub(crate) fn new(total: u64, procs_per_node: u64) -> Self {
         let mut free = BTreeMap::new();
         if total > 0 {
             free.insert(0, total);
@@ -29,12 +29,12 @@ impl SlotPool {
         }
     }
 
-    pub fn free_count(&self) -> u64 {
+    pub(crate) fn free_count(&self) -> u64 {
         self.free_count
     }
 
     /// Takes up to `n` slots, lowest numbers first; returns the ranges taken.
-    pub fn take(&mut self, mut n: u64, into: &mut Vec<SlotRange>) {
+    pub(crate) fn take(&mut self, mut n: u64, into: &mut Vec<SlotRange>) {
         while n > 0 {
             let Some((&start, &len)) = self.free.iter().next() else {
                 return;
@@ -51,7 +51,7 @@ impl SlotPool {
     }
 
     /// Returns a range taken earlier.
-    pub fn give(&mut self, (mut start, mut len): SlotRange) {
+    pub(crate) fn give(&mut self, (mut start, mut len): SlotRange) {
         if len == 0 {
             return;
         }
@@ -70,7 +70,7 @@ impl SlotPool {
     }
 
     /// The nodes of some slot ranges as inclusive, merged node-index ranges.
-    pub fn node_ranges(&self, slots: &[SlotRange]) -> Vec<(u32, u32)> {
+    pub(crate) fn node_ranges(&self, slots: &[SlotRange]) -> Vec<(u32, u32)> {
         let mut nodes: Vec<(u32, u32)> = slots
             .iter()
             .map(|&(s, l)| {
@@ -85,7 +85,7 @@ impl SlotPool {
 }
 
 /// Sorts and merges overlapping or adjacent inclusive ranges.
-pub fn merge_ranges(ranges: &mut Vec<(u32, u32)>) {
+pub(crate) fn merge_ranges(ranges: &mut Vec<(u32, u32)>) {
     ranges.sort_unstable();
     let mut out: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
     for &(a, b) in ranges.iter() {

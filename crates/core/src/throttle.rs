@@ -95,7 +95,7 @@ type QueuedJobCreds = crate::cred::JobCreds;
 
 /// A queued job's amounts per metric, as an idle or a newly started job: PS and WC count
 /// its whole wallclock limit.
-pub fn amounts(job: &QueuedJob) -> [u64; Metric::COUNT] {
+pub(crate) fn amounts(job: &QueuedJob) -> [u64; Metric::COUNT] {
     let wcl = job.wcl.max(0) as u64;
     [
         1,
@@ -200,7 +200,7 @@ impl Test {
 
 impl Throttle {
     /// `None` when the config sets no limit at all: then throttling costs nothing.
-    pub fn new(tables: &CredTables, system: &Limits) -> Option<Throttle> {
+    pub(crate) fn new(tables: &CredTables, system: &Limits) -> Option<Throttle> {
         let all = tables
             .defaults
             .iter()
@@ -257,7 +257,11 @@ impl Throttle {
     }
 
     /// The first per-job limit `job` breaks (SYSTEMMAX*PERJOB, its QOS's `OMAXJ*`).
-    pub fn check_per_job(tables: &CredTables, system: &Limits, job: &QueuedJob) -> Option<Blocked> {
+    pub(crate) fn check_per_job(
+        tables: &CredTables,
+        system: &Limits,
+        job: &QueuedJob,
+    ) -> Option<Blocked> {
         let qos = qos_limits(tables, job);
         let amounts = amounts(job);
         Metric::ALL.into_iter().find_map(|metric| {
@@ -272,7 +276,7 @@ impl Throttle {
     }
 
     /// Forgets the last selection's idle usage.
-    pub fn begin_selection(&mut self) {
+    pub(crate) fn begin_selection(&mut self) {
         for (kind, id) in self.idle_touched.drain(..) {
             self.idle[kind][id] = [0; Metric::COUNT];
         }
@@ -282,7 +286,7 @@ impl Throttle {
     /// Where `job` stands in this selection, taken in priority order: blocked by a hard
     /// active or an idle limit (not eligible), or eligible (it joins the idle usage) and
     /// within or over its soft limits.
-    pub fn judge(
+    pub(crate) fn judge(
         &mut self,
         tables: &CredTables,
         system: &Limits,
@@ -304,7 +308,7 @@ impl Throttle {
     }
 
     /// The first active limit starting `job` now would break at `level`.
-    pub fn check_active(
+    pub(crate) fn check_active(
         &self,
         tables: &CredTables,
         system: &Limits,
@@ -467,7 +471,7 @@ impl Throttle {
 
     /// The first hard active limit the usage now breaks for one of `job`'s credentials
     /// (its QOS overrides apply): after `job` started, nothing of it may be over (`--check`).
-    pub fn over_hard_limit(
+    pub(crate) fn over_hard_limit(
         &self,
         tables: &CredTables,
         system: &Limits,
@@ -480,7 +484,7 @@ impl Throttle {
 
     /// Whether the active usage equals a recount from the running jobs (`--check`); the
     /// first difference otherwise.
-    pub fn verify_usage(&self, tables: &CredTables) -> Result<(), String> {
+    pub(crate) fn verify_usage(&self, tables: &CredTables) -> Result<(), String> {
         let mut recount = Throttle {
             active: Default::default(),
             system_active: Usage::default(),
@@ -527,7 +531,7 @@ impl Throttle {
     }
 
     /// `job` started at `now`: its resources count against every credential until it ends.
-    pub fn charge(&mut self, tables: &CredTables, job: &QueuedJob, now: Time) {
+    pub(crate) fn charge(&mut self, tables: &CredTables, job: &QueuedJob, now: Time) {
         let a = amounts(job);
         let charge = Charge {
             job: job.creds,
@@ -543,14 +547,14 @@ impl Throttle {
     }
 
     /// The job ended: it no longer counts.
-    pub fn discharge(&mut self, tables: &CredTables, job: JobIdx) {
+    pub(crate) fn discharge(&mut self, tables: &CredTables, job: JobIdx) {
         if let Some(charge) = self.running.remove(&job) {
             self.apply(tables, &charge, -1);
         }
     }
 
     /// The job ran past its wallclock end: nothing of it remains to count in PS and WC.
-    pub fn passed_limit(&mut self, tables: &CredTables, job: JobIdx) {
+    pub(crate) fn passed_limit(&mut self, tables: &CredTables, job: JobIdx) {
         let Some(mut charge) = self.running.get(&job).copied() else {
             return;
         };

@@ -6,7 +6,7 @@ use crate::chart::{color, Figure};
 use crate::error::{ReportError, Result};
 use crate::units::TimeUnit;
 use mauisim_core::{Time, FOREVER};
-use mauisim_sim::picture::{Bar, BarKind, Picture};
+use mauisim_sim::inspect::gantt::{Bar, BarKind, Picture};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -444,7 +444,7 @@ fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Picture) -
 }
 
 fn windows_text(p: &Picture, now: Time) -> String {
-    let hms = mauisim_sim::scenario::time_text;
+    let hms = mauisim_sim::units::clock;
     let windows: Vec<String> = p
         .windows
         .iter()

@@ -17,7 +17,8 @@ pub use error::{ReportError, Result};
 
 use chart::Figure;
 use html::{Page, Table};
-use mauisim_sim::scenario::{time_text, ScenarioResult};
+use mauisim_sim::scenario::ScenarioResult;
+use mauisim_sim::units::clock as time_text;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Copy, Default)]

@@ -5,7 +5,8 @@ use crate::chart::{color, Axis, Cell, Chart, Figure, Heatmap, Lines, Series, Sty
 use crate::data::{JobRecord, RunData};
 use crate::html::{Page, Table};
 use crate::series::{self, Bins, Buckets};
-use crate::units::{duration_text, TimeUnit};
+use crate::units::TimeUnit;
+use mauisim_sim::units::words as duration_text;
 
 const BINS: usize = 200;
 const CDF_POINTS: usize = 400;
@@ -415,7 +416,7 @@ fn show(v: f64, f: Format) -> String {
     match f {
         Format::Count => format!("{v:.0}"),
         Format::Percent => format!("{:.2} %", v * 100.0),
-        Format::Hours => format!("{:.2} h", v / 3600.0),
+        Format::Hours => mauisim_sim::units::hours(v),
         Format::Decimal => format!("{v:.3}"),
     }
 }

@@ -313,7 +313,7 @@ mod tests {
             cols.labels(|b| b.to_string(), 1),
             ["≤ 1", "2–4", "5–16", "17–64", "65–100"]
         );
-        let hours = Buckets::walltime().labels(|b| crate::units::duration_text(b as i64), 0);
+        let hours = Buckets::walltime().labels(|b| mauisim_sim::units::words(b as i64), 0);
         assert_eq!(
             hours,
             ["≤ 15m", "15m–1h", "1h–4h", "4h–16h", "16h–2d16h", "> 2d16h"]

@@ -45,22 +45,6 @@ impl TimeUnit {
     }
 }
 
-/// `15m`, `4h`, `2d16h`: a bucket bound in words.
-pub fn duration_text(seconds: Time) -> String {
-    let (d, h, m) = (seconds / 86_400, seconds / 3_600 % 24, seconds / 60 % 60);
-    let mut text = String::new();
-    if d > 0 {
-        text.push_str(&format!("{d}d"));
-    }
-    if h > 0 {
-        text.push_str(&format!("{h}h"));
-    }
-    if m > 0 || text.is_empty() {
-        text.push_str(&format!("{m}m"));
-    }
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,13 +56,5 @@ mod tests {
         assert_eq!(TimeUnit::for_span(4 * 3_600), TimeUnit::Hours);
         assert_eq!(TimeUnit::for_span(300 * 86_400), TimeUnit::Days);
         assert_eq!(TimeUnit::Hours.of(5_400), 1.5);
-    }
-
-    #[test]
-    fn durations_read_as_words() {
-        assert_eq!(duration_text(900), "15m");
-        assert_eq!(duration_text(3_600), "1h");
-        assert_eq!(duration_text(64 * 3_600), "2d16h");
-        assert_eq!(duration_text(0), "0m");
     }
 }

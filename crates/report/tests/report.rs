@@ -2,7 +2,7 @@
 //! index.html and the SVGs, and by drawing twice.
 
 use mauisim_report::{report, scenario_report, Options};
-use mauisim_sim::picture::BarKind;
+use mauisim_sim::inspect::gantt::BarKind;
 use mauisim_sim::RunOptions;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -267,7 +267,7 @@ fn the_post_game_show_at_its_iterations() {
         3,
         "the schedule and two iterations"
     );
-    let kind_of = |p: &mauisim_sim::picture::Picture, label: &str| {
+    let kind_of = |p: &mauisim_sim::inspect::gantt::Picture, label: &str| {
         let bars: Vec<_> = p.bars.iter().filter(|b| b.label == label).collect();
         assert_eq!(bars.len(), 1, "{label} once");
         (bars[0].kind, bars[0].start, bars[0].end, bars[0].backfilled)

@@ -10,7 +10,8 @@
 
 use crate::error::CheckFailure;
 use crate::error::{Result, SimError};
-use crate::workload::Job;
+use crate::params::Submission;
+use crate::trace::workload::Job;
 use mauisim_core::{
     Blocked, Decisions, FsWindow, JobIdx, LimitKind, MachineSpec, PolicyConfig, QueuedJob,
     ReservationPolicy, Resources, Rule, Scheduler, Time, Verdict, Violation, FOREVER,
@@ -57,24 +58,6 @@ pub struct EngineOptions {
     /// Evaluate every idle job's priority in every iteration, never ordering from bounds
     /// (the same schedule, slower: the reference the bounded path is tested against).
     pub exhaustive_priority: bool,
-}
-
-/// SIMJOBSUBMISSIONPOLICY with SIMINITIALQUEUEDEPTH (MAUI-SEMANTICS §6, Maui's MSim.c).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Submission {
-    /// Every job at its trace submit time (not set in the config: a trace replay).
-    #[default]
-    Replay,
-    /// NORMAL: the first `initial` jobs together at the latest of their submit times, then
-    /// every job at its trace submit time.
-    Normal { initial: u64 },
-    /// CONSTANTJOBDEPTH: whenever fewer than `depth` jobs are idle, the next trace jobs
-    /// are submitted at once; trace submit times are ignored.
-    ConstantJobs { depth: u64 },
-    /// CONSTANTPSDEPTH: likewise, while the idle jobs ask for fewer than `depth`
-    /// processor-seconds (processors × wallclock limit).
-    ConstantPs { depth: u64 },
 }
 
 /// Runtime predictions for planning (issue 8, item 2).
@@ -147,7 +130,7 @@ impl Outcome {
     pub fn wait(&self, job: &Job) -> Time {
         self.start - job.submit
     }
-    pub fn run(&self) -> Time {
+    pub(crate) fn run(&self) -> Time {
         self.end - self.start
     }
 }
@@ -410,7 +393,7 @@ pub fn simulate(
 /// Simulates the jobs of `feed`, handing each to `sink` once the run is done with it, in
 /// feed order. [`RunStats::job_nodes`] and [`RunStats::submitted`] stay empty: the sink
 /// has them.
-pub fn simulate_feed(
+pub(crate) fn simulate_feed(
     feed: Feed<'_>,
     spec: Arc<MachineSpec>,
     policy: PolicyConfig,

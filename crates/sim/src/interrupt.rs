@@ -24,7 +24,7 @@ pub struct Staged {
 }
 
 impl Staged {
-    pub fn new(path: &Path) -> Staged {
+    pub(crate) fn new(path: &Path) -> Staged {
         if ABANDONED.load(Ordering::SeqCst) {
             // The process is exiting: wait for it rather than stage anything new.
             let _forever = publishing();
@@ -46,7 +46,7 @@ impl Drop for Staged {
 }
 
 /// Held while staged outputs are moved into place: an interrupt waits for the moves.
-pub fn publishing() -> MutexGuard<'static, ()> {
+pub(crate) fn publishing() -> MutexGuard<'static, ()> {
     lock(&PUBLISHING)
 }
 
@@ -65,11 +65,6 @@ pub fn abandon() -> MutexGuard<'static, ()> {
         }
     }
     publishing
-}
-
-/// How many paths are staged now (tests).
-pub fn staged_count() -> usize {
-    lock(&STAGED).len()
 }
 
 #[cfg(test)]

@@ -7,10 +7,10 @@
 //! from the machine size. A named object then overrides what it sets on its node, and
 //! `NODECFG[DEFAULT]` sets what neither the base nor the node's object set.
 
-use crate::credentials::Names;
 use crate::error::{Result, SimError};
-use crate::node_params::{feature_list, NodeCfg, NodeConfig};
-use crate::workload::Machine;
+use crate::params::credentials::Names;
+use crate::params::node_cfg::{feature_list, NodeCfg, NodeConfig};
+use crate::trace::workload::Machine;
 use mauisim_core::{FeatureMask, MachineSpec, NodeSpec, Time};
 use std::path::Path;
 use std::sync::Arc;
@@ -49,12 +49,15 @@ impl Nodes {
     }
 
     /// The bit of a feature name, if some node has it.
-    pub fn feature_bit(&self, name: &str) -> Option<FeatureMask> {
+    pub(crate) fn feature_bit(&self, name: &str) -> Option<FeatureMask> {
         self.features.iter().position(|f| f == name).map(|i| 1 << i)
     }
 
     /// Feature names as a mask; an unknown name is an error naming it.
-    pub fn feature_mask(&self, names: &[String]) -> std::result::Result<FeatureMask, String> {
+    pub(crate) fn feature_mask(
+        &self,
+        names: &[String],
+    ) -> std::result::Result<FeatureMask, String> {
         let mut mask = 0;
         for n in names {
             match self.feature_bit(n) {
@@ -76,7 +79,7 @@ impl Nodes {
 
     /// Node-index ranges as a compact host list: `n[0-3,7],gpu1`.
     /// A check failure with the node's name in place of its `#index`.
-    pub fn name_in(&self, e: crate::error::SimError) -> crate::error::SimError {
+    pub(crate) fn name_in(&self, e: crate::error::SimError) -> crate::error::SimError {
         match e {
             crate::error::SimError::Check(mut f) => {
                 let index = f.node.as_deref().and_then(|n| n.strip_prefix('#'));
@@ -92,13 +95,13 @@ impl Nodes {
         }
     }
 
-    pub fn host_list(&self, ranges: &[(u32, u32)]) -> String {
+    pub(crate) fn host_list(&self, ranges: &[(u32, u32)]) -> String {
         self.hosts.list(ranges)
     }
 }
 
 /// Identical generated nodes named `n0`, `n1`, …
-pub fn generated(machine: Machine) -> Vec<BaseNode> {
+pub(crate) fn generated(machine: Machine) -> Vec<BaseNode> {
     (0..machine.nodes)
         .map(|i| BaseNode {
             name: format!("n{i}"),
@@ -297,7 +300,7 @@ fn usage(message: String) -> SimError {
 /// nodes are down: counted and left out), 4 name, 6 swap, 7 memory, 8 disk (MB), 9
 /// processors, 15 features `[a][b]`, 18 relative speed. The others (frame, slot, OS,
 /// architecture, classes, network adapters, reserved fields) are read but not simulated.
-pub fn read_resource_trace(path: &Path) -> Result<(Vec<BaseNode>, u64)> {
+pub(crate) fn read_resource_trace(path: &Path) -> Result<(Vec<BaseNode>, u64)> {
     let text = std::fs::read_to_string(path).map_err(|source| SimError::Io {
         path: path.to_path_buf(),
         source,
@@ -305,7 +308,7 @@ pub fn read_resource_trace(path: &Path) -> Result<(Vec<BaseNode>, u64)> {
     parse_resource_trace(&text, path)
 }
 
-pub fn parse_resource_trace(text: &str, path: &Path) -> Result<(Vec<BaseNode>, u64)> {
+pub(crate) fn parse_resource_trace(text: &str, path: &Path) -> Result<(Vec<BaseNode>, u64)> {
     let mut nodes: Vec<BaseNode> = Vec::new();
     let mut down = 0;
     for (i, raw) in text.lines().enumerate() {
@@ -413,7 +416,7 @@ pub struct HostNames {
 }
 
 impl HostNames {
-    pub fn new(names: &[String]) -> Self {
+    pub(crate) fn new(names: &[String]) -> Self {
         let mut prefixes: Vec<String> = Vec::new();
         let parts: Vec<Option<(u32, usize, u64)>> = names
             .iter()
@@ -454,7 +457,7 @@ impl HostNames {
 
     /// Node-index ranges as a host list: consecutive names `prefix<number>` with the same
     /// prefix (and zero padding) fold into `prefix[a-b,c]`; others are listed by name.
-    pub fn list(&self, ranges: &[(u32, u32)]) -> String {
+    pub(crate) fn list(&self, ranges: &[(u32, u32)]) -> String {
         let mut out = String::new();
         // The group being folded: ((prefix id, width), number ranges).
         let mut group: Option<Fold> = None;
@@ -533,7 +536,8 @@ fn same_width(group: usize, w: usize, n: u64) -> bool {
 }
 
 /// Node-index ranges of `names` as a host list (see [`HostNames::list`]).
-pub fn host_list(names: &[String], ranges: &[(u32, u32)]) -> String {
+#[cfg(test)]
+fn host_list(names: &[String], ranges: &[(u32, u32)]) -> String {
     HostNames::new(names).list(ranges)
 }
 

@@ -5,12 +5,14 @@
 //! `[[[DD:]HH:]MM:]SS` strings, negative for jobs started before time 0; a window's
 //! duration may be `INFINITY`.
 
-use crate::credentials::{AccountFrom, Names};
 use crate::engine::{EventOrder, Outcome};
 use crate::error::{Result, SimError};
+use crate::params::credentials::Names;
 use crate::params::{self, LoadedConfig};
-use crate::swf::SwfHeader;
-use crate::workload::{Counts, Job, Machine, Workload};
+use crate::trace::accounts::AccountFrom;
+use crate::trace::swf::SwfHeader;
+use crate::trace::workload::{Counts, Job, Machine, Workload};
+use crate::units::clock;
 use mauisim_config::Duration;
 use mauisim_core::{CredKind, Time, Window, FOREVER};
 use serde::{Deserialize, Serialize};
@@ -380,7 +382,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
             );
         }
         if !(j.features.is_empty() && j.pref.is_empty() && j.nodes.is_empty()) {
-            job.node_ask = Some(Box::new(crate::workload::NodeAsk {
+            job.node_ask = Some(Box::new(crate::trace::workload::NodeAsk {
                 features: j.features.clone(),
                 pref: j.pref.clone(),
                 nodes: j.nodes.clone(),
@@ -410,7 +412,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
     check_running_fit(&r, &spec, procs, &jobs, &names)?;
     jobs.sort_by_key(|j| (j.submit, j.id));
     if let Some(e) = &spec.estimate {
-        match e.get_ref().parse::<crate::workload::Estimate>() {
+        match e.get_ref().parse::<crate::trace::workload::Estimate>() {
             Ok(model) => model.redraw_limits(&mut jobs, spec.seed.unwrap_or(1)),
             Err(message) => return r.error(e.span().start, format!("estimate: {message}")),
         }
@@ -459,7 +461,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
 /// processors (start to the end of its runtime or limit, whichever is later).
 /// The machine's processors, and its nodes when the scenario lists them.
 fn machine(r: &Reader, spec: &FileSpec) -> Result<(u64, Option<crate::nodes::NodeSource>)> {
-    use crate::node_params::NodeCfg;
+    use crate::params::node_cfg::NodeCfg;
     if spec.nodes.is_empty() {
         return match &spec.procs {
             Some(p) if *p.get_ref() > 0 => Ok((*p.get_ref(), None)),
@@ -702,7 +704,7 @@ pub struct VariantResult {
     /// The whole schedule, then the scheduler's view at each instant asked for
     /// ([`run_at`]).
     #[serde(skip)]
-    pub pictures: Vec<crate::picture::Picture>,
+    pub pictures: Vec<crate::inspect::gantt::Picture>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -778,7 +780,7 @@ fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Res
             scenario.path.display(),
             scenario.names[jobs[*i].id as usize - 1],
             variant.name,
-            crate::blocked::limit_name(&stats.held[0].1)
+            crate::params::limits::limit_name(&stats.held[0].1)
         )));
     }
     let index_of = |id: u64| {
@@ -793,13 +795,13 @@ fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Res
         let (what, expected, actual) = match &e.check {
             Check::Start { job, at } => (
                 format!("{} starts", name(*job)),
-                time_text(*at),
-                time_text(outcome(*job).start),
+                clock(*at),
+                clock(outcome(*job).start),
             ),
             Check::End { job, at } => (
                 format!("{} ends", name(*job)),
-                time_text(*at),
-                time_text(outcome(*job).end),
+                clock(*at),
+                clock(outcome(*job).end),
             ),
             Check::Backfilled { job, yes } => (
                 format!("{} backfilled", name(*job)),
@@ -822,7 +824,7 @@ fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Res
                     format!(
                         "{}'s reservation in the iteration at {}",
                         name(*job),
-                        time_text(*at)
+                        clock(*at)
                     ),
                     option_text(*start),
                     actual,
@@ -837,7 +839,7 @@ fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Res
                 let snapshot = crate::snapshot(&prepared, *at);
                 let (_, actual) = snapshot.scheduler.plan(*at, &snapshot.queue);
                 (
-                    format!("backfill windows at {}", time_text(*at)),
+                    format!("backfill windows at {}", clock(*at)),
                     windows_text(windows),
                     windows_text(&actual),
                 )
@@ -869,7 +871,7 @@ fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Res
         .collect();
     rows.sort_by_key(|r| (r.start, r.submit));
     let label = |i: usize| name(jobs[i].id);
-    let mut pictures = vec![crate::picture::schedule(
+    let mut pictures = vec![crate::inspect::gantt::schedule(
         &prepared,
         &outcomes,
         &stats,
@@ -877,7 +879,7 @@ fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Res
         format!("{} — {}", scenario.title, variant.name),
     )];
     for &at in instants {
-        pictures.push(crate::picture::at_iteration(
+        pictures.push(crate::inspect::gantt::at_iteration(
             &prepared,
             &outcomes,
             &stats,
@@ -887,7 +889,7 @@ fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Res
                 "{} — {} — iteration at {}",
                 scenario.title,
                 variant.name,
-                time_text(at)
+                clock(at)
             ),
         ));
     }
@@ -899,24 +901,14 @@ fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Res
     })
 }
 
-/// `3:00:00`, `-1:00:00`, `0`: hours, minutes and seconds.
-pub fn time_text(t: Time) -> String {
-    if t >= FOREVER {
-        return "INFINITY".to_string();
-    }
-    let sign = if t < 0 { "-" } else { "" };
-    let a = t.abs();
-    format!("{sign}{}:{:02}:{:02}", a / 3600, a / 60 % 60, a % 60)
-}
-
 fn option_text(t: Option<Time>) -> String {
-    t.map_or("none".to_string(), time_text)
+    t.map_or("none".to_string(), clock)
 }
 
 fn windows_text(windows: &[Window]) -> String {
     let parts: Vec<String> = windows
         .iter()
-        .map(|w| format!("{} × {}", w.procs, time_text(w.duration)))
+        .map(|w| format!("{} × {}", w.procs, clock(w.duration)))
         .collect();
     if parts.is_empty() {
         "none".to_string()
@@ -948,12 +940,12 @@ pub fn to_text(result: &ScenarioResult) -> String {
                 "  {:<10} {:>5} {:>10} {:>10} {:>10} {:>10}  {:<18} {}",
                 j.name,
                 j.procs,
-                time_text(j.submit),
-                time_text(j.start),
-                time_text(j.end),
+                clock(j.submit),
+                clock(j.start),
+                clock(j.end),
                 if j.backfilled { "yes" } else { "" },
                 j.nodes,
-                j.first_reservation.map_or(String::new(), time_text)
+                j.first_reservation.map_or(String::new(), clock)
             );
         }
         for c in &v.checks {

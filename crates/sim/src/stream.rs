@@ -9,18 +9,19 @@
 //! `--target-load`, `--compress`, Maui workload traces, charts, `--check`, fairshare
 //! files and node files.
 
-use crate::credentials::{self, AccountFrom, Names, Resolver};
 use crate::engine::{self, EngineOptions, Feed, Finished, Sink};
 use crate::error::{Result, SimError};
-use crate::metrics::{Accumulator, Metrics};
+use crate::metrics::Accumulator;
 use crate::output::{self, JobsCsv, ScheduleSwf};
+use crate::params::credentials::{Names, Resolver};
 use crate::params::{LoadedConfig, SimConfig};
-use crate::swf::{self, SwfReader};
-use crate::transform::{self, OfferedLoad};
-use crate::workload::{self, Builder, Counts, Job};
+use crate::summary::{self, Summary};
+use crate::trace::accounts::{self, AccountFrom};
+use crate::trace::swf::{self, SwfReader};
+use crate::trace::transform::{self, OfferedLoad};
+use crate::trace::workload::{self, Builder, Counts, Job};
 use crate::{nodes, RunOptions};
 use mauisim_core::{Blocked, CredId, CredKind, Request, Time};
-use serde::Serialize;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -28,49 +29,15 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-/// What a streamed run reports (its `summary.json`).
-#[derive(Debug, Serialize)]
-pub struct StreamSummary {
-    pub trace: String,
-    pub streamed: bool,
-    pub records: u64,
-    pub jobs: u64,
-    pub skipped: Counts,
-    pub skipped_total: u64,
-    pub adjusted: Counts,
-    pub held: u64,
-    pub held_by: BTreeMap<String, u64>,
-    pub limit_blocks: BTreeMap<String, u64>,
-    pub machine_procs: u64,
-    pub machine_nodes: usize,
-    pub nodes_from: String,
-    pub pooled_processors: bool,
-    #[serde(flatten)]
-    pub load: transform::LoadReport,
-    pub warmup_jobs: u64,
-    pub event_order: engine::EventOrder,
-    pub estimate: workload::Estimate,
-    pub seed: u64,
-    pub predictor: engine::Predictor,
-    pub filter: workload::Filter,
-    pub config: SimConfig,
-    #[serde(flatten)]
-    pub metrics: Metrics,
-    pub iterations: u64,
-    pub max_queue_length: usize,
-    /// The most jobs the run held at once (from the oldest unfinished one to the newest
-    /// read).
-    pub max_jobs_in_memory: usize,
-    pub sim_seconds: f64,
-    pub jobs_per_second: f64,
-    /// Config warnings.
-    #[serde(skip)]
+/// What a streamed run reports: its `summary.json`, and the config's warnings.
+pub struct Streamed {
+    pub summary: Summary,
     pub warnings: Vec<String>,
 }
 
 /// Runs `options` streamed, writing every output into `dir` (atomically, as
 /// [`output::write_all`] does).
-pub fn run(options: &RunOptions, dir: &Path) -> Result<StreamSummary> {
+pub fn run(options: &RunOptions, dir: &Path) -> Result<Streamed> {
     refuse_whole_trace_options(options)?;
     output::write_staged(dir, |staging| run_into(options, staging))
 }
@@ -101,10 +68,10 @@ fn refuse_whole_trace_options(o: &RunOptions) -> Result<()> {
     }
 }
 
-fn run_into(options: &RunOptions, staging: &Path) -> Result<StreamSummary> {
-    let LoadedConfig { config, warnings } = crate::load_config(options)?;
+fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
+    let LoadedConfig { config, warnings } = crate::run::load_config(options)?;
     let path = &options.trace;
-    if crate::maui_trace::is_maui_trace(path)? {
+    if crate::trace::maui::is_maui_trace(path)? {
         return Err(SimError::Usage(
             "--stream reads SWF traces; run a Maui workload trace without --stream".into(),
         ));
@@ -115,7 +82,7 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<StreamSummary> {
     let machine = workload::machine_size(&reader.header, &load.machine, path)?;
     let mut names = Names::default();
     let resolver = Resolver::new(&config.credentials, &mut names);
-    let policy = crate::policy_for(&config, resolver.tables.clone(), &mut names);
+    let policy = crate::run::policy_for(&config, resolver.tables.clone(), &mut names);
     let nodes = nodes::build(None, machine, &config.nodes, &mut names)?;
     // Pooled only if no SWF job could need its nodes tracked (memory, partitions).
     let any_swf_job = Request {
@@ -227,7 +194,7 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<StreamSummary> {
     skipped.retain(|_, n| *n > 0);
     let mut adjusted = feed.builder.adjusted.clone();
     adjusted.extend(feed.adjusted.iter().map(|(k, v)| (*k, *v)));
-    let summary = StreamSummary {
+    let summary = Summary {
         trace: path.display().to_string(),
         streamed: true,
         records: feed.records,
@@ -236,12 +203,8 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<StreamSummary> {
         skipped,
         adjusted,
         held: held.len() as u64,
-        held_by: count_by(held.iter().map(|(_, b)| crate::blocked::limit_name(b))),
-        limit_blocks: stats
-            .limit_blocks
-            .iter()
-            .map(|(kind, n)| (kind.label(), *n))
-            .collect(),
+        held_by: summary::held_by(&held),
+        limit_blocks: summary::limit_blocks(&stats),
         machine_procs,
         machine_nodes: nodes.names.len(),
         nodes_from: nodes.source.clone(),
@@ -257,17 +220,13 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<StreamSummary> {
         predictor: options.predictor,
         filter: options.filter,
         config: config.clone(),
-        jobs_per_second: if sim_seconds > 0.0 {
-            metrics.jobs as f64 / sim_seconds
-        } else {
-            0.0
-        },
+        jobs_per_second: summary::per_second(metrics.jobs, sim_seconds),
         metrics,
         iterations: stats.iterations,
         max_queue_length: stats.max_queue,
-        max_jobs_in_memory: stats.max_window,
+        fairness: None,
+        max_jobs_in_memory: Some(stats.max_window),
         sim_seconds,
-        warnings,
     };
     let json = serde_json::to_string_pretty(&summary).expect("summary serialises");
     let summary_path = staging.join("summary.json");
@@ -275,15 +234,7 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<StreamSummary> {
         path: summary_path,
         source,
     })?;
-    Ok(summary)
-}
-
-fn count_by(keys: impl Iterator<Item = String>) -> BTreeMap<String, u64> {
-    let mut counts = BTreeMap::new();
-    for k in keys {
-        *counts.entry(k).or_default() += 1;
-    }
-    counts
+    Ok(Streamed { summary, warnings })
 }
 
 /// The trace's jobs, one record at a time: built, checked for order, given their
@@ -358,9 +309,9 @@ impl<R: BufRead> Jobs<'_, R> {
                 job.requested_account = names.intern(CredKind::Account, &name);
             }
         }
-        credentials::assign_requested(job, self.resolver, &mut self.adjusted);
+        accounts::assign_requested(job, self.resolver, &mut self.adjusted);
         if !self.config.class_overrun.is_empty() {
-            crate::set_class_overrun(job, self.config, names);
+            crate::run::set_class_overrun(job, self.config, names);
         }
     }
 

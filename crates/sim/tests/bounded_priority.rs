@@ -7,9 +7,9 @@
 mod common;
 
 use mauisim_core::CredKind;
-use mauisim_sim::credentials::Names;
 use mauisim_sim::engine::{machine_of, simulate, EngineOptions, EventOrder, Outcome, RunStats};
-use mauisim_sim::workload::Job;
+use mauisim_sim::params::credentials::Names;
+use mauisim_sim::trace::workload::Job;
 use proptest::prelude::*;
 
 const PROCS: u64 = 16;

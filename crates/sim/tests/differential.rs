@@ -6,7 +6,7 @@
 
 use mauisim_core::{BackfillPolicy, PolicyConfig};
 use mauisim_sim::engine::{machine_of, simulate, EngineOptions, EventOrder};
-use mauisim_sim::workload::Job;
+use mauisim_sim::trace::workload::Job;
 use proptest::prelude::*;
 
 const PROCS: u64 = 16;

@@ -1,7 +1,7 @@
 //! Estimate models (issue 8, item 1): the wallclock limit drawn from the runtime, seeded.
 
 use mauisim_sim::params::{self, SimWc};
-use mauisim_sim::workload::{self, Estimate, Filter, LoadOptions, MachineOverride};
+use mauisim_sim::trace::workload::{self, Estimate, Filter, LoadOptions, MachineOverride};
 use std::path::Path;
 
 fn kth(estimate: Estimate, seed: u64) -> Vec<(i64, i64)> {

@@ -192,7 +192,7 @@ fn fullpolicy_restarts_queue_time_of_capped_jobs() {
 /// their 5 % target (scenarios/fairshare.cfg), forgetting faster changes the schedule.
 #[test]
 fn fsdecay_changes_the_schedule_of_a_real_trace() {
-    use mauisim_sim::workload::Filter;
+    use mauisim_sim::trace::workload::Filter;
     use mauisim_sim::{run, RunOptions};
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let scenario = std::fs::read_to_string(repo.join("scenarios/fairshare.cfg")).unwrap();
@@ -206,7 +206,11 @@ fn fsdecay_changes_the_schedule_of_a_real_trace() {
             ..RunOptions::new(repo.join("traces/KTH-SP2-1996-2.swf.gz"))
         })
         .unwrap();
-        let users = &report.summary().fairness["user"];
+        let fairness = report
+            .summary()
+            .fairness
+            .expect("a run in memory reports fairness");
+        let users = &fairness["user"];
         assert!(users.iter().any(|u| u.above_target.unwrap() > 0.0));
         assert!(users.iter().any(|u| u.above_target.unwrap() < 0.0));
         let starts: Vec<i64> = report.outcomes.iter().map(|o| o.start).collect();

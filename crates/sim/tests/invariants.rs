@@ -7,7 +7,7 @@ use mauisim_core::{
     Sub,
 };
 use mauisim_sim::engine::{machine_of, simulate, EngineOptions, EventOrder, Outcome};
-use mauisim_sim::workload::Job;
+use mauisim_sim::trace::workload::Job;
 use proptest::prelude::*;
 
 const PROCS: u64 = 8;

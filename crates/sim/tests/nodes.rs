@@ -8,7 +8,7 @@ use mauisim_core::{
     AllocationPolicy, BackfillPolicy, MachineSpec, NodeAccess, NodeSpec, PolicyConfig, Request,
 };
 use mauisim_sim::engine::{simulate, EngineOptions, EventOrder};
-use mauisim_sim::workload::Job;
+use mauisim_sim::trace::workload::Job;
 use proptest::prelude::*;
 use std::sync::Arc;
 
@@ -201,9 +201,9 @@ fn bad_node_config_is_a_located_error() {
 
 #[test]
 fn node_config_builds_the_machine() {
-    use mauisim_sim::credentials::Names;
     use mauisim_sim::nodes;
-    use mauisim_sim::workload::Machine;
+    use mauisim_sim::params::credentials::Names;
+    use mauisim_sim::trace::workload::Machine;
     let read = |text: &str| {
         mauisim_sim::params::from_str(text, "maui.cfg")
             .unwrap()
@@ -282,7 +282,7 @@ fn a_job_no_node_can_hold_is_held_with_the_reason() {
     assert_eq!(stats.held.len(), 1);
     let (i, b) = &stats.held[0];
     assert_eq!(*i, 0);
-    assert_eq!(mauisim_sim::blocked::limit_name(b), "node memory");
+    assert_eq!(mauisim_sim::params::limits::limit_name(b), "node memory");
     assert_eq!((b.amount, b.limit), (2048, 1024));
     assert_eq!(outcomes[1].start, 0);
 }

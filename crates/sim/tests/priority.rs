@@ -5,10 +5,10 @@ mod common;
 
 use common::{options, HOUR};
 use mauisim_core::CredKind;
-use mauisim_sim::credentials::Names;
 use mauisim_sim::engine::{machine_of, simulate, EventOrder, Outcome};
 use mauisim_sim::metrics;
-use mauisim_sim::workload::Job;
+use mauisim_sim::params::credentials::Names;
+use mauisim_sim::trace::workload::Job;
 
 /// Runs `jobs` under `config`, giving job i the user `users[i]`, in both trigger modes,
 /// which must agree on the starts.

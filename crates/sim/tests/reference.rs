@@ -7,8 +7,8 @@
 //! (a user's fresh clone) each test says so on stderr and passes without checking.
 
 use mauisim_sim::engine::EventOrder;
-use mauisim_sim::swf;
-use mauisim_sim::workload::{Estimate, Filter};
+use mauisim_sim::trace::swf;
+use mauisim_sim::trace::workload::{Estimate, Filter};
 use mauisim_sim::{run, RunOptions};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

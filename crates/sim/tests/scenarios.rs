@@ -3,7 +3,7 @@
 
 use mauisim_core::{BackfillPolicy, PolicyConfig, ReservationGroup};
 use mauisim_sim::engine::{machine_of, simulate, EngineOptions, EventOrder, Outcome};
-use mauisim_sim::workload::Job;
+use mauisim_sim::trace::workload::Job;
 
 const HOUR: i64 = 3600;
 

@@ -2,9 +2,10 @@
 //! CONSTANTJOBDEPTH and CONSTANTPSDEPTH with SIMINITIALQUEUEDEPTH, worked by hand.
 
 use mauisim_core::PolicyConfig;
-use mauisim_sim::engine::{machine_of, simulate, EngineOptions, Submission};
+use mauisim_sim::engine::{machine_of, simulate, EngineOptions};
 use mauisim_sim::params;
-use mauisim_sim::workload::Job;
+use mauisim_sim::params::Submission;
+use mauisim_sim::trace::workload::Job;
 use mauisim_sim::RunOptions;
 
 /// Five whole-machine jobs (4 of 4 processors, 100 s, limit 100 s), 1,000 s apart in

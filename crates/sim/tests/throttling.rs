@@ -6,8 +6,8 @@ mod common;
 
 use common::{options, run, snapshot, starts, world, Spec, World, HOUR};
 use mauisim_core::{Blocked, CredKind, Level, Metric, Owner, Scope, Source, Verdict};
-use mauisim_sim::blocked;
 use mauisim_sim::engine::{machine_of, simulate, EventOrder};
+use mauisim_sim::params::limits;
 
 /// The verdict on each idle job at `at`, by trace id.
 fn verdicts(w: &World, procs: u64, at: i64) -> Vec<(u64, Verdict)> {
@@ -56,7 +56,7 @@ fn guide_steve_runs_at_most_two_jobs() {
     );
     assert!(matches!(b.owner, Owner::Cred(CredKind::User, _)));
     assert_eq!(
-        blocked::describe(&b, &w.names),
+        limits::describe(&b, &w.names),
         "user steve MAXJOB: 2 in use + 1 > 2 (own)"
     );
 }
@@ -102,7 +102,7 @@ fn guide_hiprio_override_replaces_steves_node_limit() {
         (Metric::Node, 60, 64, Source::QosOverride)
     );
     assert_eq!(
-        blocked::describe(&b, &over.names),
+        limits::describe(&b, &over.names),
         "user steve OMAXNODE: 60 in use + 5 > 64 (QOS override)"
     );
 }

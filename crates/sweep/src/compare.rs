@@ -8,7 +8,8 @@ use crate::error::{Result, SweepError};
 use crate::results::{csv_error, finish, metrics_of};
 use crate::stats;
 use mauisim_core::CredKind;
-use mauisim_sim::workload::Trace;
+use mauisim_sim::trace::workload::Trace;
+use mauisim_sim::units::hours;
 use mauisim_sim::{params, RunOptions, RunReport};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -108,7 +109,7 @@ fn digest(report: &RunReport) -> RunDigest {
         .collect();
     let jobs = &report.workload.jobs;
     let mut waits = BTreeMap::new();
-    for i in mauisim_sim::transform::counted(jobs, report.options.transform.warmup) {
+    for i in mauisim_sim::trace::transform::counted(jobs, report.options.transform.warmup) {
         let (job, outcome) = (&jobs[i], &report.outcomes[i]);
         for kind in CredKind::ALL {
             let id = job.creds.get(kind);
@@ -254,10 +255,6 @@ fn num(x: f64) -> String {
     } else {
         format!("{x:.4}")
     }
-}
-
-fn hours(seconds: f64) -> String {
-    format!("{:.2} h", seconds / 3600.0)
 }
 
 /// `compare.csv` (metrics) and `credentials.csv`.

@@ -6,7 +6,7 @@ use crate::grid::{self, Axis, AxisKind, Grid};
 use mauisim_config::{self as cfg, Parsed};
 use mauisim_sim::engine::Predictor;
 use mauisim_sim::params;
-use mauisim_sim::workload::{Estimate, Trace};
+use mauisim_sim::trace::workload::{Estimate, Trace};
 use mauisim_sim::RunOptions;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

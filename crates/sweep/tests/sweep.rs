@@ -1,7 +1,7 @@
 //! Sweeps end in the same files however they run: any thread count, resumed, or sharded
 //! and merged; a failing run is recorded and the others go on; bad requests change nothing.
 
-use mauisim_sim::workload::Estimate;
+use mauisim_sim::trace::workload::Estimate;
 use mauisim_sim::RunOptions;
 use mauisim_sweep::grid::{parse_seeds, parse_set};
 use mauisim_sweep::{compare, execute, merge, plan, Grid, Metric, Plan, Silent};

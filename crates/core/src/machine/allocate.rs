@@ -96,7 +96,7 @@ impl Machine {
 
     /// The node's allocation priority for `job` starting at `t` (PRIORITYF, or
     /// `PRIORITY + 100·PREF + 100·RESAFFINITY` without one).
-    pub fn node_priority(&self, n: usize, t: Time, now: Time, job: &QueuedJob) -> f64 {
+    pub(crate) fn node_priority(&self, n: usize, t: Time, now: Time, job: &QueuedJob) -> f64 {
         let vars = self.node_vars(n, t, now, job);
         let node = &self.spec.nodes[n];
         match node.priority_f.as_ref().or(self.spec.priority_f.as_ref()) {
@@ -110,7 +110,7 @@ impl Machine {
     }
 
     /// Every PRIORITYF attribute of node `n` for `job` starting at `t`.
-    pub fn node_vars(&self, n: usize, t: Time, now: Time, job: &QueuedJob) -> NodeVars {
+    pub(crate) fn node_vars(&self, n: usize, t: Time, now: Time, job: &QueuedJob) -> NodeVars {
         let node = &self.spec.nodes[n];
         let (used, jobs) = self.used_at(n, t);
         let mut v = [0.0; NodeVar::COUNT];
@@ -146,7 +146,7 @@ impl Machine {
     }
 
     /// Share of the time since the start that node `n` has been running jobs.
-    pub fn usage(&self, n: usize, now: Time) -> f64 {
+    pub(crate) fn usage(&self, n: usize, now: Time) -> f64 {
         let elapsed = now - self.origin;
         if elapsed <= 0 {
             return 0.0;

@@ -146,7 +146,7 @@ pub struct Machine {
 impl Machine {
     /// The machine of `spec`, empty from `origin` on; `pooled` as decided by
     /// [`MachineSpec::pools_processors`] over the jobs it will run.
-    pub fn new(spec: Arc<MachineSpec>, origin: Time, pooled: bool) -> Self {
+    pub(crate) fn new(spec: Arc<MachineSpec>, origin: Time, pooled: bool) -> Self {
         let pooled = pooled && spec.standing.is_empty();
         let n = spec.nodes.len();
         let uniform = pooled && spec.nodes.windows(2).all(|w| w[0] == w[1]);
@@ -217,30 +217,26 @@ impl Machine {
         m
     }
 
-    pub fn spec(&self) -> &MachineSpec {
-        &self.spec
-    }
-
     /// Whether processors are pooled (see the module documentation).
-    pub fn is_pooled(&self) -> bool {
+    pub(crate) fn is_pooled(&self) -> bool {
         self.pooled
     }
 
     /// Free processors over time, summed over nodes.
-    pub fn profile(&self) -> &Profile {
+    pub(crate) fn profile(&self) -> &Profile {
         &self.profile
     }
 
-    pub fn total_procs(&self) -> u64 {
+    pub(crate) fn total_procs(&self) -> u64 {
         self.profile.total() as u64
     }
 
-    pub fn advance(&mut self, now: Time) {
+    pub(crate) fn advance(&mut self, now: Time) {
         self.profile.advance(now);
     }
 
     /// Processors free at `now` by the plan, summed over nodes.
-    pub fn free_now(&self, now: Time) -> i64 {
+    pub(crate) fn free_now(&self, now: Time) -> i64 {
         self.profile.free_at(now)
     }
 
@@ -250,7 +246,7 @@ impl Machine {
     }
 
     /// Whether `job` could run on the empty machine (before reservations).
-    pub fn can_ever_run(&mut self, job: &QueuedJob) -> Result<(), Unfit> {
+    pub(crate) fn can_ever_run(&mut self, job: &QueuedJob) -> Result<(), Unfit> {
         let spec = &*self.spec;
         let part = partition_of(job);
         let r = job.request;
@@ -316,7 +312,7 @@ impl Machine {
     /// Whether `job` can start at `now` and hold its nodes for its whole WCL without
     /// touching any reservation.
     #[inline]
-    pub fn fits(&self, now: Time, job: &QueuedJob) -> bool {
+    pub(crate) fn fits(&self, now: Time, job: &QueuedJob) -> bool {
         if !self.profile.fits(now, job.wcl, job.procs) {
             return false;
         }
@@ -367,7 +363,7 @@ impl Machine {
     /// Starts `job` at `now` on the nodes the allocation policy picks; false (nothing
     /// changes) if it does not fit. On a uniform pooled machine the caller must have found
     /// that it [`Machine::fits`].
-    pub fn start(&mut self, now: Time, job: &QueuedJob) -> bool {
+    pub(crate) fn start(&mut self, now: Time, job: &QueuedJob) -> bool {
         if self.slots.is_some() {
             // The caller asked `fits` (one profile scan per start is enough).
             debug_assert!(self.profile.fits(now, job.wcl, job.procs));
@@ -465,7 +461,7 @@ impl Machine {
 
     /// Reserves `job` at its earliest start for this iteration, on the nodes the policy
     /// picks there (CPULOAD places reservations by MINRESOURCE).
-    pub fn reserve(&mut self, now: Time, job: &QueuedJob) -> Option<(Time, HeldId)> {
+    pub(crate) fn reserve(&mut self, now: Time, job: &QueuedJob) -> Option<(Time, HeldId)> {
         let (at, nodes) = if self.pooled {
             (
                 self.profile.earliest_start(now, job.wcl, job.procs)?,
@@ -503,11 +499,12 @@ impl Machine {
     }
 
     /// The nodes a reservation holds (empty when processors are pooled).
-    pub fn held_nodes(&self, id: HeldId) -> &[(u32, u64)] {
+    #[cfg(test)]
+    pub(crate) fn held_nodes(&self, id: HeldId) -> &[(u32, u64)] {
         &self.held[id.0 as usize].nodes
     }
 
-    pub fn release(&mut self, id: HeldId) {
+    pub(crate) fn release(&mut self, id: HeldId) {
         let h = &mut self.held[id.0 as usize];
         if !h.live {
             return;
@@ -526,7 +523,7 @@ impl Machine {
 
     /// Releases every reservation of the iteration; their nodes are remembered as the
     /// promises the next iteration honours.
-    pub fn release_all(&mut self) {
+    pub(crate) fn release_all(&mut self) {
         for i in 0..self.held.len() {
             self.release(HeldId(i as u32));
         }
@@ -536,7 +533,7 @@ impl Machine {
     }
 
     /// `job` ended at `ended`; its processors are free from `freed` on.
-    pub fn ended(&mut self, job: JobIdx, ended: Time, freed: Time) {
+    pub(crate) fn ended(&mut self, job: JobIdx, ended: Time, freed: Time) {
         let Some(p) = self.running.remove(&job) else {
             return;
         };
@@ -565,7 +562,7 @@ impl Machine {
     }
 
     /// Running `job` passed its planned end at `from` and holds its nodes until `until`.
-    pub fn extended(&mut self, job: JobIdx, from: Time, until: Time) {
+    pub(crate) fn extended(&mut self, job: JobIdx, from: Time, until: Time) {
         let Some(p) = self.running.get_mut(&job) else {
             return;
         };
@@ -604,7 +601,7 @@ impl Machine {
     /// Starts `job` at `now` on the given nodes, filling each in turn (a job running when
     /// a scenario begins); false, and nothing changes, if they cannot host it now. Only
     /// on a per-node machine.
-    pub fn start_on(&mut self, now: Time, job: &QueuedJob, on: &[u32]) -> bool {
+    pub(crate) fn start_on(&mut self, now: Time, job: &QueuedJob, on: &[u32]) -> bool {
         if self.pooled || !self.profile.fits(now, job.wcl, job.procs) {
             return false;
         }
@@ -631,7 +628,7 @@ impl Machine {
     /// reservations), no SINGLEJOB node holds two claims at once, every running job's
     /// nodes satisfy its request, and the free-processor index agrees with the running
     /// jobs. Costly: for tests and `--check` runs.
-    pub fn verify(&self, now: Time) -> Result<(), Violation> {
+    pub(crate) fn verify(&self, now: Time) -> Result<(), Violation> {
         let over = |node: Option<usize>, job: Option<JobIdx>, detail: String| Violation {
             time: now,
             rule: Rule::NodeOverAllocated,
@@ -728,7 +725,7 @@ impl Machine {
 
     /// Tasks per node of a running job, in the order the policy chose the nodes (empty
     /// on a uniform pooled machine, where only [`Machine::node_ranges`] is kept).
-    pub fn placement(&self, job: JobIdx) -> &[(u32, u64)] {
+    pub(crate) fn placement(&self, job: JobIdx) -> &[(u32, u64)] {
         self.running.get(&job).map_or(&[], |p| p.nodes.as_slice())
     }
 
@@ -744,7 +741,7 @@ impl Machine {
     }
 
     /// The backfill window for jobs longer than `shorter` (MAUI-SEMANTICS §4.4).
-    pub fn window_after(&self, now: Time, shorter: Time) -> Option<Window> {
+    pub(crate) fn window_after(&self, now: Time, shorter: Time) -> Option<Window> {
         if self.pooled {
             return self.profile.window_after(now, shorter);
         }
@@ -760,7 +757,7 @@ impl Machine {
     }
 
     /// Every backfill window at `now`, widest first.
-    pub fn windows(&self, now: Time) -> Vec<Window> {
+    pub(crate) fn windows(&self, now: Time) -> Vec<Window> {
         crate::profile::ladder(|shorter| self.window_after(now, shorter))
     }
 

@@ -3,12 +3,13 @@
 #![allow(dead_code)] // each test file uses its own subset
 
 use mauisim_core::{CredKind, PolicyConfig};
-use mauisim_sim::credentials::{assign_all, AccountFrom, Names, Resolver};
 use mauisim_sim::engine::{
     machine_of, simulate, simulate_until, EngineOptions, EventOrder, Outcome, RunStats, Snapshot,
 };
 use mauisim_sim::params;
-use mauisim_sim::workload::{Counts, Job};
+use mauisim_sim::params::credentials::{Names, Resolver};
+use mauisim_sim::trace::accounts::{assign_all, AccountFrom};
+use mauisim_sim::trace::workload::{Counts, Job};
 
 pub const HOUR: i64 = 3600;
 

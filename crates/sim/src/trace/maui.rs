@@ -8,8 +8,8 @@
 //! start) are skipped and counted. The others are read but not simulated.
 
 use crate::error::{Result, SimError};
-use crate::swf::TextLines;
-use crate::swf::{SwfRecord, FIELD_COUNT};
+use crate::trace::swf::TextLines;
+use crate::trace::swf::{SwfRecord, FIELD_COUNT};
 use mauisim_core::Time;
 use std::path::Path;
 
@@ -32,8 +32,8 @@ pub struct MauiJob {
 }
 
 /// Whether the first job line of `path` has Maui's 44 fields (SWF has 18).
-pub fn is_maui_trace(path: &Path) -> Result<bool> {
-    let mut lines = TextLines::new(crate::swf::open_text(path)?, path.to_path_buf());
+pub(crate) fn is_maui_trace(path: &Path) -> Result<bool> {
+    let mut lines = TextLines::new(crate::trace::swf::open_text(path)?, path.to_path_buf());
     // A file that is not text, or whose first line is too long, is no Maui trace: the
     // SWF reader then says what is wrong with it, and where.
     while let Ok(Some((_, text))) = lines.next_text() {
@@ -47,7 +47,7 @@ pub fn is_maui_trace(path: &Path) -> Result<bool> {
 
 /// Reads every line: the jobs that ran, and how many were skipped because they did not.
 pub fn read(path: &Path) -> Result<(Vec<MauiJob>, u64)> {
-    let mut lines = TextLines::new(crate::swf::open_text(path)?, path.to_path_buf());
+    let mut lines = TextLines::new(crate::trace::swf::open_text(path)?, path.to_path_buf());
     let mut jobs = Vec::new();
     let mut not_run = 0;
     while let Some((number, text)) = lines.next_text()? {
@@ -149,7 +149,7 @@ fn parse_line(text: &str, line: usize, sequence: u64) -> std::result::Result<Lin
         swap: small(35)?,
         features: match f[19] {
             "-" | "[NONE]" => Vec::new(),
-            x => crate::node_params::feature_list(x),
+            x => crate::params::node_cfg::feature_list(x),
         },
     })))
 }
@@ -159,7 +159,7 @@ mod tests {
     use super::*;
 
     /// A line with the given (1-based) fields set, the rest `0` or `-`.
-    pub fn line(set: &[(usize, &str)]) -> String {
+    pub(crate) fn line(set: &[(usize, &str)]) -> String {
         let mut f = vec!["0"; MAUI_FIELDS];
         for n in [13, 14, 15, 16, 18, 20, 24, 26] {
             f[n - 1] = "-";

@@ -6,10 +6,12 @@
 //! `MAX{JOB,NODE,PROC}PERUSER` (per credential inside a credential), where `<M>` is JOB,
 //! PROC, NODE, PS, PE, WC or MEM. MAXWC takes time values, the others integers.
 
-use crate::credentials::CredObject;
+use crate::params::credentials::{CredObject, Names};
 use crate::params::{duration, SimConfig};
 use mauisim_config::{self as cfg, Attr, ConfigError, Duration, Entry, Location};
-use mauisim_core::{CredKind, LimitPair, Limits, Metric, Scope};
+use mauisim_core::{
+    Blocked, CredKind, Level, LimitPair, Limits, Metric, Owner, Scope, Shortfall, Source,
+};
 
 /// A limit attribute's meaning, from its name alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,7 +61,7 @@ fn parse_name(name: &str) -> Option<LimitName> {
 }
 
 /// True for every name this module understands (for the unknown-attribute check).
-pub fn is_limit_attr(name: &str) -> bool {
+pub(crate) fn is_limit_attr(name: &str) -> bool {
     parse_name(name).is_some()
 }
 
@@ -162,7 +164,7 @@ fn cred_kind(label: &str) -> Option<CredKind> {
 }
 
 /// Applies a limit attribute of `kind`'s object `name` (already known to be one).
-pub fn credential_limit(
+pub(crate) fn credential_limit(
     object: &mut CredObject,
     kind: CredKind,
     name: &str,
@@ -244,7 +246,11 @@ pub fn credential_limit(
 }
 
 /// `SYSTEMCFG MAXJOB=… MAXIPROC=…`: limits on all jobs together.
-pub fn system_cfg(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(), ConfigError> {
+pub(crate) fn system_cfg(
+    c: &mut SimConfig,
+    e: &Entry,
+    w: &mut Vec<String>,
+) -> Result<(), ConfigError> {
     for attr in e.attrs()? {
         let at = &attr.location;
         let what = format!("SYSTEMCFG {}", attr.name);
@@ -286,7 +292,7 @@ pub fn system_cfg(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(
 
 /// SYSTEMMAXPROCPERJOB, SYSTEMMAXPROCSECONDPERJOB, SYSTEMMAXJOBWALLTIME: the largest job
 /// the system runs; larger jobs are held.
-pub fn system_per_job(
+pub(crate) fn system_per_job(
     c: &mut SimConfig,
     e: &Entry,
     w: &mut Vec<String>,
@@ -307,6 +313,95 @@ pub fn system_per_job(
     let value = hard_only(&e.name, metric, &text, at, w)?;
     c.policy.system_limits.per_job[metric as usize] = Some(value);
     Ok(())
+}
+
+// Limits in words: how held.csv, summary.json and `inspect … blocked` name a broken limit.
+
+/// The maui.cfg name of the limit: `MAXJOB`, `MAXIPROC`, `OMAXNODE`, `MAXJOB[USER]`,
+/// `SYSTEMMAXPROCPERJOB`, or `machine size`.
+pub fn limit_name(b: &Blocked) -> String {
+    if let Source::Machine(lacks) = b.source {
+        return match lacks {
+            Shortfall::Procs => "machine size",
+            Shortfall::Mem => "node memory",
+            Shortfall::Swap => "node swap",
+            Shortfall::Disk => "node disk",
+            Shortfall::Features => "node features",
+        }
+        .into();
+    }
+    if b.scope == Scope::PerJob && b.source != Source::QosOverride {
+        return match b.metric {
+            Metric::Proc => "SYSTEMMAXPROCPERJOB",
+            Metric::Ps => "SYSTEMMAXPROCSECONDPERJOB",
+            _ => "SYSTEMMAXJOBWALLTIME",
+        }
+        .into();
+    }
+    let prefix = if b.source == Source::QosOverride {
+        "O"
+    } else {
+        ""
+    };
+    let per = match b.owner {
+        Owner::Pair(_, _, kind, _) => format!("[{}]", kind.label().to_uppercase()),
+        _ => String::new(),
+    };
+    format!("{prefix}{}{per}", b.scope.limit_name(b.metric))
+}
+
+/// Whose usage the limit counts: `user steve`, `class batch, user steve`, `system`.
+pub(crate) fn owner_name(owner: &Owner, names: &Names) -> String {
+    match *owner {
+        Owner::Cred(kind, id) => format!("{} {}", kind.label(), names.name(kind, id)),
+        Owner::System => "system".into(),
+        Owner::Pair(kind, id, per, per_id) => format!(
+            "{} {}, {} {}",
+            kind.label(),
+            names.name(kind, id),
+            per.label(),
+            names.name(per, per_id)
+        ),
+    }
+}
+
+pub(crate) fn source_name(source: Source) -> &'static str {
+    match source {
+        Source::Own => "own",
+        Source::Default => "DEFAULT",
+        Source::QosOverride => "QOS override",
+        Source::Machine(_) => "machine",
+    }
+}
+
+/// One line of explanation: `user steve MAXJOB (soft): 2 in use + 1 > 2`.
+pub fn describe(b: &Blocked, names: &Names) -> String {
+    let soft = if b.scope == Scope::Active && b.level == Level::Soft {
+        " (soft)"
+    } else {
+        ""
+    };
+    let who = owner_name(&b.owner, names);
+    match (b.scope, b.source) {
+        (_, Source::Machine(Shortfall::Features)) => {
+            "node features: no node has every feature the job requires".into()
+        }
+        (_, Source::Machine(Shortfall::Mem | Shortfall::Swap | Shortfall::Disk)) => format!(
+            "{}: each task needs {} MB > {} MB on the largest node",
+            limit_name(b),
+            b.amount,
+            b.limit
+        ),
+        (Scope::PerJob, _) => format!("{}: job needs {} > {}", limit_name(b), b.amount, b.limit),
+        _ => format!(
+            "{who} {}{soft}: {} in use + {} > {} ({})",
+            limit_name(b),
+            b.usage,
+            b.amount,
+            b.limit,
+            source_name(b.source)
+        ),
+    }
 }
 
 #[cfg(test)]

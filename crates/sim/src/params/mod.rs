@@ -4,15 +4,18 @@
 //! `mauisim_config`'s job; this module maps entries onto [`SimConfig`]. To support a new
 //! parameter, add one row to [`PARAMS`].
 
-use crate::credentials::{CredConfig, DEFAULT};
-use crate::limit_params;
-use crate::node_params::{self, NodeConfig};
+pub mod credentials;
+pub mod limits;
+pub mod node_cfg;
+
+use crate::params::credentials::{CredConfig, DEFAULT};
 use mauisim_config::{self as cfg, Attr, ConfigError, Duration, Entry, Location};
 use mauisim_core::{
-    fairshare, AccrualPolicy, BackfillMetric, BackfillPolicy, Component, CredKind, FsMetric,
-    FsTarget, PolicyConfig, ReservationGroup, ReservationPolicy, ReservationThreshold, Sub,
-    TargetKind, Time,
+    AccrualPolicy, BackfillMetric, BackfillPolicy, Component, CredKind, FsMetric, FsTarget,
+    PolicyConfig, ReservationGroup, ReservationPolicy, ReservationThreshold, Sub, TargetKind, Time,
+    FS_MAX_DEPTH,
 };
+use node_cfg::NodeConfig;
 use serde::Serialize;
 use std::path::Path;
 
@@ -52,6 +55,24 @@ pub struct SimConfig {
     pub initial_queue_depth: u64,
 }
 
+/// SIMJOBSUBMISSIONPOLICY with SIMINITIALQUEUEDEPTH (MAUI-SEMANTICS §6, Maui's MSim.c).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Submission {
+    /// Every job at its trace submit time (not set in the config: a trace replay).
+    #[default]
+    Replay,
+    /// NORMAL: the first `initial` jobs together at the latest of their submit times, then
+    /// every job at its trace submit time.
+    Normal { initial: u64 },
+    /// CONSTANTJOBDEPTH: whenever fewer than `depth` jobs are idle, the next trace jobs
+    /// are submitted at once; trace submit times are ignored.
+    ConstantJobs { depth: u64 },
+    /// CONSTANTPSDEPTH: likewise, while the idle jobs ask for fewer than `depth`
+    /// processor-seconds (processors × wallclock limit).
+    ConstantPs { depth: u64 },
+}
+
 /// SIMJOBSUBMISSIONPOLICY's values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -63,8 +84,7 @@ pub enum SubmissionPolicy {
 
 impl SimConfig {
     /// When trace jobs enter the queue, as the engine applies it.
-    pub fn submission(&self) -> crate::engine::Submission {
-        use crate::engine::Submission;
+    pub fn submission(&self) -> Submission {
         let depth = self.initial_queue_depth;
         match self.submission_policy {
             None => Submission::Replay,
@@ -230,15 +250,15 @@ const PARAMS: &[Param] = &[
     },
     Param {
         names: &["NODEALLOCATIONPOLICY"],
-        apply: |c, e, _| node_params::allocation_policy(&mut c.nodes, e),
+        apply: |c, e, _| node_cfg::allocation_policy(&mut c.nodes, e),
     },
     Param {
         names: &["NODEACCESSPOLICY"],
-        apply: |c, e, w| node_params::access_policy(&mut c.nodes, e, w),
+        apply: |c, e, w| node_cfg::access_policy(&mut c.nodes, e, w),
     },
     Param {
         names: &["NODECFG"],
-        apply: |c, e, w| node_params::node_cfg(&mut c.nodes, e, w),
+        apply: |c, e, w| node_cfg::node_cfg(&mut c.nodes, e, w),
     },
     Param {
         names: &["BACKFILLPOLICY"],
@@ -292,14 +312,8 @@ const PARAMS: &[Param] = &[
     Param {
         names: &["RESERVATIONPOLICY"],
         apply: |c, e, _| {
-            c.policy.reservation_policy = keyword(
-                e,
-                &[
-                    ("CURRENTHIGHEST", ReservationPolicy::CurrentHighest),
-                    ("HIGHEST", ReservationPolicy::Highest),
-                    ("NEVER", ReservationPolicy::Never),
-                ],
-            )?;
+            let choices = ReservationPolicy::ALL.map(|p| (p.name(), p));
+            c.policy.reservation_policy = keyword(e, &choices)?;
             Ok(())
         },
     },
@@ -364,19 +378,19 @@ const PARAMS: &[Param] = &[
     },
     Param {
         names: &["SYSTEMCFG"],
-        apply: limit_params::system_cfg,
+        apply: limits::system_cfg,
     },
     Param {
         names: &["SYSTEMMAXPROCPERJOB"],
-        apply: limit_params::system_per_job,
+        apply: limits::system_per_job,
     },
     Param {
         names: &["SYSTEMMAXPROCSECONDPERJOB"],
-        apply: limit_params::system_per_job,
+        apply: limits::system_per_job,
     },
     Param {
         names: &["SYSTEMMAXJOBWALLTIME"],
-        apply: limit_params::system_per_job,
+        apply: limits::system_per_job,
     },
     Param {
         names: &["FSPOLICY"],
@@ -626,15 +640,8 @@ fn finite_duration(
 }
 
 fn backfill_policy(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(), ConfigError> {
-    c.policy.backfill = keyword(
-        e,
-        &[
-            ("FIRSTFIT", BackfillPolicy::FirstFit),
-            ("BESTFIT", BackfillPolicy::BestFit),
-            ("GREEDY", BackfillPolicy::Greedy),
-            ("NONE", BackfillPolicy::None),
-        ],
-    )?;
+    let choices = BackfillPolicy::ALL.map(|p| (p.name(), p));
+    c.policy.backfill = keyword(e, &choices)?;
     Ok(())
 }
 
@@ -867,12 +874,12 @@ fn fs_interval(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(), 
 fn fs_depth(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(), ConfigError> {
     let (text, at) = scalar(e)?;
     let depth = located(cfg::parse_int(text), e, at)?;
-    if !(1..=fairshare::MAX_DEPTH as i64).contains(&depth) {
+    if !(1..=FS_MAX_DEPTH as i64).contains(&depth) {
         return Err(ConfigError::at(
             at.clone(),
             format!(
                 "FSDEPTH: expected 1 to {} windows, found {depth}",
-                fairshare::MAX_DEPTH
+                FS_MAX_DEPTH
             ),
         ));
     }
@@ -1040,9 +1047,9 @@ fn credential_attr(
     let object_name = format!("{cfg_name}[{name}] {}", attr.name);
     let at = &attr.location;
     let err = |message: String| ConfigError::at(at.clone(), message);
-    if limit_params::is_limit_attr(&attr.name) {
+    if limits::is_limit_attr(&attr.name) {
         let object = c.credentials.object_mut(kind, name);
-        return limit_params::credential_limit(object, kind, name, attr, w);
+        return limits::credential_limit(object, kind, name, attr, w);
     }
     if let Some(index) = &attr.index {
         return Err(err(format!(
@@ -1066,7 +1073,7 @@ fn credential_attr(
     } else {
         let mut known: Vec<&str> = CRED_ATTRS.iter().map(|(n, _)| *n).collect();
         known.extend(CRED_ATTRS_NOT_YET);
-        known.extend(limit_params::LIMIT_NAMES);
+        known.extend(limits::LIMIT_NAMES);
         let hint = match cfg::closest(&attr.name, &known) {
             Some(near) => format!("; did you mean {near}?"),
             None => String::new(),

@@ -62,7 +62,7 @@ pub struct SwfHeader {
 
 impl SwfHeader {
     /// A positive integer header value such as `MaxProcs`, if present.
-    pub fn positive(&self, key: &str) -> Option<u64> {
+    pub(crate) fn positive(&self, key: &str) -> Option<u64> {
         let value = self.pairs.get(key)?;
         let n: i64 = value.split_whitespace().next()?.parse().ok()?;
         (n > 0).then_some(n as u64)
@@ -86,7 +86,7 @@ pub fn open(path: &Path) -> Result<SwfReader<Box<dyn BufRead>>> {
 }
 
 /// A trace file's text, gunzipped when it is gzip (detected by content).
-pub fn open_text(path: &Path) -> Result<Box<dyn BufRead>> {
+pub(crate) fn open_text(path: &Path) -> Result<Box<dyn BufRead>> {
     let io = |source| SimError::Io {
         path: path.to_path_buf(),
         source,
@@ -112,7 +112,7 @@ pub struct TextLines<R> {
 }
 
 impl<R: BufRead> TextLines<R> {
-    pub fn new(input: R, path: PathBuf) -> Self {
+    pub(crate) fn new(input: R, path: PathBuf) -> Self {
         TextLines {
             input,
             path,
@@ -121,7 +121,7 @@ impl<R: BufRead> TextLines<R> {
         }
     }
 
-    pub fn error(&self, message: impl Into<String>) -> SimError {
+    pub(crate) fn error(&self, message: impl Into<String>) -> SimError {
         SimError::Trace {
             path: self.path.clone(),
             line: self.line,
@@ -130,7 +130,7 @@ impl<R: BufRead> TextLines<R> {
     }
 
     /// The next line, trimmed, with its number; `None` at the end.
-    pub fn next_text(&mut self) -> Result<Option<(usize, &str)>> {
+    pub(crate) fn next_text(&mut self) -> Result<Option<(usize, &str)>> {
         self.buf.clear();
         let limit = (MAX_LINE + 1) as u64;
         let n = (&mut self.input)
@@ -256,7 +256,7 @@ fn truncate(token: &str) -> String {
 }
 
 /// Formats a field the way SWF files write it: integers plainly, others shortest.
-pub fn format_field(value: f64) -> String {
+pub(crate) fn format_field(value: f64) -> String {
     if value.fract() == 0.0 {
         format!("{}", value as i64)
     } else {
@@ -265,7 +265,10 @@ pub fn format_field(value: f64) -> String {
 }
 
 /// Writes one record line.
-pub fn write_record(out: &mut impl Write, fields: &[f64; FIELD_COUNT]) -> std::io::Result<()> {
+pub(crate) fn write_record(
+    out: &mut impl Write,
+    fields: &[f64; FIELD_COUNT],
+) -> std::io::Result<()> {
     let mut line = String::with_capacity(96);
     for (i, f) in fields.iter().enumerate() {
         if i > 0 {

@@ -1,98 +1,12 @@
-//! Limits in words: the names of the limits that block or hold jobs, and the
-//! `inspect … blocked` report (Maui's `checkjob` / `diagnose -q` in spirit).
+//! The `inspect … blocked` report (Maui's `checkjob` / `diagnose -q` in spirit): every
+//! idle job with the first limit that blocks it, in words ([`crate::params::limits`]).
 
-use crate::credentials::Names;
 use crate::engine::Snapshot;
-use crate::workload::Job;
-use mauisim_core::{Blocked, Level, Metric, Owner, Scope, Shortfall, Source, Verdict};
+use crate::params::credentials::Names;
+use crate::params::limits::{limit_name, owner_name, source_name};
+use crate::trace::workload::Job;
+use mauisim_core::Verdict;
 use serde::Serialize;
-
-/// The maui.cfg name of the limit: `MAXJOB`, `MAXIPROC`, `OMAXNODE`, `MAXJOB[USER]`,
-/// `SYSTEMMAXPROCPERJOB`, or `machine size`.
-pub fn limit_name(b: &Blocked) -> String {
-    if let Source::Machine(lacks) = b.source {
-        return match lacks {
-            Shortfall::Procs => "machine size",
-            Shortfall::Mem => "node memory",
-            Shortfall::Swap => "node swap",
-            Shortfall::Disk => "node disk",
-            Shortfall::Features => "node features",
-        }
-        .into();
-    }
-    if b.scope == Scope::PerJob && b.source != Source::QosOverride {
-        return match b.metric {
-            Metric::Proc => "SYSTEMMAXPROCPERJOB",
-            Metric::Ps => "SYSTEMMAXPROCSECONDPERJOB",
-            _ => "SYSTEMMAXJOBWALLTIME",
-        }
-        .into();
-    }
-    let prefix = if b.source == Source::QosOverride {
-        "O"
-    } else {
-        ""
-    };
-    let per = match b.owner {
-        Owner::Pair(_, _, kind, _) => format!("[{}]", kind.label().to_uppercase()),
-        _ => String::new(),
-    };
-    format!("{prefix}{}{per}", b.scope.limit_name(b.metric))
-}
-
-/// Whose usage the limit counts: `user steve`, `class batch, user steve`, `system`.
-pub fn owner_name(owner: &Owner, names: &Names) -> String {
-    match *owner {
-        Owner::Cred(kind, id) => format!("{} {}", kind.label(), names.name(kind, id)),
-        Owner::System => "system".into(),
-        Owner::Pair(kind, id, per, per_id) => format!(
-            "{} {}, {} {}",
-            kind.label(),
-            names.name(kind, id),
-            per.label(),
-            names.name(per, per_id)
-        ),
-    }
-}
-
-fn source_name(source: Source) -> &'static str {
-    match source {
-        Source::Own => "own",
-        Source::Default => "DEFAULT",
-        Source::QosOverride => "QOS override",
-        Source::Machine(_) => "machine",
-    }
-}
-
-/// One line of explanation: `user steve MAXJOB (soft): 2 in use + 1 > 2`.
-pub fn describe(b: &Blocked, names: &Names) -> String {
-    let soft = if b.scope == Scope::Active && b.level == Level::Soft {
-        " (soft)"
-    } else {
-        ""
-    };
-    let who = owner_name(&b.owner, names);
-    match (b.scope, b.source) {
-        (_, Source::Machine(Shortfall::Features)) => {
-            "node features: no node has every feature the job requires".into()
-        }
-        (_, Source::Machine(Shortfall::Mem | Shortfall::Swap | Shortfall::Disk)) => format!(
-            "{}: each task needs {} MB > {} MB on the largest node",
-            limit_name(b),
-            b.amount,
-            b.limit
-        ),
-        (Scope::PerJob, _) => format!("{}: job needs {} > {}", limit_name(b), b.amount, b.limit),
-        _ => format!(
-            "{who} {}{soft}: {} in use + {} > {} ({})",
-            limit_name(b),
-            b.usage,
-            b.amount,
-            b.limit,
-            source_name(b.source)
-        ),
-    }
-}
 
 /// One idle job's standing, for text, CSV and JSON.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -113,7 +27,7 @@ pub struct BlockedRow {
 
 /// The idle jobs at the snapshot, in priority order, each with the first limit that
 /// blocks it.
-pub fn blocked_report(snapshot: &mut Snapshot, jobs: &[Job], names: &Names) -> Vec<BlockedRow> {
+pub fn report(snapshot: &mut Snapshot, jobs: &[Job], names: &Names) -> Vec<BlockedRow> {
     let verdicts = snapshot
         .scheduler
         .explain(snapshot.now, &mut snapshot.queue);

@@ -1,33 +1,11 @@
-//! Fairshare in words: `mauisim inspect … fairshare` (Maui's `diagnose -f` in spirit) and
-//! the fairness section of `summary.json` (delivered share against target per credential).
+//! Fairshare in words: `mauisim inspect … fairshare` (Maui's `diagnose -f` in spirit).
 
-use crate::credentials::{Names, DEFAULT};
-use crate::engine::{Outcome, Snapshot};
-use crate::params::SimConfig;
-use crate::workload::Job;
+use crate::engine::Snapshot;
+use crate::metrics::fairness::{by_name, target_text};
 use crate::Prepared;
-use mauisim_core::{
-    Component, CredId, CredKind, FsConfig, FsTarget, Source, Sub, TargetKind, Time,
-};
+use mauisim_core::{Component, CredId, CredKind, FsConfig, Source, Sub, Time};
 use serde::Serialize;
-use std::cmp::Ordering;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
-
-/// `25`, `25+`, `25-`, `1000000^`, `30%`.
-pub fn target_text(t: &FsTarget) -> String {
-    format!("{}{}", t.value, t.kind.suffix())
-}
-
-/// Numeric names (SWF ids) in numeric order, before other names in text order.
-fn by_name(a: &str, b: &str) -> Ordering {
-    match (a.parse::<i64>(), b.parse::<i64>()) {
-        (Ok(x), Ok(y)) => x.cmp(&y),
-        (Ok(_), Err(_)) => Ordering::Less,
-        (Err(_), Ok(_)) => Ordering::Greater,
-        (Err(_), Err(_)) => a.cmp(b),
-    }
-}
 
 /// One credential's fairshare standing.
 #[derive(Debug, Clone, Serialize)]
@@ -66,7 +44,7 @@ pub struct FairshareReport {
 }
 
 /// Every credential that has used anything or has a target of its own, by kind then name.
-pub fn fairshare_report(prepared: &Prepared, snapshot: &mut Snapshot) -> FairshareReport {
+pub fn report(prepared: &Prepared, snapshot: &mut Snapshot) -> FairshareReport {
     let now = snapshot.now;
     snapshot.scheduler.advance_to(now);
     let fs = snapshot.scheduler.fairshare();
@@ -218,78 +196,4 @@ pub fn to_csv(r: &FairshareReport) -> Result<String, csv::Error> {
     w.write_record(&total)?;
     let bytes = w.into_inner().map_err(|e| e.into_error())?;
     Ok(String::from_utf8(bytes).expect("CSV of UTF-8 fields is UTF-8"))
-}
-
-/// One credential's delivered service over a whole run.
-#[derive(Debug, Clone, Serialize)]
-pub struct FairnessRow {
-    pub name: String,
-    /// Processor-seconds its jobs ran.
-    pub proc_seconds: f64,
-    /// Percent of all processor-seconds delivered.
-    pub share: f64,
-    /// FSTARGET (own, else DEFAULT), with its suffix.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub target: Option<String>,
-    /// `share − target` for percentage targets: > 0 means more than the target.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub above_target: Option<f64>,
-}
-
-/// Per credential kind (`user`, `group`, `account`, `qos`, `class`), the credentials
-/// that ran jobs, most served first.
-pub type Fairness = BTreeMap<&'static str, Vec<FairnessRow>>;
-
-/// Delivered processor-seconds per credential over the run, against the FSTARGETs.
-pub fn fairness(jobs: &[Job], outcomes: &[Outcome], names: &Names, config: &SimConfig) -> Fairness {
-    let total: f64 = jobs
-        .iter()
-        .zip(outcomes)
-        .map(|(j, o)| j.procs as f64 * o.run() as f64)
-        .sum();
-    CredKind::ALL
-        .into_iter()
-        .map(|kind| {
-            let mut used = vec![0.0; names.count(kind)];
-            for (job, o) in jobs.iter().zip(outcomes) {
-                if let Some(i) = job.creds.get(kind).get() {
-                    used[i] += job.procs as f64 * o.run() as f64;
-                }
-            }
-            let objects = config.credentials.objects(kind);
-            let default = objects.get(DEFAULT).and_then(|o| o.settings.fs_target);
-            let mut rows: Vec<FairnessRow> = used
-                .iter()
-                .enumerate()
-                .filter(|(_, u)| **u > 0.0)
-                .map(|(i, &proc_seconds)| {
-                    let name = names.name(kind, CredId(i as u32)).to_string();
-                    let target = objects
-                        .get(&name)
-                        .and_then(|o| o.settings.fs_target)
-                        .or(default);
-                    let share = if total > 0.0 {
-                        100.0 * proc_seconds / total
-                    } else {
-                        0.0
-                    };
-                    FairnessRow {
-                        name,
-                        proc_seconds,
-                        share,
-                        above_target: target
-                            .filter(|t| t.kind != TargetKind::AbsoluteCap)
-                            .map(|t| share - t.value),
-                        target: target.as_ref().map(target_text),
-                    }
-                })
-                .collect();
-            rows.sort_by(|a, b| {
-                b.proc_seconds
-                    .total_cmp(&a.proc_seconds)
-                    .then_with(|| by_name(&a.name, &b.name))
-            });
-            (kind.label(), rows)
-        })
-        .collect()
 }

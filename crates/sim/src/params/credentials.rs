@@ -77,7 +77,7 @@ pub struct CredConfig {
 }
 
 impl CredConfig {
-    pub fn objects(&self, kind: CredKind) -> &BTreeMap<String, CredObject> {
+    pub(crate) fn objects(&self, kind: CredKind) -> &BTreeMap<String, CredObject> {
         match kind {
             CredKind::User => &self.user,
             CredKind::Group => &self.group,
@@ -87,7 +87,7 @@ impl CredConfig {
         }
     }
 
-    pub fn object_mut(&mut self, kind: CredKind, name: &str) -> &mut CredObject {
+    pub(crate) fn object_mut(&mut self, kind: CredKind, name: &str) -> &mut CredObject {
         let map = match kind {
             CredKind::User => &mut self.user,
             CredKind::Group => &mut self.group,
@@ -99,7 +99,7 @@ impl CredConfig {
     }
 
     /// A QDEF must name a QOS the config defines (`QOSCFG[name]`); DEFAULT always exists.
-    pub fn check(&self) -> Result<(), ConfigError> {
+    pub(crate) fn check(&self) -> Result<(), ConfigError> {
         for kind in CredKind::ALL {
             for (name, object) in self.objects(kind) {
                 if let Some(qdef) = &object.qdef {
@@ -176,11 +176,11 @@ impl Names {
         self.kinds[kind.index()].intern(name)
     }
 
-    pub fn intern_number(&mut self, kind: CredKind, n: i64) -> CredId {
+    pub(crate) fn intern_number(&mut self, kind: CredKind, n: i64) -> CredId {
         self.kinds[kind.index()].intern_number(n)
     }
 
-    pub fn intern_partition(&mut self, n: i64) -> CredId {
+    pub(crate) fn intern_partition(&mut self, n: i64) -> CredId {
         self.partitions.intern_number(n)
     }
 
@@ -193,40 +193,12 @@ impl Names {
         self.kinds[kind.index()].name(id)
     }
 
-    pub fn intern_partition_name(&mut self, name: &str) -> CredId {
+    pub(crate) fn intern_partition_name(&mut self, name: &str) -> CredId {
         self.partitions.intern(name)
     }
 
-    pub fn partition_name(&self, id: CredId) -> &str {
-        self.partitions.name(id)
-    }
-
-    pub fn count(&self, kind: CredKind) -> usize {
+    pub(crate) fn count(&self, kind: CredKind) -> usize {
         self.kinds[kind.index()].names.len()
-    }
-}
-
-/// Where a trace job's requested account comes from (SWF has no account field).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AccountFrom {
-    /// No requested account: ADEF decides, else the job has none.
-    #[default]
-    None,
-    User,
-    Group,
-    Class,
-}
-
-impl AccountFrom {
-    /// The credential whose name becomes the requested account, if any.
-    pub fn source(self) -> Option<CredKind> {
-        match self {
-            AccountFrom::None => None,
-            AccountFrom::User => Some(CredKind::User),
-            AccountFrom::Group => Some(CredKind::Group),
-            AccountFrom::Class => Some(CredKind::Class),
-        }
     }
 }
 
@@ -382,7 +354,7 @@ impl Resolver {
     /// Gives the job its account and QOS: the requested one when the credentials' lists
     /// allow it, else the first default found on user, group (account, class for QOS).
     /// Returns what was denied, if anything.
-    pub fn assign(
+    pub(crate) fn assign(
         &self,
         creds: &mut JobCreds,
         requested_account: CredId,
@@ -410,48 +382,6 @@ impl Resolver {
         } else {
             None
         }
-    }
-}
-
-/// Gives every job its requested account (per `account_from`), then its account and QOS
-/// per the config. Denied requests are counted in `adjusted`.
-pub fn assign_all(
-    jobs: &mut [crate::workload::Job],
-    names: &mut Names,
-    resolver: &Resolver,
-    account_from: AccountFrom,
-    adjusted: &mut crate::workload::Counts,
-) {
-    let source = account_from.source();
-    // The account named like each source credential, computed once per credential.
-    let mut mapped: Vec<CredId> = Vec::new();
-    if let Some(kind) = source {
-        for i in 0..names.count(kind) {
-            let name = names.name(kind, CredId(i as u32)).to_string();
-            mapped.push(names.intern(CredKind::Account, &name));
-        }
-    }
-    for job in jobs {
-        if let Some(kind) = source {
-            if let Some(i) = job.creds.get(kind).get() {
-                job.requested_account = mapped[i];
-            }
-        }
-        assign_requested(job, resolver, adjusted);
-    }
-}
-
-/// Gives `job` its account and QOS from its requests and the config, counting a denied
-/// request in `adjusted`.
-pub fn assign_requested(
-    job: &mut crate::workload::Job,
-    resolver: &Resolver,
-    adjusted: &mut crate::workload::Counts,
-) {
-    match resolver.assign(&mut job.creds, job.requested_account, job.requested_qos) {
-        Some(Denied::Account) => *adjusted.entry("account_request_denied").or_default() += 1,
-        Some(Denied::Qos) => *adjusted.entry("qos_request_denied").or_default() += 1,
-        None => {}
     }
 }
 

@@ -31,7 +31,7 @@ pub struct WindowRow {
 
 /// The windows an iteration at the snapshot's instant leaves for backfill: the free
 /// processors around the running jobs and the reservations it would make.
-pub fn windows_report(prepared: &Prepared, snapshot: &Snapshot) -> WindowsReport {
+pub fn report(prepared: &Prepared, snapshot: &Snapshot) -> WindowsReport {
     let now = snapshot.now;
     let (decisions, windows) = snapshot.scheduler.plan(now, &snapshot.queue);
     let jobs = &prepared.workload.jobs;
@@ -61,7 +61,7 @@ pub fn windows_report(prepared: &Prepared, snapshot: &Snapshot) -> WindowsReport
 }
 
 pub fn to_text(report: &WindowsReport) -> String {
-    let hms = crate::scenario::time_text;
+    let hms = crate::units::clock;
     let mut out = String::new();
     let _ = writeln!(out, "backfill windows at {} (trace time)", report.now);
     for r in &report.reservations {

@@ -9,9 +9,9 @@
 //! TOTAL 600000.000
 //! ```
 
-use crate::credentials::Names;
 use crate::error::{Result, SimError};
 use crate::output;
+use crate::params::credentials::Names;
 use mauisim_core::{CredKind, FsWindow, Time};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -28,12 +28,12 @@ fn label(kind: CredKind) -> &'static str {
 }
 
 /// `FS.<epoch>`, the epoch being when the window began (trace time + `epoch_offset`).
-pub fn file_name(window: &FsWindow, epoch_offset: Time) -> String {
+pub(crate) fn file_name(window: &FsWindow, epoch_offset: Time) -> String {
     format!("FS.{}", window.start + epoch_offset)
 }
 
 /// The text of one window's file: credentials by kind, then by name; zero usage left out.
-pub fn render(window: &FsWindow, names: &Names, epoch_offset: Time) -> String {
+pub(crate) fn render(window: &FsWindow, names: &Names, epoch_offset: Time) -> String {
     let mut text = format!(
         "# Fairshare Data File (Duration: {} Seconds) Starting: {}\n\n",
         window.end - window.start,
@@ -57,7 +57,7 @@ pub fn render(window: &FsWindow, names: &Names, epoch_offset: Time) -> String {
 
 /// Writes one file per window into `dir`, each complete or not at all: files are staged
 /// and renamed into place only when all are written.
-pub fn write_dir(
+pub(crate) fn write_dir(
     dir: &Path,
     windows: &[FsWindow],
     names: &Names,
@@ -72,7 +72,7 @@ pub fn write_dir(
 
 /// Reads every `FS.<epoch>` file of `dir`: the windows before the run, most recent first.
 /// Names are interned into `names`; other files in `dir` are ignored.
-pub fn load_dir(dir: &Path, names: &mut Names) -> Result<Vec<FsWindow>> {
+pub(crate) fn load_dir(dir: &Path, names: &mut Names) -> Result<Vec<FsWindow>> {
     let io = |source| SimError::Io {
         path: dir.to_path_buf(),
         source,
@@ -111,7 +111,7 @@ pub fn load_dir(dir: &Path, names: &mut Names) -> Result<Vec<FsWindow>> {
 }
 
 /// One FS file: `KIND NAME USAGE` lines and one `TOTAL USAGE` line; `#` comments.
-pub fn parse(path: &Path, text: &str, names: &mut Names) -> Result<FsWindow> {
+pub(crate) fn parse(path: &Path, text: &str, names: &mut Names) -> Result<FsWindow> {
     let mut window = FsWindow::default();
     let mut total = None;
     for (n, line) in text.lines().enumerate() {

@@ -65,7 +65,7 @@ impl Picture {
 }
 
 /// Every job of a finished run, where and when it ran, with administrative reservations.
-pub fn schedule(
+pub(crate) fn schedule(
     prepared: &Prepared,
     outcomes: &[Outcome],
     stats: &RunStats,
@@ -92,7 +92,7 @@ pub fn schedule(
 /// running (to their planned end), what the iteration started and reserved, and the
 /// backfill windows left. `outcomes` and `stats` are those of the whole run, whose
 /// first part the snapshot repeats.
-pub fn at_iteration(
+pub(crate) fn at_iteration(
     prepared: &Prepared,
     outcomes: &[Outcome],
     stats: &RunStats,
@@ -200,7 +200,7 @@ pub fn of_trace_at(prepared: &Prepared, at: Time, before: Time) -> Result<Pictur
     let title = format!(
         "{} — iteration at {}",
         prepared.workload.path.display(),
-        crate::scenario::time_text(at)
+        crate::units::clock(at)
     );
     let mut picture = at_iteration(prepared, &outcomes, &stats, at, &label, title);
     let from = at - before;

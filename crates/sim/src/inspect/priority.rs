@@ -2,7 +2,7 @@
 //! factor, in the spirit of Maui's `diagnose -p` (text), and as CSV or JSON for scripts.
 
 use crate::engine::Snapshot;
-use crate::workload::Job;
+use crate::trace::workload::Job;
 use crate::Prepared;
 use mauisim_core::{Breakdown, Component, CredKind, PriorityConfig, Sub, Time};
 use serde::Serialize;
@@ -142,7 +142,7 @@ fn row(
 }
 
 /// Builds the report from a run stopped at `snapshot.now`.
-pub fn priority_report(prepared: &Prepared, snapshot: &mut Snapshot) -> PriorityReport {
+pub fn report(prepared: &Prepared, snapshot: &mut Snapshot) -> PriorityReport {
     let now = snapshot.now;
     let jobs = &prepared.workload.jobs;
     let config = &prepared.policy.priority;
@@ -255,7 +255,7 @@ pub fn to_text(report: &PriorityReport) -> String {
         out,
         "Job priorities at t={} ({}): {idle} idle job{}, highest first",
         report.at,
-        hms(report.at),
+        crate::units::day_clock(report.at),
         if idle == 1 { "" } else { "s" }
     );
     if report.jobs.is_empty() {
@@ -338,18 +338,6 @@ fn title(component: &str) -> String {
     let mut s = component[..1].to_string();
     s.push_str(&component[1..].to_ascii_lowercase());
     s
-}
-
-fn hms(t: Time) -> String {
-    let sign = if t < 0 { "-" } else { "" };
-    let t = t.abs();
-    format!(
-        "{sign}{}:{:02}:{:02}:{:02}",
-        t / 86400,
-        t / 3600 % 24,
-        t / 60 % 60,
-        t % 60
-    )
 }
 
 /// One row per job; fixed credential columns, then every shown component's value and

@@ -52,7 +52,7 @@ pub struct NodeCfg {
 }
 
 impl NodeConfig {
-    pub fn object(&self, name: &str) -> Option<&NodeCfg> {
+    pub(crate) fn object(&self, name: &str) -> Option<&NodeCfg> {
         self.objects.iter().find(|o| o.name == name)
     }
 
@@ -71,7 +71,7 @@ impl NodeConfig {
     }
 
     /// The named objects (not DEFAULT).
-    pub fn named(&self) -> impl Iterator<Item = &NodeCfg> {
+    pub(crate) fn named(&self) -> impl Iterator<Item = &NodeCfg> {
         self.objects.iter().filter(|o| o.name != "DEFAULT")
     }
 }
@@ -94,7 +94,7 @@ const NODE_ATTRS_NOT_YET: &[&str] = &[
     "MAXJOB", "MAXLOAD", "MAXPROC", "ACCESS", "CLASSES", "OS", "ARCH",
 ];
 
-pub fn allocation_policy(c: &mut NodeConfig, e: &Entry) -> Result<(), ConfigError> {
+pub(crate) fn allocation_policy(c: &mut NodeConfig, e: &Entry) -> Result<(), ConfigError> {
     let text = e.value_text();
     c.allocation = AllocationPolicy::from_name(text.trim()).ok_or_else(|| {
         let known: Vec<&str> = AllocationPolicy::ALL.iter().map(|p| p.name()).collect();
@@ -109,7 +109,7 @@ pub fn allocation_policy(c: &mut NodeConfig, e: &Entry) -> Result<(), ConfigErro
     Ok(())
 }
 
-pub fn access_policy(
+pub(crate) fn access_policy(
     c: &mut NodeConfig,
     e: &Entry,
     w: &mut Vec<String>,
@@ -135,7 +135,11 @@ pub fn access_policy(
     Ok(())
 }
 
-pub fn node_cfg(c: &mut NodeConfig, e: &Entry, w: &mut Vec<String>) -> Result<(), ConfigError> {
+pub(crate) fn node_cfg(
+    c: &mut NodeConfig,
+    e: &Entry,
+    w: &mut Vec<String>,
+) -> Result<(), ConfigError> {
     let name = match e.index.as_deref() {
         Some(n) if !n.is_empty() => {
             if n.eq_ignore_ascii_case("DEFAULT") {
@@ -236,7 +240,7 @@ pub fn node_cfg(c: &mut NodeConfig, e: &Entry, w: &mut Vec<String>) -> Result<()
 }
 
 /// `[a][b]`, `a,b`, `a:b` or `a b` → `["a", "b"]`.
-pub fn feature_list(text: &str) -> Vec<String> {
+pub(crate) fn feature_list(text: &str) -> Vec<String> {
     text.split(['[', ']', ',', ':', ' ', '\t'])
         .map(str::trim)
         .filter(|s| !s.is_empty())

@@ -1,8 +1,8 @@
 //! From trace records to simulated jobs: filters, skip reasons, machine size, estimates.
 
-use crate::credentials::Names;
 use crate::error::{Result, SimError};
-use crate::swf::{self, SwfHeader, SwfRecord};
+use crate::params::credentials::Names;
+use crate::trace::swf::{self, SwfHeader, SwfRecord};
 use mauisim_core::{CredId, CredKind, JobCreds, Request, Time};
 use rand::RngExt;
 use rand::SeedableRng;
@@ -50,7 +50,7 @@ impl Estimate {
 
     /// Replaces each job's limit by this model's, drawing in job order from a stream
     /// seeded by `seed` (hand-written scenarios; traces draw as they are read).
-    pub fn redraw_limits(&self, jobs: &mut [Job], seed: u64) {
+    pub(crate) fn redraw_limits(&self, jobs: &mut [Job], seed: u64) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for job in jobs {
             job.wcl = self.wcl(job.runtime, job.wcl, &mut rng).max(1);
@@ -164,7 +164,7 @@ pub struct Machine {
 }
 
 impl Machine {
-    pub fn procs(&self) -> u64 {
+    pub(crate) fn procs(&self) -> u64 {
         self.nodes * self.procs_per_node
     }
 }
@@ -214,7 +214,7 @@ pub struct Job {
     /// Nodes the processors span on the simulated machine.
     pub nodes: u64,
     /// User, group, class and partition from the trace; account and QOS once assigned
-    /// from the config ([`crate::credentials::Resolver::assign`]).
+    /// from the config ([`crate::params::credentials::Resolver::assign`]).
     pub creds: JobCreds,
     /// The account the trace (or the account mapping) asks for, if any.
     pub requested_account: CredId,
@@ -305,8 +305,8 @@ pub struct Workload {
 /// Reads and filters a trace: SWF, or Maui's workload trace format (44 fields per line,
 /// recognised by its first job line). Streams the records: only the kept jobs are held.
 pub fn load(path: &Path, options: &LoadOptions) -> Result<Workload> {
-    if crate::maui_trace::is_maui_trace(path)? {
-        let (jobs, not_run) = crate::maui_trace::read(path)?;
+    if crate::trace::maui::is_maui_trace(path)? {
+        let (jobs, not_run) = crate::trace::maui::read(path)?;
         return build_maui(path, &jobs, not_run, options);
     }
     let mut reader = swf::open(path)?;
@@ -340,7 +340,7 @@ enum TraceRecords {
         records: Vec<SwfRecord>,
     },
     Maui {
-        jobs: Vec<crate::maui_trace::MauiJob>,
+        jobs: Vec<crate::trace::maui::MauiJob>,
         not_run: u64,
     },
 }
@@ -348,8 +348,8 @@ enum TraceRecords {
 impl Trace {
     /// Reads every record of an SWF or Maui trace.
     pub fn read(path: &Path) -> Result<Trace> {
-        let records = if crate::maui_trace::is_maui_trace(path)? {
-            let (jobs, not_run) = crate::maui_trace::read(path)?;
+        let records = if crate::trace::maui::is_maui_trace(path)? {
+            let (jobs, not_run) = crate::trace::maui::read(path)?;
             TraceRecords::Maui { jobs, not_run }
         } else {
             let mut reader = swf::open(path)?;
@@ -369,7 +369,7 @@ impl Trace {
     }
 
     /// The workload `options` make of these records: the same as [`load`] on the file.
-    pub fn workload(&self, options: &LoadOptions) -> Result<Workload> {
+    pub(crate) fn workload(&self, options: &LoadOptions) -> Result<Workload> {
         let path = &self.path;
         match &self.records {
             TraceRecords::Swf { header, records } => {
@@ -389,7 +389,7 @@ impl Trace {
 /// QOS, account, processors per task, memory, disk, swap and features come from the line.
 fn build_maui(
     path: &Path,
-    jobs: &[crate::maui_trace::MauiJob],
+    jobs: &[crate::trace::maui::MauiJob],
     not_run: u64,
     options: &LoadOptions,
 ) -> Result<Workload> {

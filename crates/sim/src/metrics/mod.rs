@@ -5,8 +5,10 @@
 //! (MAUI-SEMANTICS §6) for expansion factor and wallclock accuracy. Means use compensated
 //! summation so they agree with R's `mean` to the last printed digit.
 
+pub mod fairness;
+
 use crate::engine::Outcome;
-use crate::workload::Job;
+use crate::trace::workload::Job;
 use mauisim_core::Time;
 use serde::Serialize;
 
@@ -117,7 +119,7 @@ pub struct Accumulator {
 }
 
 impl Accumulator {
-    pub fn add(&mut self, job: &Job, o: &Outcome) {
+    pub(crate) fn add(&mut self, job: &Job, o: &Outcome) {
         let (w, run) = (o.wait(job), o.run());
         self.n += 1;
         match u32::try_from(w) {
@@ -150,7 +152,7 @@ impl Accumulator {
         self.last_end = Some(self.last_end.map_or(o.end, |t| t.max(o.end)));
     }
 
-    pub fn finish(self, machine_procs: u64) -> Metrics {
+    pub(crate) fn finish(self, machine_procs: u64) -> Metrics {
         let n = self.n;
         let (median_wait, p95_wait, max_wait) = if self.long_waits.is_empty() {
             let mut waits = self.waits;

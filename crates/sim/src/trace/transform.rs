@@ -3,9 +3,9 @@
 //! an offered load. Removed jobs are counted, never silently dropped; offered load is
 //! reported before and after.
 
-use crate::credentials::Names;
 use crate::error::{Result, SimError};
-use crate::workload::{Counts, Job, Workload};
+use crate::params::credentials::Names;
+use crate::trace::workload::{Counts, Job, Workload};
 use mauisim_core::{CredKind, Time};
 use serde::Serialize;
 
@@ -33,7 +33,7 @@ pub struct Transform {
 impl Transform {
     /// Why the window, queue or user filter leaves `job` out, if it does (the first that
     /// does, in that order).
-    pub fn filtered_out(&self, job: &Job, names: &Names) -> Option<&'static str> {
+    pub(crate) fn filtered_out(&self, job: &Job, names: &Names) -> Option<&'static str> {
         if self
             .window
             .is_some_and(|(start, end)| !(start <= job.submit && job.submit < end))
@@ -61,7 +61,7 @@ pub struct LoadReport {
 }
 
 /// Σ procs·runtime / (machine procs · span of submissions); 0 for fewer than two instants.
-pub fn offered_load(jobs: &[Job], machine_procs: u64) -> f64 {
+pub(crate) fn offered_load(jobs: &[Job], machine_procs: u64) -> f64 {
     let mut load = OfferedLoad::default();
     jobs.iter().for_each(|j| load.add(j));
     load.value(machine_procs)
@@ -76,18 +76,18 @@ pub struct OfferedLoad {
 }
 
 impl OfferedLoad {
-    pub fn add(&mut self, job: &Job) {
+    pub(crate) fn add(&mut self, job: &Job) {
         self.work += job.procs as f64 * job.runtime as f64;
         self.first.get_or_insert(job.submit);
         self.last = job.submit;
     }
 
     /// Whether any job was added.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.first.is_none()
     }
 
-    pub fn value(&self, machine_procs: u64) -> f64 {
+    pub(crate) fn value(&self, machine_procs: u64) -> f64 {
         let Some(first) = self.first else {
             return 0.0;
         };
@@ -100,7 +100,7 @@ impl OfferedLoad {
 }
 
 /// Applies `t` to the workload (sorted by submit time; it stays sorted).
-pub fn apply(w: &mut Workload, t: &Transform, machine_procs: u64) -> Result<LoadReport> {
+pub(crate) fn apply(w: &mut Workload, t: &Transform, machine_procs: u64) -> Result<LoadReport> {
     let before = offered_load(&w.jobs, machine_procs);
     let n = w.jobs.len();
     let mut dropped = Counts::new();
@@ -133,7 +133,7 @@ pub fn apply(w: &mut Workload, t: &Transform, machine_procs: u64) -> Result<Load
     if w.jobs.is_empty() {
         return Err(SimError::Usage(format!(
             "the workload transforms left no job ({})",
-            crate::workload::describe(&w.adjusted)
+            crate::trace::workload::describe(&w.adjusted)
         )));
     }
     if let Some(c) = t.compress {
@@ -183,7 +183,7 @@ pub fn counted(jobs: &[Job], warmup: Time) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::{Counts, Machine};
+    use crate::trace::workload::{Counts, Machine};
 
     fn workload(jobs: Vec<Job>) -> Workload {
         Workload {

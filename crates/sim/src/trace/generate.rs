@@ -83,7 +83,7 @@ impl Model {
     }
 
     /// Checks the parameters; every problem is named.
-    pub fn check(&self) -> Result<()> {
+    pub(crate) fn check(&self) -> Result<()> {
         let bad = |m: String| Err(SimError::Usage(format!("generate: {m}")));
         let unit = |x: f64| (0.0..=1.0).contains(&x);
         if self.jobs == 0 {
@@ -162,7 +162,7 @@ impl Model {
     }
 
     /// Writes the workload as SWF to `out`, line by line.
-    pub fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
+    pub(crate) fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let gap = self.mean_interarrival();
         writeln!(out, "; Version: 2.2")?;
         writeln!(out, "; Computer: synthetic (mauisim generate)")?;

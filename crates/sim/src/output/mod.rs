@@ -5,12 +5,14 @@
 //! to the target and moved into place only when every file is complete, so an error never
 //! leaves a half-written output directory behind.
 
-use crate::credentials::Names;
+pub mod fs_files;
+
 use crate::engine::Outcome;
 use crate::error::{Result, SimError};
 use crate::nodes::Nodes;
-use crate::swf;
-use crate::workload::{Job, Machine};
+use crate::params::credentials::Names;
+use crate::trace::swf;
+use crate::trace::workload::{Job, Machine};
 use crate::RunReport;
 use mauisim_core::{Blocked, CredKind, Time};
 use serde::Serialize;
@@ -69,7 +71,7 @@ pub fn write_all(dir: &Path, report: &RunReport) -> Result<()> {
 /// Runs `write` on a fresh staging directory next to `dir` and, if it succeeds, moves
 /// the outputs it wrote into `dir` (any of [`FILES`] it did not write, and charts of an
 /// earlier run, are removed from `dir`); on error, `dir` is left as it was.
-pub fn write_staged<T>(dir: &Path, write: impl FnOnce(&Path) -> Result<T>) -> Result<T> {
+pub(crate) fn write_staged<T>(dir: &Path, write: impl FnOnce(&Path) -> Result<T>) -> Result<T> {
     let staging = staging_dir(dir);
     let _staged = crate::interrupt::Staged::new(&staging);
     // Charts of an earlier run in `dir` describe outputs about to be replaced: they go too.
@@ -404,10 +406,10 @@ pub(crate) fn held_csv(path: &Path, held: &[(Job, Blocked)], names: &Names) -> R
             procs: job.procs,
             wcl: job.wcl,
             user: names.name(CredKind::User, job.creds.get(CredKind::User)),
-            limit: crate::blocked::limit_name(limit),
+            limit: crate::params::limits::limit_name(limit),
             job: limit.amount,
             value: limit.limit,
-            reason: crate::blocked::describe(limit, names),
+            reason: crate::params::limits::describe(limit, names),
         })
         .map_err(csv_err)?;
     }

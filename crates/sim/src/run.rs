@@ -1,0 +1,452 @@
+//! A run: the config and the trace read and tied together ([`prepare`], [`bind`]),
+//! simulated ([`run_prepared`]) and measured; or stopped at an instant ([`snapshot`]).
+
+use crate::engine::{self, EngineOptions, EventOrder, Outcome, RunStats};
+use crate::error::{self, Result};
+use crate::metrics::{self, Metrics};
+use crate::nodes::{self, Nodes};
+use crate::output::fs_files;
+use crate::params::credentials::{self, Resolver};
+use crate::params::{self, LoadedConfig, SimConfig};
+use crate::trace::accounts::{self, AccountFrom};
+use crate::trace::transform;
+use crate::trace::workload::{self, Estimate, Filter, LoadOptions, MachineOverride, Workload};
+use mauisim_core::{Blocked, CredKind, PolicyConfig, Time};
+use std::path::PathBuf;
+
+/// What to simulate and how.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    pub trace: PathBuf,
+    pub config: Option<PathBuf>,
+    pub filter: Filter,
+    pub estimate: Estimate,
+    pub machine: MachineOverride,
+    pub event_order: EventOrder,
+    /// Where trace jobs' requested accounts come from.
+    pub account_from: AccountFrom,
+    /// Write every fairshare window as an `FS.<epoch>` file into this directory.
+    pub fs_dir: Option<PathBuf>,
+    /// Start from the fairshare history in the `FS.<epoch>` files of this directory.
+    pub fs_init: Option<PathBuf>,
+    /// The nodes, from a Maui resource trace (guide 16.2) instead of the trace header.
+    pub node_file: Option<PathBuf>,
+    /// Runtimes scale with the relative SPEED of a job's (slowest) node.
+    pub scale_by_speed: bool,
+    /// Seeds every random draw of the run (`--seed`).
+    pub seed: u64,
+    /// Window, filters, time scaling and warm-up applied to the workload.
+    pub transform: transform::Transform,
+    /// What the scheduler plans job lengths with.
+    pub predictor: engine::Predictor,
+    /// Record every iteration's queue length and reservations (`timeline.csv`, charts).
+    pub timeline: bool,
+    /// Verify the invariants after every iteration and stop at the first broken one
+    /// (`--check`; see [`mauisim_core::Rule`]).
+    pub check: bool,
+}
+
+impl RunOptions {
+    /// `trace` under Maui's defaults: no config, no filter, WCL = the requested time,
+    /// the header's machine, per-instant iterations, seed 1, nothing reshaped.
+    pub fn new(trace: PathBuf) -> Self {
+        RunOptions {
+            trace,
+            config: None,
+            filter: Filter::None,
+            estimate: Estimate::Trace,
+            machine: MachineOverride::default(),
+            event_order: EventOrder::PerInstant,
+            account_from: AccountFrom::default(),
+            fs_dir: None,
+            fs_init: None,
+            node_file: None,
+            scale_by_speed: false,
+            seed: 1,
+            transform: transform::Transform::default(),
+            predictor: engine::Predictor::default(),
+            timeline: false,
+            check: false,
+        }
+    }
+}
+
+/// Everything a run produced.
+#[derive(Debug)]
+pub struct RunReport {
+    pub options: RunOptions,
+    pub config: LoadedConfig,
+    /// The jobs that ran (held jobs are moved to `held`).
+    pub workload: Workload,
+    pub outcomes: Vec<Outcome>,
+    /// Jobs that could never run, with the limit that holds them.
+    pub held: Vec<(workload::Job, Blocked)>,
+    pub stats: RunStats,
+    pub metrics: Metrics,
+    pub sim_seconds: f64,
+    pub nodes: Nodes,
+    pub pooled: bool,
+    pub load: transform::LoadReport,
+    /// Jobs left out of the metrics as warm-up.
+    pub warmup_jobs: u64,
+}
+
+/// A config and a workload, read and tied together: ready to simulate.
+pub struct Prepared {
+    pub config: LoadedConfig,
+    pub workload: Workload,
+    /// The config's policy with credential names resolved to the workload's ids.
+    pub policy: PolicyConfig,
+    pub engine: EngineOptions,
+    pub nodes: Nodes,
+    pub load: transform::LoadReport,
+}
+
+/// Reads the config and the trace and gives every job its credentials.
+pub fn prepare(options: &RunOptions) -> Result<Prepared> {
+    let config = load_config(options)?;
+    let workload = workload::load(&options.trace, &load_options(options, &config.config))?;
+    prepare_with(config, workload, options)
+}
+
+/// How the trace's records become jobs under `options` and `config`.
+pub fn load_options(options: &RunOptions, config: &SimConfig) -> LoadOptions {
+    LoadOptions {
+        filter: options.filter,
+        estimate: options.estimate,
+        seed: options.seed,
+        sim_wc: config.sim_wc,
+        machine: options.machine,
+        default_wclimit: config.default_wclimit,
+    }
+}
+
+/// [`prepare`] with the config and the workload already read (`options.trace` and
+/// `options.config` are then only names).
+pub fn prepare_with(
+    config: LoadedConfig,
+    workload: Workload,
+    options: &RunOptions,
+) -> Result<Prepared> {
+    let base = match &options.node_file {
+        Some(path) => {
+            let (nodes, down) = nodes::read_resource_trace(path)?;
+            let mut source = path.display().to_string();
+            if down > 0 {
+                source.push_str(&format!(" ({down} nodes down, left out)"));
+            }
+            Some(nodes::NodeSource {
+                nodes,
+                source,
+                standing: Vec::new(),
+            })
+        }
+        None => None,
+    };
+    let mut prepared = bind(
+        config,
+        workload,
+        options.account_from,
+        options.event_order,
+        base,
+    )?;
+    prepared.engine.scale_by_speed = options.scale_by_speed;
+    prepared.engine.predictor = options.predictor;
+    prepared.engine.record_timeline = options.timeline;
+    prepared.engine.check = options.check;
+    let procs = prepared.nodes.procs();
+    prepared.load = transform::apply(&mut prepared.workload, &options.transform, procs)?;
+    let fairshare_off = prepared.policy.fairshare.metric.is_none();
+    if let Some(dir) = &options.fs_init {
+        if fairshare_off {
+            return Err(error::SimError::Usage(
+                "--fs-init: FSPOLICY is NONE, so fairshare history would not be used".into(),
+            ));
+        }
+        prepared.policy.fairshare.history = fs_files::load_dir(dir, &mut prepared.workload.names)?;
+    }
+    if options.fs_dir.is_some() && fairshare_off {
+        return Err(error::SimError::Usage(
+            "--fs-dir: FSPOLICY is NONE, so no fairshare usage is tracked".into(),
+        ));
+    }
+    prepared.engine.record_fairshare = options.fs_dir.is_some();
+    Ok(prepared)
+}
+
+/// Ties a config to a workload: gives every job its credentials, resolves the config's
+/// credential names to the workload's ids, and builds the machine (from `base` nodes if
+/// given, see [`nodes::build`]).
+pub fn bind(
+    config: LoadedConfig,
+    mut workload: Workload,
+    account_from: AccountFrom,
+    event_order: EventOrder,
+    base: Option<nodes::NodeSource>,
+) -> Result<Prepared> {
+    let resolver = Resolver::new(&config.config.credentials, &mut workload.names);
+    accounts::assign_all(
+        &mut workload.jobs,
+        &mut workload.names,
+        &resolver,
+        account_from,
+        &mut workload.adjusted,
+    );
+    let policy = policy_for(&config.config, resolver.tables, &mut workload.names);
+    if !config.config.class_overrun.is_empty() {
+        for job in &mut workload.jobs {
+            set_class_overrun(job, &config.config, &workload.names);
+        }
+    }
+    let nodes = nodes::build(
+        base,
+        workload.machine,
+        &config.config.nodes,
+        &mut workload.names,
+    )?;
+    resolve_node_asks(&mut workload.jobs, &nodes)?;
+    let pinned = workload
+        .jobs
+        .iter()
+        .any(|j| j.node_ask.as_ref().is_some_and(|a| !a.node_ids.is_empty()));
+    let requests = workload.jobs.iter().map(|j| {
+        let partition = j.creds.partition.get().map_or(0, |p| p as u32 + 1);
+        (&j.request, partition)
+    });
+    let pooled = !pinned && nodes.spec.pools_processors(requests);
+    let engine = EngineOptions {
+        order: event_order,
+        poll_interval: config.config.poll_interval,
+        max_overrun: config.config.max_overrun,
+        submission: config.config.submission(),
+        pooled,
+        ..EngineOptions::default()
+    };
+    let offered = transform::offered_load(&workload.jobs, nodes.procs());
+    let load = transform::LoadReport {
+        offered_load_trace: offered,
+        offered_load: offered,
+    };
+    Ok(Prepared {
+        config,
+        workload,
+        policy,
+        engine,
+        nodes,
+        load,
+    })
+}
+
+/// The config's policy with its credential tables and RESERVATIONQOSLIST names as ids.
+pub(crate) fn policy_for(
+    config: &SimConfig,
+    creds: mauisim_core::CredTables,
+    names: &mut credentials::Names,
+) -> PolicyConfig {
+    let mut policy = config.policy.clone();
+    policy.creds = creds;
+    for (group, qos) in policy
+        .reservation_groups
+        .iter_mut()
+        .zip(&config.reservation_qos)
+    {
+        group.qos = qos.as_ref().map(|list| {
+            list.iter()
+                .map(|name| names.intern(CredKind::Qos, name))
+                .collect()
+        });
+    }
+    policy
+}
+
+/// The OVERRUN of the job's class (or the DEFAULT class), replacing JOBMAXOVERRUN.
+pub(crate) fn set_class_overrun(
+    job: &mut workload::Job,
+    config: &SimConfig,
+    names: &credentials::Names,
+) {
+    let class = names.name(CredKind::Class, job.creds.get(CredKind::Class));
+    let overrun = &config.class_overrun;
+    job.overrun = overrun
+        .get(class)
+        .or_else(|| overrun.get(credentials::DEFAULT))
+        .copied();
+}
+
+/// The config of `options`, or the defaults without one.
+pub(crate) fn load_config(options: &RunOptions) -> Result<LoadedConfig> {
+    Ok(match &options.config {
+        Some(path) => params::from_file(path)?,
+        None => LoadedConfig {
+            config: SimConfig::default(),
+            warnings: Vec::new(),
+        },
+    })
+}
+
+/// Turns the features and nodes jobs ask for by name into the machine's masks and indexes.
+fn resolve_node_asks(jobs: &mut [workload::Job], nodes: &Nodes) -> Result<()> {
+    for job in jobs {
+        let Some(ask) = job.node_ask.as_deref_mut() else {
+            continue;
+        };
+        let id = job.id;
+        let bad = |m: String| error::SimError::Usage(format!("job {id}: {m}"));
+        job.request.features = nodes.feature_mask(&ask.features).map_err(bad)?;
+        job.request.pref = nodes.feature_mask(&ask.pref).map_err(bad)?;
+        ask.node_ids = ask
+            .nodes
+            .iter()
+            .map(|name| {
+                nodes
+                    .names
+                    .iter()
+                    .position(|n| n == name)
+                    .map(|i| i as u32)
+                    .ok_or_else(|| bad(format!("no node is named `{name}`")))
+            })
+            .collect::<Result<_>>()?;
+    }
+    Ok(())
+}
+
+/// Reads the config and the trace, simulates, and computes the metrics.
+pub fn run(options: RunOptions) -> Result<RunReport> {
+    let prepared = prepare(&options)?;
+    run_prepared(prepared, options)
+}
+
+/// A run over records already read (a sweep's shared [`workload::Trace`]) with a config
+/// already read: the same as [`run`] on the files.
+pub fn run_from(
+    trace: &workload::Trace,
+    config: LoadedConfig,
+    options: RunOptions,
+) -> Result<RunReport> {
+    let workload = trace.workload(&load_options(&options, &config.config))?;
+    let prepared = prepare_with(config, workload, &options)?;
+    run_prepared(prepared, options)
+}
+
+/// Simulates a prepared run and computes the metrics.
+pub fn run_prepared(prepared: Prepared, options: RunOptions) -> Result<RunReport> {
+    let Prepared {
+        config,
+        mut workload,
+        policy,
+        engine,
+        nodes,
+        load,
+    } = prepared;
+    let clock = std::time::Instant::now();
+    let (mut outcomes, mut stats) =
+        engine::simulate(&workload.jobs, nodes.spec.clone(), policy, engine)
+            .map_err(|e| nodes.name_in(e))?;
+    let sim_seconds = clock.elapsed().as_secs_f64();
+    // Waits count from when a submission policy let a job in, not from the trace's time.
+    for (job, &submitted) in workload.jobs.iter_mut().zip(&stats.submitted) {
+        job.submit = submitted;
+    }
+    let held = set_held_apart(&mut workload, &mut outcomes, &mut stats);
+    let counted = transform::counted(&workload.jobs, options.transform.warmup);
+    let warmup_jobs = (workload.jobs.len() - counted.len()) as u64;
+    let metrics = if warmup_jobs == 0 {
+        metrics::compute(&workload.jobs, &outcomes, nodes.procs())
+    } else {
+        let jobs: Vec<workload::Job> = counted.iter().map(|&i| workload.jobs[i].clone()).collect();
+        let kept: Vec<Outcome> = counted.iter().map(|&i| outcomes[i]).collect();
+        metrics::compute(&jobs, &kept, nodes.procs())
+    };
+    Ok(RunReport {
+        options,
+        config,
+        workload,
+        outcomes,
+        held,
+        stats,
+        metrics,
+        sim_seconds,
+        nodes,
+        pooled: engine.pooled,
+        load,
+        warmup_jobs,
+    })
+}
+
+/// Moves held jobs out of the workload and outcomes, so metrics and `jobs.csv` cover the
+/// jobs that ran.
+fn set_held_apart(
+    workload: &mut Workload,
+    outcomes: &mut Vec<Outcome>,
+    stats: &mut RunStats,
+) -> Vec<(workload::Job, Blocked)> {
+    let held = &stats.held;
+    if held.is_empty() {
+        return Vec::new();
+    }
+    let mut limit_of: Vec<Option<Blocked>> = vec![None; workload.jobs.len()];
+    for (i, b) in held {
+        limit_of[*i] = Some(*b);
+    }
+    let mut apart = Vec::with_capacity(held.len());
+    let jobs = std::mem::take(&mut workload.jobs);
+    let all_outcomes = std::mem::take(outcomes);
+    let all_nodes = std::mem::take(&mut stats.job_nodes);
+    for (((job, outcome), nodes), limit) in jobs
+        .into_iter()
+        .zip(all_outcomes)
+        .zip(all_nodes)
+        .zip(limit_of)
+    {
+        match limit {
+            Some(b) => apart.push((job, b)),
+            None => {
+                workload.jobs.push(job);
+                outcomes.push(outcome);
+                stats.job_nodes.push(nodes);
+            }
+        }
+    }
+    apart
+}
+
+/// Writes the run's fairshare windows as `FS.<epoch>` files into `--fs-dir`, if given.
+/// Epochs are trace times plus the trace header's UnixStartTime.
+pub fn write_fs_files(report: &RunReport) -> Result<()> {
+    let Some(dir) = &report.options.fs_dir else {
+        return Ok(());
+    };
+    let offset = report
+        .workload
+        .header
+        .positive("UnixStartTime")
+        .unwrap_or(0) as Time;
+    fs_files::write_dir(
+        dir,
+        &report.stats.fs_windows,
+        &report.workload.names,
+        offset,
+    )
+}
+
+/// Simulates the whole prepared run; a check failure names its node.
+pub fn simulate(prepared: &Prepared) -> Result<(Vec<Outcome>, RunStats)> {
+    engine::simulate(
+        &prepared.workload.jobs,
+        prepared.nodes.spec.clone(),
+        prepared.policy.clone(),
+        prepared.engine,
+    )
+    .map_err(|e| prepared.nodes.name_in(e))
+}
+
+/// The state of a run at `at` (trace time, seconds), for `mauisim inspect`.
+pub fn snapshot(prepared: &Prepared, at: Time) -> engine::Snapshot {
+    engine::simulate_until(
+        &prepared.workload.jobs,
+        prepared.nodes.spec.clone(),
+        prepared.policy.clone(),
+        prepared.engine,
+        at,
+    )
+}
