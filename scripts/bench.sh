@@ -18,6 +18,8 @@
 #             target: within 1.5x of the processor-pool foundation), per-node tracking
 #             (CONTIGUOUS on KTH-SP2; RICC with 12 GB nodes, so memory binds), and a
 #             synthetic 100,000-node machine with 1 M jobs (scripts/synthetic_swf.py)
+#   history   KTH-SP2 FCFS and CEA-Curie EASY only (both per-event, as the first records):
+#             the two cases scripts/bench-history.sh follows across commits
 #   sweep     a 100-run sweep over KTH-SP2 (5 RESERVATIONDEPTHs x 2 BACKFILLPOLICYs x 10
 #             seeds, f-model estimates) with 1 and with 2 threads, not pinned: runs/s and
 #             the speed-up (issue 9's target: at least 1.8x); checks the results match
@@ -135,6 +137,10 @@ case "$suite" in
     exit 0 ;;
   limits)
     against_fcfs "FCFS, no limits" "scenarios/fair-limits.cfg" -c scenarios/fair-limits.cfg
+    exit 0 ;;
+  history)
+    bench "KTH-SP2 EASY (--filter published, per-event)" "$kth" --filter published --event-order per-event
+    [ -f "$curie" ] && bench "CEA-Curie EASY (per-event)" "$curie" --event-order per-event
     exit 0 ;;
 esac
 bench "KTH-SP2 EASY (bundled raw log, --filter published)" "$kth" --filter published --event-order per-event
