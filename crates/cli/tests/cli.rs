@@ -334,6 +334,43 @@ fn inspect_priority_in_every_format() {
     assert_eq!(json["jobs"][1]["components"][1]["value"], 7.0);
 }
 
+/// The "Percent Contribution" row gives each subcomponent's share of the priority with its
+/// component's weight applied, so a component's one subcomponent has the component's share
+/// (issue 25: with SERVICEWEIGHT 10 it once printed a tenth of it).
+#[test]
+fn inspect_priority_percent_contribution_applies_component_weights() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = write(
+        tmp.path(),
+        "t.swf",
+        "; MaxProcs: 2\n\
+         1 0 -1 3600 2 -1 -1 2 3600 -1 1 7 1 -1 1 -1 -1 -1\n\
+         2 60 -1 600 1 -1 -1 1 600 -1 1 8 2 -1 1 -1 -1 -1\n\
+         3 120 -1 600 2 -1 -1 2 600 -1 1 9 2 -1 1 -1 -1 -1\n"
+            .as_bytes(),
+    );
+    let config = write(
+        tmp.path(),
+        "maui.cfg",
+        b"SERVICEWEIGHT 10\nQUEUETIMEWEIGHT 1\nPROCWEIGHT 100\n",
+    );
+    let (trace, config) = (trace.to_str().unwrap(), config.to_str().unwrap());
+    let text = succeeds(&[
+        "inspect", trace, "-c", config, "--at", "00:10:00", "priority",
+    ]);
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("Percent Contribution"))
+        .unwrap_or_else(|| panic!("no Percent Contribution row in\n{text}"));
+    let shares: Vec<f64> = row["Percent Contribution".len()..]
+        .split(|c: char| c == '(' || c == ')' || c == ':' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.parse().unwrap())
+        .collect();
+    // SERV: 10 x (8 + 9) queued minutes = 170; RES: 100 x (2 + 1) processors = 300.
+    assert_eq!(shares, [36.2, 36.2, 63.8, 63.8], "{row}");
+}
+
 #[test]
 fn inspect_rejects_a_bad_instant_and_a_bad_config() {
     let tmp = tempfile::tempdir().unwrap();

@@ -252,11 +252,19 @@ impl PolicyConfig {
     /// [`PriorityConfig::is_queue_order`]) for every job that has no system priority and
     /// whose queue time accrued from submission.
     pub(crate) fn priority_is_queue_order(&self) -> bool {
-        let qos = CredKind::Qos.index();
-        let neutral = self.creds.settings[qos]
-            .iter()
-            .chain([&self.creds.defaults[qos]])
-            .all(|s| s.qt_weight == 0.0 && s.xf_weight == 0.0);
-        self.priority.is_queue_order(neutral)
+        let settings_of = |kind: CredKind| {
+            let k = kind.index();
+            self.creds.settings[k]
+                .iter()
+                .chain([&self.creds.defaults[k]])
+        };
+        let qos_neutral =
+            settings_of(CredKind::Qos).all(|s| s.qt_weight == 0.0 && s.xf_weight == 0.0);
+        // A group's CLASSWEIGHT replaces the global one for its jobs, so CLASS priorities
+        // count for them even where CLASSWEIGHT is 0.
+        let no_group_class_weight =
+            settings_of(CredKind::Group).all(|s| s.class_weight.is_none_or(|w| w <= 0.0));
+        self.priority
+            .is_queue_order(qos_neutral && no_group_class_weight)
     }
 }

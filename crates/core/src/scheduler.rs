@@ -1033,6 +1033,7 @@ fn count_bypasses(order: &[usize], fate: &[Fate], queue: &mut [QueuedJob]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cred::CredId;
 
     /// Priority order by definition: every job's full breakdown, then submit, id, position.
     fn reference_order(s: &Scheduler, now: Time, queue: &[QueuedJob]) -> Vec<usize> {
@@ -1093,6 +1094,33 @@ mod tests {
             let expected = reference_order(&s, later, &queue);
             assert_eq!(s.priority_order(later, &mut queue), expected, "step {step}");
         }
+    }
+
+    /// A group's CLASSWEIGHT gives its jobs their CLASS priority even when QUEUETIMEWEIGHT
+    /// is the only global weight: the queue order is then not the priority order (issue
+    /// 25: the queue-order fast path once ignored it).
+    #[test]
+    fn a_groups_class_weight_orders_jobs_with_queue_time_the_only_weight() {
+        let mut policy = PolicyConfig::default();
+        policy
+            .creds
+            .own_mut(CredKind::Group, CredId(0))
+            .class_weight = Some(3.0);
+        policy.creds.own_mut(CredKind::Class, CredId(0)).priority = 100.0;
+        let mut s = Scheduler::new(1, 0, policy);
+        assert!(!s.priority_is_queue_order());
+        let early = job(0, 0, 1, 60);
+        let mut weighted = job(1, 60, 1, 60);
+        weighted.creds.set(CredKind::Group, CredId(0));
+        weighted.creds.set(CredKind::Class, CredId(0));
+        let mut queue = vec![early, weighted];
+        for j in &mut queue {
+            s.admit(j).unwrap();
+        }
+        // At 120 s: the early job has 2 minutes of queue time (priority 2), the weighted
+        // one 1 minute plus CRED 1 x CLASSWEIGHT 3 x PRIORITY 100 (301).
+        assert_eq!(s.breakdown(&queue[1], 120).priority, 301);
+        assert_eq!(s.priority_order(120, &mut queue), vec![1, 0]);
     }
 
     /// The carry-over bookkeeping holds one iteration's starts, never a history (on the

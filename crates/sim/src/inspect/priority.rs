@@ -310,13 +310,14 @@ pub fn to_text(report: &PriorityReport) -> String {
     for (ci, c) in report.shown.iter().enumerate() {
         let subs = &c.subcomponents;
         let comp: f64 = idle_rows.iter().map(|j| j.components[ci].value).sum();
+        // A subcomponent adds its value times the component's weight (Maui's CW·SW·F).
         let cells: Vec<String> = (0..subs.len())
             .map(|si| {
                 let v: f64 = idle_rows
                     .iter()
                     .map(|j| j.components[ci].subcomponents[si].value)
                     .sum();
-                format!("{:>CELL$}", num(percent(v, magnitude), CELL))
+                format!("{:>CELL$}", num(percent(c.weight * v, magnitude), CELL))
             })
             .collect();
         let _ = write!(

@@ -1030,6 +1030,9 @@ fn credential_cfg(
     } else {
         name
     };
+    // The line defines the object whatever its attributes (a QOSCFG[q] with only QFLAGS
+    // still makes q a QOS that a QDEF may name).
+    c.credentials.object_mut(kind, name);
     for attr in e.attrs()? {
         credential_attr(c, &attr, w, kind, name)?;
     }
@@ -1538,6 +1541,22 @@ mod tests {
         assert_eq!(
             c.warnings,
             vec!["maui.cfg:1:27: warning: USERCFG[steve] PLIST is not simulated yet; ignored"]
+        );
+    }
+
+    /// A QOSCFG line defines its QOS even when every attribute on it is one not simulated
+    /// yet, so a later QDEF may name it (issue 25).
+    #[test]
+    fn a_qos_line_with_only_flags_defines_the_qos() {
+        let loaded = load("QOSCFG[high] QFLAGS=PREEMPTOR\nUSERCFG[DEFAULT] QDEF=high\n").unwrap();
+        assert!(loaded
+            .config
+            .credentials
+            .objects(CredKind::Qos)
+            .contains_key("high"));
+        assert_eq!(
+            loaded.warnings,
+            vec!["maui.cfg:1:14: warning: QOSCFG[high] QFLAGS is not simulated yet; ignored"]
         );
     }
 
