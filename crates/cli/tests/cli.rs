@@ -277,19 +277,24 @@ fn a_missing_trace() {
     );
 }
 
-/// `inspect … priority`: the diagnose -p table, and the same numbers as CSV and JSON.
-#[test]
-fn inspect_priority_in_every_format() {
-    let tmp = tempfile::tempdir().unwrap();
-    let trace = write(
-        tmp.path(),
+/// Two processors; job 1 runs the first hour, jobs 2 (1 processor) and 3 (2) wait behind it.
+fn three_job_trace(dir: &Path) -> PathBuf {
+    write(
+        dir,
         "t.swf",
         "; MaxProcs: 2\n\
          1 0 -1 3600 2 -1 -1 2 3600 -1 1 7 1 -1 1 -1 -1 -1\n\
          2 60 -1 600 1 -1 -1 1 600 -1 1 8 2 -1 1 -1 -1 -1\n\
          3 120 -1 600 2 -1 -1 2 600 -1 1 9 2 -1 1 -1 -1 -1\n"
             .as_bytes(),
-    );
+    )
+}
+
+/// `inspect … priority`: the diagnose -p table, and the same numbers as CSV and JSON.
+#[test]
+fn inspect_priority_in_every_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = three_job_trace(tmp.path());
     let config = write(
         tmp.path(),
         "maui.cfg",
@@ -340,15 +345,7 @@ fn inspect_priority_in_every_format() {
 #[test]
 fn inspect_priority_percent_contribution_applies_component_weights() {
     let tmp = tempfile::tempdir().unwrap();
-    let trace = write(
-        tmp.path(),
-        "t.swf",
-        "; MaxProcs: 2\n\
-         1 0 -1 3600 2 -1 -1 2 3600 -1 1 7 1 -1 1 -1 -1 -1\n\
-         2 60 -1 600 1 -1 -1 1 600 -1 1 8 2 -1 1 -1 -1 -1\n\
-         3 120 -1 600 2 -1 -1 2 600 -1 1 9 2 -1 1 -1 -1 -1\n"
-            .as_bytes(),
-    );
+    let trace = three_job_trace(tmp.path());
     let config = write(
         tmp.path(),
         "maui.cfg",
