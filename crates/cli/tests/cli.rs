@@ -423,6 +423,11 @@ fn limits_hold_jobs_and_inspect_blocked_says_why() {
         stdout.contains("held           1 never eligible (SYSTEMMAXPROCPERJOB: 1); see held.csv"),
         "{stdout}"
     );
+    // The event order as the flag spells it, not the Rust name (issue 27).
+    assert!(
+        stdout.contains(", event order per-instant, estimate trace"),
+        "{stdout}"
+    );
     let held = std::fs::read_to_string(out_dir.join("held.csv")).unwrap();
     assert_eq!(
         held,

@@ -29,6 +29,16 @@ pub enum EventOrder {
     PerEvent,
 }
 
+impl EventOrder {
+    /// As `--event-order` and summary.json write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EventOrder::PerInstant => "per-instant",
+            EventOrder::PerEvent => "per-event",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EngineOptions {
     pub order: EventOrder,
