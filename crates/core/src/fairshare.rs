@@ -13,7 +13,8 @@
 //! instant is `current + rate · (now − since)` without a per-iteration update. Windows roll
 //! at multiples of FSINTERVAL on the trace clock.
 
-use crate::cred::{CredId, CredKind, CredTables, JobCreds};
+use crate::cred::{CredId, CredKind, JobCreds};
+use crate::cred_settings::{CredTables, FsTarget, TargetKind};
 use crate::job::{JobIdx, QueuedJob};
 use crate::limits::{Blocked, Level, Metric, Owner, Scope, Source};
 use crate::Time;
@@ -66,45 +67,6 @@ impl Default for FsConfig {
             history: Vec::new(),
         }
     }
-}
-
-/// How an FSTARGET value acts (its suffix).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TargetKind {
-    /// No suffix: priority rises below the target and falls above it.
-    Target,
-    /// `+`: priority only rises, below the target.
-    Floor,
-    /// `-`: priority only falls, above the target.
-    Ceiling,
-    /// `^`: jobs are not eligible once the usage (proc-seconds) would pass the value.
-    AbsoluteCap,
-    /// `%`: jobs are not eligible once the share (percent) would pass the value.
-    RelativeCap,
-}
-
-impl TargetKind {
-    pub fn suffix(self) -> &'static str {
-        match self {
-            TargetKind::Target => "",
-            TargetKind::Floor => "+",
-            TargetKind::Ceiling => "-",
-            TargetKind::AbsoluteCap => "^",
-            TargetKind::RelativeCap => "%",
-        }
-    }
-
-    pub fn is_cap(self) -> bool {
-        matches!(self, TargetKind::AbsoluteCap | TargetKind::RelativeCap)
-    }
-}
-
-/// One FSTARGET: percent of delivered usage, or proc-seconds for an absolute cap.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct FsTarget {
-    pub value: f64,
-    pub kind: TargetKind,
 }
 
 /// The usage of one window: per credential kind, indexed by [`CredId`], and the total.

@@ -1,6 +1,7 @@
 //! What the scheduler knows about a waiting job.
 
-use crate::cred::{JobCreds, ResolvedCreds};
+use crate::cred::JobCreds;
+use crate::cred_settings::ResolvedCreds;
 use crate::node::Request;
 use crate::Time;
 

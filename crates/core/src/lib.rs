@@ -7,6 +7,7 @@
 mod backfill;
 mod check;
 mod cred;
+mod cred_settings;
 mod fairshare;
 mod job;
 mod limits;
@@ -25,10 +26,11 @@ mod throttle;
 pub type Time = i64;
 
 pub use check::{Rule, Violation};
-pub use cred::{CredId, CredKind, CredSettings, CredTables, JobCreds, ResolvedCreds};
+pub use cred::{CredId, CredKind, JobCreds};
+pub use cred_settings::{CredSettings, CredTables, FsTarget, ResolvedCreds, TargetKind};
 pub use fairshare::{
-    Fairshare, FsConfig, FsDeltaSource, FsDeltas, FsMetric, FsTarget, FsWindow, Standing,
-    TargetKind, MAX_DEPTH as FS_MAX_DEPTH,
+    Fairshare, FsConfig, FsDeltaSource, FsDeltas, FsMetric, FsWindow, Standing,
+    MAX_DEPTH as FS_MAX_DEPTH,
 };
 pub use job::{JobIdx, QueuedJob, Resources};
 pub use limits::{

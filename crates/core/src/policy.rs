@@ -1,6 +1,7 @@
 //! Policy parameters of one scheduler instance (the meaning of maui.cfg, already validated).
 
-use crate::cred::{CredId, CredKind, CredTables};
+use crate::cred::{CredId, CredKind};
+use crate::cred_settings::CredTables;
 use crate::fairshare::FsConfig;
 use crate::job::QueuedJob;
 use crate::limits::Limits;

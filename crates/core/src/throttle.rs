@@ -6,7 +6,8 @@
 //! total at any `now` is one subtraction. Idle usage is rebuilt by every iteration's
 //! selection of eligible jobs. Nothing here exists when no limit is configured.
 
-use crate::cred::{CredId, CredKind, CredTables};
+use crate::cred::{CredId, CredKind};
+use crate::cred_settings::CredTables;
 use crate::job::{JobIdx, QueuedJob};
 use crate::limits::{Blocked, Level, Limits, Metric, Owner, PerCredLimit, Scope, Source};
 use crate::Time;
