@@ -19,7 +19,7 @@ fn backfill_text(policy: &mauisim_core::PolicyConfig) -> String {
     }
 }
 
-use mauisim_sim::units::clock_of as hms;
+use mauisim_sim::units::clock_of;
 
 /// Utilization, waits and bounded slowdown: the lines every run summary starts its
 /// metrics with.
@@ -28,10 +28,10 @@ fn usage_and_waits(text: &mut String, m: &mauisim_sim::metrics::Metrics) {
     let _ = writeln!(
         text,
         "  wait           avg {}  median {}  p95 {}  max {}",
-        hms(m.avg_wait),
-        hms(m.median_wait as f64),
-        hms(m.p95_wait as f64),
-        hms(m.max_wait as f64)
+        clock_of(m.avg_wait),
+        clock_of(m.median_wait as f64),
+        clock_of(m.p95_wait as f64),
+        clock_of(m.max_wait as f64)
     );
     let _ = writeln!(
         text,
@@ -159,8 +159,8 @@ pub fn render(s: &Summary, out: &Path, fs_files: Option<FsFiles>) -> String {
             "  reservations   {} jobs reserved, {:.2} % started by their first promise; delay avg {} max {}; bypass avg {:.2} max {}",
             m.reserved_jobs,
             100.0 * m.reservations_kept_fraction,
-            hms(m.avg_reservation_delay),
-            hms(m.max_reservation_delay as f64),
+            clock_of(m.avg_reservation_delay),
+            clock_of(m.max_reservation_delay as f64),
             m.avg_bypass,
             m.max_bypass
         );

@@ -108,6 +108,13 @@ impl PriorityOrder {
         self.queue_order
     }
 
+    /// Whether the priority order is the queue order now: priority is a function of queue
+    /// time alone and no queued job breaks the queue order.
+    #[inline]
+    fn in_queue_order(&self) -> bool {
+        self.queue_order && self.out_of_queue_order == 0
+    }
+
     /// A job joined the queue.
     #[inline]
     pub(crate) fn admitted(&mut self, job: &QueuedJob) {
@@ -234,14 +241,14 @@ impl PriorityOrder {
     /// preparing its arguments when not).
     #[inline]
     pub fn may_bound(&self) -> bool {
-        self.bounded && !self.exhaustive && !(self.queue_order && self.out_of_queue_order == 0)
+        self.bounded && !self.exhaustive && !self.in_queue_order()
     }
 
     /// Orders the idle `queue` (positions into `self.order`), highest priority first,
     /// evaluating every priority at `at.now`.
     pub(crate) fn prioritize(&mut self, at: Evaluation, queue: &mut [QueuedJob]) {
         self.order.clear();
-        if self.queue_order && self.out_of_queue_order == 0 {
+        if self.in_queue_order() {
             debug_assert!(
                 !queue.iter().any(QueuedJob::breaks_queue_order),
                 "a job breaking the queue order was not admitted"

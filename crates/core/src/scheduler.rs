@@ -130,11 +130,14 @@ impl Scheduler {
         origin: Time,
         policy: PolicyConfig,
     ) -> Self {
-        let mut scheduler = Scheduler {
-            throttle: Throttle::new(&policy.creds, &policy.system_limits),
-            fairshare: Fairshare::new(&policy.fairshare, &policy.creds, origin),
+        let throttle = Throttle::new(&policy.creds, &policy.system_limits);
+        let fairshare = Fairshare::new(&policy.fairshare, &policy.creds, origin);
+        let bounded = may_bound_priorities(&policy, throttle.is_some(), &fairshare);
+        Scheduler {
+            throttle,
+            fairshare,
             cap_lifts_at: None,
-            ranking: PriorityOrder::new(policy.priority_is_queue_order(), false),
+            ranking: PriorityOrder::new(policy.priority_is_queue_order(), bounded),
             policy,
             machine: Machine::new(spec, origin, pooled),
             fate: Vec::new(),
@@ -144,38 +147,7 @@ impl Scheduler {
             reservations_made: 0,
             last_completion: None,
             chunk_expires_at: None,
-        };
-        scheduler.ranking = PriorityOrder::new(
-            scheduler.policy.priority_is_queue_order(),
-            scheduler.may_bound_priorities(),
-        );
-        scheduler
-    }
-
-    /// Whether iterations may order the jobs from priority bounds
-    /// ([`PriorityOrder::order_by_bounds`]): the policy must look no further down the order than
-    /// the jobs that fit and the first RESERVATIONDEPTH others (no limits or fairshare
-    /// caps, no RESERVATIONPOLICY HIGHEST, one reservation group for every QOS without a
-    /// threshold, no BACKFILLDEPTH, no chunking), and every job's priority must be
-    /// nondecreasing while it waits ([`PriorityConfig::grows_with_time`], fairshare not
-    /// in it).
-    fn may_bound_priorities(&self) -> bool {
-        let p = &self.policy;
-        let fs_static = !self.fairshare.enabled()
-            || p.priority.component_weight[Component::Fs as usize] == 0.0
-            || CredKind::ALL
-                .iter()
-                .all(|&k| p.priority.weight[Sub::fairshare(k) as usize] == 0.0);
-        let one_group = matches!(&p.reservation_groups[..], [g] if g.qos.is_none());
-        self.throttle.is_none()
-            && !self.fairshare.has_caps()
-            && p.reservation_policy != ReservationPolicy::Highest
-            && one_group
-            && p.backfill_depth == 0
-            && p.reservation_threshold == ReservationThreshold::None
-            && !p.chunking.is_on()
-            && p.priority.grows_with_time()
-            && fs_static
+        }
     }
 
     /// Evaluates every priority in every iteration, as the definition does: the reference
@@ -1006,6 +978,30 @@ impl Scheduler {
         };
         self.ranking.order_by_bounds(at, queue, free, depth)
     }
+}
+
+/// Whether iterations may order the jobs from priority bounds
+/// ([`PriorityOrder::order_by_bounds`]): the policy must look no further down the order than
+/// the jobs that fit and the first RESERVATIONDEPTH others (no limits or fairshare caps, no
+/// RESERVATIONPOLICY HIGHEST, one reservation group for every QOS without a threshold, no
+/// BACKFILLDEPTH, no chunking), and every job's priority must be nondecreasing while it
+/// waits ([`crate::PriorityConfig::grows_with_time`], fairshare not in it).
+fn may_bound_priorities(p: &PolicyConfig, has_limits: bool, fairshare: &Fairshare) -> bool {
+    let fs_static = !fairshare.enabled()
+        || p.priority.component_weight[Component::Fs as usize] == 0.0
+        || CredKind::ALL
+            .iter()
+            .all(|&k| p.priority.weight[Sub::fairshare(k) as usize] == 0.0);
+    let one_group = matches!(&p.reservation_groups[..], [g] if g.qos.is_none());
+    !has_limits
+        && !fairshare.has_caps()
+        && p.reservation_policy != ReservationPolicy::Highest
+        && one_group
+        && p.backfill_depth == 0
+        && p.reservation_threshold == ReservationThreshold::None
+        && !p.chunking.is_on()
+        && p.priority.grows_with_time()
+        && fs_static
 }
 
 /// Counts one job-iteration blocked by `blocked`'s kind of limit.

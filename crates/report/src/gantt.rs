@@ -7,6 +7,7 @@ use crate::error::{ReportError, Result};
 use crate::units::TimeUnit;
 use mauisim_core::{Time, FOREVER};
 use mauisim_sim::inspect::gantt::{Bar, BarKind, Picture};
+use mauisim_sim::units::clock;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -444,24 +445,23 @@ fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Picture) -
 }
 
 fn windows_text(p: &Picture, now: Time) -> String {
-    let hms = mauisim_sim::units::clock;
     let windows: Vec<String> = p
         .windows
         .iter()
         .map(|w| {
             let unit = if w.procs == 1 { "proc" } else { "procs" };
-            format!("{} {unit} for {}", w.procs, hms(w.duration))
+            format!("{} {unit} for {}", w.procs, clock(w.duration))
         })
         .collect();
     if windows.is_empty() {
         format!(
             "Backfill windows left after the iteration at {}: none.",
-            hms(now)
+            clock(now)
         )
     } else {
         format!(
             "Backfill windows left after the iteration at {}: {}.",
-            hms(now),
+            clock(now),
             windows.join("; ")
         )
     }

@@ -18,7 +18,7 @@ pub use error::{ReportError, Result};
 use chart::Figure;
 use html::{Page, Table};
 use mauisim_sim::scenario::ScenarioResult;
-use mauisim_sim::units::clock as time_text;
+use mauisim_sim::units::clock;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -104,9 +104,9 @@ pub fn scenario_report(result: &ScenarioResult, out: &Path, options: Options) ->
             jobs.rows.push(vec![
                 j.name.clone(),
                 j.procs.to_string(),
-                time_text(j.submit),
-                time_text(j.start),
-                time_text(j.end),
+                clock(j.submit),
+                clock(j.start),
+                clock(j.end),
                 if j.backfilled { "yes" } else { "no" }.into(),
                 j.nodes.clone(),
             ]);

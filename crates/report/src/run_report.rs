@@ -6,7 +6,7 @@ use crate::data::{JobRecord, RunData};
 use crate::html::{Page, Table};
 use crate::series::{self, Bins, Buckets};
 use crate::units::TimeUnit;
-use mauisim_sim::units::words as duration_text;
+use mauisim_sim::units::words;
 
 const BINS: usize = 200;
 const CDF_POINTS: usize = 400;
@@ -66,7 +66,7 @@ pub fn figures(runs: &[RunData]) -> (Vec<Figure>, Page) {
             "Top: dedicated processors over total processors, averaged over bins of {}. \
              Bottom: processors asked for by the jobs waiting in the queue, as a share of the \
              machine (above 100 %: more work waits than the machine could start).",
-            duration_text(bins.width().round() as i64)
+            words(bins.width().round() as i64)
         ),
         width: 1000,
         height: 640,
@@ -320,7 +320,7 @@ fn matrix_figure(
     let rows = Buckets::walltime();
     let m = series::matrix(&run.jobs, &columns, &rows, value);
     let column_names = columns.labels(|b| b.to_string(), 1);
-    let row_names = rows.labels(|b| duration_text(b as i64), 0);
+    let row_names = rows.labels(|b| words(b as i64), 0);
     // Longest walltimes on top; rows past the longest job are left out.
     let used = m
         .iter()

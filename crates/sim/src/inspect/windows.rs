@@ -2,6 +2,7 @@
 //! with the reservations that shape them.
 
 use crate::engine::Snapshot;
+use crate::units::clock;
 use crate::Prepared;
 use mauisim_core::{Time, FOREVER};
 use serde::Serialize;
@@ -61,7 +62,6 @@ pub fn report(prepared: &Prepared, snapshot: &Snapshot) -> WindowsReport {
 }
 
 pub fn to_text(report: &WindowsReport) -> String {
-    let hms = crate::units::clock;
     let mut out = String::new();
     let _ = writeln!(out, "backfill windows at {} (trace time)", report.now);
     for r in &report.reservations {
@@ -70,8 +70,8 @@ pub fn to_text(report: &WindowsReport) -> String {
             "  reservation: job {} ({} procs) from {} to {}",
             r.job,
             r.procs,
-            hms(r.start - report.now),
-            hms(r.end - report.now)
+            clock(r.start - report.now),
+            clock(r.end - report.now)
         );
     }
     let _ = writeln!(out);
@@ -82,7 +82,12 @@ pub fn to_text(report: &WindowsReport) -> String {
         let procs = if w.procs == 1 { "proc " } else { "procs" };
         match w.duration {
             Some(d) => {
-                let _ = writeln!(out, "  {:>6} {procs} available for {:>12}", w.procs, hms(d));
+                let _ = writeln!(
+                    out,
+                    "  {:>6} {procs} available for {:>12}",
+                    w.procs,
+                    clock(d)
+                );
             }
             None => {
                 let _ = writeln!(out, "  {:>6} {procs} available with no timelimit", w.procs);
