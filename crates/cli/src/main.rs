@@ -6,6 +6,7 @@ mod sweep;
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use mauisim_config::Duration;
+use mauisim_core::Semantics;
 use mauisim_sim::engine::EventOrder;
 use mauisim_sim::engine::Predictor;
 use mauisim_sim::inspect::{blocked, fairshare, priority, windows};
@@ -176,6 +177,11 @@ struct TraceOptions {
     /// When scheduling iterations run (see README: per-instant is Maui's, per-event pyss's).
     #[arg(long, value_enum, default_value_t = OrderArg::PerInstant)]
     event_order: OrderArg,
+    /// Whose reading of the policy to follow: `maui` (Maui 3.3.1 as it runs, the guide
+    /// where 3.3.1 is broken), `maui-3.3.1` (3.3.1 with its defects) or `research-easy`
+    /// (the research simulators' EASY: priority-order FIRSTFIT, pooled processors).
+    #[arg(long, value_enum, default_value_t = SemanticsArg::ResearchEasy)]
+    semantics: SemanticsArg,
     /// The account each job requests (SWF has none): its user's, group's or class's name.
     /// ADEF/ALIST in the config still apply.
     #[arg(long, value_enum, default_value_t = AccountArg::None)]
@@ -343,6 +349,14 @@ enum FilterArg {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum SemanticsArg {
+    Maui,
+    #[value(name = "maui-3.3.1")]
+    Maui331,
+    ResearchEasy,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum OrderArg {
     PerInstant,
     PerEvent,
@@ -436,6 +450,11 @@ fn run_options(trace: PathBuf, args: TraceOptions, fs_dir: Option<PathBuf>) -> R
         event_order: match args.event_order {
             OrderArg::PerInstant => EventOrder::PerInstant,
             OrderArg::PerEvent => EventOrder::PerEvent,
+        },
+        semantics: match args.semantics {
+            SemanticsArg::Maui => Semantics::Maui,
+            SemanticsArg::Maui331 => Semantics::Maui331,
+            SemanticsArg::ResearchEasy => Semantics::ResearchEasy,
         },
         account_from: match args.account_from {
             AccountArg::None => AccountFrom::None,

@@ -635,7 +635,9 @@ impl FsAt<'_> {
 
 impl FsDeltaSource for FsAt<'_> {
     fn fs_delta(&self, kind: CredKind, id: CredId) -> f64 {
-        if !self.fs.enabled() {
+        // Before any usage is delivered there is no share to compare with a target: Maui
+        // 3.3.1 leaves the fairshare component out (MPriority.c, total usage > 0).
+        if !self.fs.enabled() || self.total <= 0.0 {
             return 0.0;
         }
         let Some((target, _)) = self.fs.target(kind, id) else {

@@ -44,7 +44,7 @@ pub use node::{
 };
 pub use policy::{
     BackfillMetric, BackfillPolicy, Chunking, PolicyConfig, ReservationGroup, ReservationPolicy,
-    ReservationThreshold,
+    ReservationThreshold, Semantics,
 };
 pub use priority::{AccrualPolicy, Breakdown, Component, PriorityConfig, Sub};
 pub use priorityf::{NodeVar, PriorityFn, PriorityFnError};

@@ -21,7 +21,43 @@ macro_rules! serialize_by_name {
     )*};
 }
 
-serialize_by_name!(BackfillPolicy, BackfillMetric, ReservationPolicy);
+serialize_by_name!(BackfillPolicy, BackfillMetric, ReservationPolicy, Semantics);
+
+/// Whose reading of the policy an iteration follows where the guide leaves room.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Semantics {
+    /// Maui 3.3.1 as it runs (its source and simulation mode), except where it is broken
+    /// against the guide (GREEDY that backfills nothing): the priority pass goes on
+    /// starting every job that fits around the reservations until a blocked job finds no
+    /// reservation left; backfill then works window by window, widest first; nodes are
+    /// taken as 3.3.1 orders them and reservations hold specific nodes.
+    Maui,
+    /// Maui 3.3.1 with its defects too, to reproduce a site's Maui exactly: GREEDY starts
+    /// nothing in backfill.
+    Maui331,
+    /// The research simulators' EASY reading (pyss, Alea, Batsim): after the priority
+    /// pass reserves, FIRSTFIT backfills in priority order, nodes in table order.
+    #[default]
+    ResearchEasy,
+}
+
+impl Semantics {
+    pub const ALL: [Semantics; 3] = [Semantics::Maui, Semantics::Maui331, Semantics::ResearchEasy];
+
+    /// The `--semantics` value that selects it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Semantics::Maui => "maui",
+            Semantics::Maui331 => "maui-3.3.1",
+            Semantics::ResearchEasy => "research-easy",
+        }
+    }
+
+    /// Whether iterations follow Maui 3.3.1's passes and node order.
+    pub fn is_maui(self) -> bool {
+        self != Semantics::ResearchEasy
+    }
+}
 
 /// BACKFILLPOLICY.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,6 +245,7 @@ pub struct PolicyConfig {
     /// SYSTEMCFG limits (every job together) and SYSTEMMAX*PERJOB (each job alone).
     #[serde(skip_serializing_if = "Limits::is_empty")]
     pub system_limits: Limits,
+    pub semantics: Semantics,
 }
 
 impl Default for PolicyConfig {
@@ -227,6 +264,7 @@ impl Default for PolicyConfig {
             fairshare: FsConfig::default(),
             creds: CredTables::default(),
             system_limits: Limits::NONE,
+            semantics: Semantics::default(),
         }
     }
 }

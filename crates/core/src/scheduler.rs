@@ -26,7 +26,9 @@ use crate::job::{JobIdx, QueuedJob};
 use crate::limits::{Blocked, Level, LimitKind, Metric, Owner, Scope, Shortfall, Source};
 use crate::machine::{HeldId, Machine, Unfit};
 use crate::node::MachineSpec;
-use crate::policy::{BackfillPolicy, PolicyConfig, ReservationPolicy, ReservationThreshold};
+use crate::policy::{
+    BackfillPolicy, PolicyConfig, ReservationPolicy, ReservationThreshold, Semantics,
+};
 use crate::priority::{AccrualPolicy, Breakdown, Component, Sub};
 use crate::priority_order::{Evaluation, PriorityOrder};
 use crate::profile::{Window, FOREVER};
@@ -133,13 +135,17 @@ impl Scheduler {
         let throttle = Throttle::new(&policy.creds, &policy.system_limits);
         let fairshare = Fairshare::new(&policy.fairshare, &policy.creds, origin);
         let bounded = may_bound_priorities(&policy, throttle.is_some(), &fairshare);
+        let mut machine = Machine::new(spec, origin, pooled);
+        let maui = policy.semantics.is_maui();
+        let current_highest = policy.reservation_policy == ReservationPolicy::CurrentHighest;
+        machine.set_node_order(maui, !(maui && current_highest));
         Scheduler {
             throttle,
             fairshare,
             cap_lifts_at: None,
             ranking: PriorityOrder::new(policy.priority_is_queue_order(), bounded),
             policy,
-            machine: Machine::new(spec, origin, pooled),
+            machine,
             fate: Vec::new(),
             blocks: Vec::new(),
             kept: Vec::new(),
@@ -428,19 +434,30 @@ impl Scheduler {
         if self.policy.reservation_policy == ReservationPolicy::Highest {
             self.keep_reservations(now, &order, queue, out, &mut groups_left);
         }
-        let blocked = self.priority_pass(now, &order, queue, out, &mut groups_left, &mut soft_only);
+        let strict = self.policy.backfill == BackfillPolicy::None;
+        let maui = self.maui_passes();
+        let blocked = if maui {
+            self.maui_priority_pass(now, &order, queue, out, &mut groups_left, &mut soft_only)
+        } else {
+            self.priority_pass(now, &order, queue, out, &mut groups_left, &mut soft_only)
+        };
         self.groups_left = groups_left;
         if let Some(windows) = windows {
             *windows = self.machine.windows(now);
             return;
         }
-        let strict = self.policy.backfill == BackfillPolicy::None;
         let mut any_backfilled = false;
-        if !strict {
-            any_backfilled |= self.backfill(now, &order, queue, out, Level::Soft, &mut soft_only);
-        }
-        if soft_only && !(strict && blocked) {
-            any_backfilled |= self.backfill(now, &order, queue, out, Level::Hard, &mut soft_only);
+        if maui {
+            any_backfilled = self.maui_backfill(now, &order, queue, out, &mut soft_only);
+        } else {
+            if !strict {
+                any_backfilled |=
+                    self.backfill(now, &order, queue, out, Level::Soft, &mut soft_only);
+            }
+            if soft_only && !(strict && blocked) {
+                any_backfilled |=
+                    self.backfill(now, &order, queue, out, Level::Hard, &mut soft_only);
+            }
         }
         if any_backfilled {
             count_bypasses(&order, &self.fate, queue);
@@ -584,6 +601,164 @@ impl Scheduler {
         blocked
     }
 
+    /// Whether this iteration follows Maui 3.3.1's passes: Maui semantics, except strict
+    /// priority (NONE, where both readings agree) and RESERVATIONPOLICY HIGHEST (whose
+    /// kept reservations only the guide's pass carries).
+    fn maui_passes(&self) -> bool {
+        self.policy.semantics.is_maui()
+            && self.policy.backfill != BackfillPolicy::None
+            && self.policy.reservation_policy != ReservationPolicy::Highest
+    }
+
+    /// Maui 3.3.1's priority pass (MQueue.c `MQueueScheduleIJobs`), over jobs within
+    /// their soft limits in priority order: every job that fits now starts. One that does
+    /// not (or that jobs started in this iteration put over an active limit) is reserved
+    /// while its RESERVATIONQOSLIST group has depth left; the first that finds no depth
+    /// left ends the starting: from then on a job only takes a reservation its group still
+    /// has (and starts if that reservation would begin now). Jobs that start after a
+    /// blocked one count as backfilled. Returns whether a job was blocked.
+    fn maui_priority_pass(
+        &mut self,
+        now: Time,
+        order: &[usize],
+        queue: &mut [QueuedJob],
+        out: &mut Decisions,
+        groups_left: &mut [u32],
+        soft_only: &mut bool,
+    ) -> bool {
+        let mut blocked = false;
+        let mut idle_found = false;
+        for (rank, &pos) in order.iter().enumerate() {
+            if self.fate[rank] != Fate::Waits {
+                continue;
+            }
+            if idle_found && groups_left.iter().all(|&d| d == 0) {
+                break;
+            }
+            if queue[pos].soft_violation {
+                // Not in 3.3.1's soft queue at all: the hard backfill's.
+                self.fate[rank] = Fate::SoftOnly;
+                *soft_only = true;
+                continue;
+            }
+            let within = self.within_limits(now, rank, &queue[pos], Level::Soft, soft_only);
+            if idle_found && !within {
+                continue;
+            }
+            let job = &mut queue[pos];
+            let fits = within && self.machine.fits(now, job);
+            if !idle_found && fits {
+                self.start(now, job, pos, blocked, out);
+                self.fate[rank] = Fate::StartedInPriorityPass;
+                continue;
+            }
+            blocked |= !idle_found;
+            match self.reservation_slot(job, now, groups_left) {
+                Some(g) => {
+                    if fits {
+                        groups_left[g] -= 1;
+                        self.start(now, job, pos, true, out);
+                        self.fate[rank] = Fate::StartedInPriorityPass;
+                    } else if self.reserve(now, job, out).is_some() {
+                        groups_left[g] -= 1;
+                        self.fate[rank] = Fate::Reserved;
+                    } else {
+                        idle_found = true;
+                    }
+                }
+                None => idle_found = true,
+            }
+        }
+        blocked
+    }
+
+    /// Maui 3.3.1's backfill (MQueue.c `MQueueBackFill`): one pass at the hard level over
+    /// every job neither started nor reserved (3.3.1's soft-level backfill never runs: the
+    /// partition's BFPolicy it tests is FIRSTFIT, which equals `ptOFF`), window by window
+    /// (`MBFGetWindow`), widest and shortest first. In each window the candidates are the
+    /// jobs no larger and no longer than it, the first BACKFILLDEPTH of them, chosen by
+    /// BACKFILLPOLICY. 3.3.1's GREEDY tries no job at all (its candidate list is never
+    /// filled), which `Semantics::Maui331` reproduces.
+    fn maui_backfill(
+        &mut self,
+        now: Time,
+        order: &[usize],
+        queue: &mut [QueuedJob],
+        out: &mut Decisions,
+        soft_only: &mut bool,
+    ) -> bool {
+        let policy = self.policy.backfill;
+        if policy == BackfillPolicy::Greedy && self.policy.semantics == Semantics::Maui331 {
+            return false;
+        }
+        for (rank, &pos) in order.iter().enumerate() {
+            if self.fate[rank] == Fate::SoftOnly
+                || (self.fate[rank] == Fate::Waits && queue[pos].soft_violation)
+            {
+                self.fate[rank] = Fate::Waits;
+            }
+        }
+        let depth = match self.policy.backfill_depth {
+            0 => usize::MAX,
+            d => d as usize,
+        };
+        if policy != BackfillPolicy::FirstFit {
+            let candidates: Vec<usize> = (0..order.len())
+                .filter(|&rank| self.fate[rank] == Fate::Waits)
+                .take(depth)
+                .collect();
+            return self.fill_windows(now, order, queue, out, &candidates, Level::Hard, soft_only);
+        }
+        let chunk = self.policy.chunking;
+        let chunk_ends = self
+            .last_completion
+            .map(|t| t.saturating_add(chunk.duration))
+            .filter(|&ends| chunk.is_on() && now < ends);
+        let mut any = false;
+        let mut shorter = 0;
+        while let Some(window) = self.machine.window_after(now, shorter) {
+            // MBF.c `MBFFirstFit`: chunking turns on, for this window only, after a job
+            // of BFCHUNKSIZE or more in its list did not start.
+            let mut chunk_active = false;
+            let mut big_one_failed = false;
+            let mut listed = 0;
+            for (rank, &pos) in order.iter().enumerate() {
+                let job = &queue[pos];
+                if self.fate[rank] != Fate::Waits
+                    || job.procs as i64 > window.procs
+                    || job.wcl > window.duration
+                {
+                    continue;
+                }
+                listed += 1;
+                if listed > depth {
+                    break;
+                }
+                if chunk_ends.is_some() && big_one_failed {
+                    chunk_active = true;
+                }
+                if chunk_active && job.procs < chunk.size {
+                    self.chunk_expires_at = chunk_ends;
+                    big_one_failed = false;
+                    continue;
+                }
+                let starts = self.within_limits(now, rank, job, Level::Hard, soft_only)
+                    && self.machine.fits(now, job);
+                if starts {
+                    self.start(now, job, pos, true, out);
+                    self.fate[rank] = Fate::Backfilled;
+                    any = true;
+                }
+                big_one_failed = !starts && job.procs >= chunk.size;
+            }
+            if window.duration >= FOREVER {
+                break;
+            }
+            shorter = window.duration;
+        }
+        any
+    }
+
     /// The RESERVATIONQOSLIST group with depth left that may reserve `job` now, if any
     /// (and the job reaches RESERVATIONTHRESHOLD).
     fn reservation_slot(&self, job: &QueuedJob, now: Time, groups_left: &[u32]) -> Option<usize> {
@@ -610,9 +785,18 @@ impl Scheduler {
     }
 
     /// Reserves `job` at its earliest start for this iteration; `None` if it can never
-    /// start (not reachable for admitted jobs).
+    /// start (not reachable for admitted jobs). Under Maui's passes the start is also no
+    /// earlier than its soft active limits allow as running jobs end (3.3.1 reserves from
+    /// `MPolicyGetEStartTime` on), and `None` if they never do.
     fn reserve(&mut self, now: Time, job: &mut QueuedJob, out: &mut Decisions) -> Option<HeldId> {
-        let (at, held) = self.machine.reserve(now, job)?;
+        let not_before = match &self.throttle {
+            Some(t) if self.maui_passes() => {
+                let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
+                t.allowed_from(creds, system, job, Level::Soft, now)?
+            }
+            _ => now,
+        };
+        let (at, held) = self.machine.reserve(now, not_before, job)?;
         job.first_reservation.get_or_insert(at);
         if job.reserved_seq.is_none() {
             job.reserved_seq = Some(self.reservations_made);

@@ -320,6 +320,33 @@ impl Throttle {
         self.active_break(tables, system, job, &amounts(job), level, now)
     }
 
+    /// The first instant from `now` on at which starting `job` breaks no active limit at
+    /// `level`, if running jobs end at their planned ends and nothing else starts (MPolicy.c
+    /// `MPolicyGetEStartTime`); `None` if that never comes.
+    pub(crate) fn allowed_from(
+        &self,
+        tables: &CredTables,
+        system: &Limits,
+        job: &QueuedJob,
+        level: Level,
+        now: Time,
+    ) -> Option<Time> {
+        if self.check_active(tables, system, job, level, now).is_none() {
+            return Some(now);
+        }
+        let mut ends: Vec<(Time, JobIdx)> = self.running.iter().map(|(&j, c)| (c.end, j)).collect();
+        ends.sort_unstable();
+        let mut probe = self.clone();
+        for (end, ended) in ends {
+            probe.discharge(tables, ended);
+            let at = end.max(now);
+            if probe.check_active(tables, system, job, level, at).is_none() {
+                return Some(at);
+            }
+        }
+        None
+    }
+
     fn active_break(
         &self,
         tables: &CredTables,

@@ -704,8 +704,16 @@ impl<'a, S: Sink> Sim<'a, S> {
     /// Queues the next trace job; false if it is held instead.
     fn submit_next(&mut self) -> bool {
         let i = self.next_submit;
-        let submit = self.next_submit_time().expect("a job to submit");
-        self.latest = self.latest.max(submit);
+        let entered = self.next_submit_time().expect("a job to submit");
+        self.latest = self.latest.max(entered);
+        // Maui submits NORMAL's first batch at its clock start, one poll before the
+        // iteration that first sees it (MSim.c): their queue time counts from there.
+        let submit = match self.options.submission {
+            Submission::Normal { initial } if i < initial as usize => {
+                entered - self.options.poll_interval
+            }
+            _ => entered,
+        };
         self.entry_mut(i).submitted = submit;
         let plan = self.predict(i);
         let job = self.job(i);
@@ -735,7 +743,7 @@ impl<'a, S: Sink> Sim<'a, S> {
         self.next_submit += 1;
         match self.scheduler.admit(&mut queued) {
             Ok(()) if already_running => {
-                let now = submit;
+                let now = entered;
                 let started = match pinned {
                     Some(nodes) => self.scheduler.start_outside_policy_on(now, &queued, &nodes),
                     None => self.scheduler.start_outside_policy(now, &queued),

@@ -11,7 +11,7 @@ use crate::params::{self, LoadedConfig, SimConfig};
 use crate::trace::accounts::{self, AccountFrom};
 use crate::trace::transform;
 use crate::trace::workload::{self, Estimate, Filter, LoadOptions, MachineOverride, Workload};
-use mauisim_core::{Blocked, CredKind, PolicyConfig, Time};
+use mauisim_core::{Blocked, CredKind, PolicyConfig, Semantics, Time};
 use std::path::PathBuf;
 
 /// What to simulate and how.
@@ -23,6 +23,8 @@ pub struct RunOptions {
     pub estimate: Estimate,
     pub machine: MachineOverride,
     pub event_order: EventOrder,
+    /// Whose reading of the policy iterations follow (`--semantics`).
+    pub semantics: Semantics,
     /// Where trace jobs' requested accounts come from.
     pub account_from: AccountFrom,
     /// Write every fairshare window as an `FS.<epoch>` file into this directory.
@@ -57,6 +59,7 @@ impl RunOptions {
             estimate: Estimate::Trace,
             machine: MachineOverride::default(),
             event_order: EventOrder::PerInstant,
+            semantics: Semantics::default(),
             account_from: AccountFrom::default(),
             fs_dir: None,
             fs_init: None,
@@ -150,6 +153,11 @@ pub fn prepare_with(
         options.event_order,
         base,
     )?;
+    prepared.policy.semantics = options.semantics;
+    if options.semantics.is_maui() {
+        // Which nodes a job takes and a reservation holds shapes Maui's schedule.
+        prepared.engine.pooled = false;
+    }
     prepared.engine.scale_by_speed = options.scale_by_speed;
     prepared.engine.predictor = options.predictor;
     prepared.engine.record_timeline = options.timeline;

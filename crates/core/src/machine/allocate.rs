@@ -70,6 +70,11 @@ impl Machine {
         job: &QueuedJob,
     ) -> (f64, f64, f64) {
         let node = &self.spec.nodes[c.node as usize];
+        if self.maui_order {
+            if let Some(key) = self.maui_key(policy, c, t, now) {
+                return key;
+            }
+        }
         match policy {
             AllocationPolicy::LastAvailable => {
                 let gap = self
@@ -91,6 +96,43 @@ impl Machine {
             }
             AllocationPolicy::Fastest => (-node.speed, -(node.procspeed as f64), 0.0),
             _ => (0.0, 0.0, 0.0),
+        }
+    }
+
+    /// Maui 3.3.1's order where it differs from the guide's reading (MSched.c
+    /// `MJobAllocMNL`, MNode.c `MNodeSelectIdleTasks`), `None` where it does not.
+    /// LASTAVAILABLE starting now: the nodes free for longest first (3.3.1 sorts them by
+    /// the time until their next reservation, low to high, and takes from the end), the
+    /// last node first among equals; starting later (a reservation): the last node first.
+    /// MINRESOURCE: memory tiers 64, 128, ... 8192 MB, the last node first in each.
+    fn maui_key(
+        &self,
+        policy: AllocationPolicy,
+        c: NodeCandidate,
+        t: Time,
+        now: Time,
+    ) -> Option<(f64, f64, f64)> {
+        let last_first = -f64::from(c.node);
+        match policy {
+            AllocationPolicy::LastAvailable if t == now => {
+                let free_for = self.claims[c.node as usize]
+                    .iter()
+                    .map(|c| c.start)
+                    .filter(|&s| s > now)
+                    .min()
+                    .map_or(FOREVER, |s| s - now);
+                Some((-(free_for as f64), last_first, 0.0))
+            }
+            AllocationPolicy::LastAvailable => Some((last_first, 0.0, 0.0)),
+            AllocationPolicy::MinResource => {
+                let mem = self.spec.nodes[c.node as usize].mem;
+                let tier = (6..=13)
+                    .map(|b| 1u64 << b)
+                    .find(|&m| mem <= m)
+                    .unwrap_or(8192);
+                Some((tier as f64, last_first, 0.0))
+            }
+            _ => None,
         }
     }
 

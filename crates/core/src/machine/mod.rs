@@ -125,6 +125,11 @@ pub struct Machine {
     /// job placed by the policy around that promise relies on it).
     promised: BTreeMap<JobIdx, Allocation>,
     promising: BTreeMap<JobIdx, Allocation>,
+    /// Nodes ordered as Maui 3.3.1 orders them (see `allocate::order_key`).
+    maui_order: bool,
+    /// Whether a reserved job starts where it was promised (see `promised`); Maui 3.3.1
+    /// drops a CURRENTHIGHEST reservation before the next iteration places the job anew.
+    keeps_promises: bool,
     /// Changes to claims so far: what `misfits` is valid for.
     version: u64,
     /// Job shapes that did not fit at (version, now): (shape, procs, wcl).
@@ -175,6 +180,8 @@ impl Machine {
             held: Vec::new(),
             promised: BTreeMap::new(),
             promising: BTreeMap::new(),
+            maui_order: false,
+            keeps_promises: true,
             version: 0,
             misfits: std::cell::RefCell::new(((0, Time::MIN), Vec::new())),
             slots,
@@ -215,6 +222,13 @@ impl Machine {
             }
         }
         m
+    }
+
+    /// Orders nodes as Maui 3.3.1 does, and whether a reserved job is started on the nodes
+    /// its last reservation held.
+    pub(crate) fn set_node_order(&mut self, maui: bool, keeps_promises: bool) {
+        self.maui_order = maui;
+        self.keeps_promises = keeps_promises;
     }
 
     /// Whether processors are pooled (see the module documentation).
@@ -461,14 +475,20 @@ impl Machine {
 
     /// Reserves `job` at its earliest start for this iteration, on the nodes the policy
     /// picks there (CPULOAD places reservations by MINRESOURCE).
-    pub(crate) fn reserve(&mut self, now: Time, job: &QueuedJob) -> Option<(Time, HeldId)> {
+    pub(crate) fn reserve(
+        &mut self,
+        now: Time,
+        not_before: Time,
+        job: &QueuedJob,
+    ) -> Option<(Time, HeldId)> {
         let (at, nodes) = if self.pooled {
             (
-                self.profile.earliest_start(now, job.wcl, job.procs)?,
+                self.profile
+                    .earliest_start(not_before, job.wcl, job.procs)?,
                 Vec::new(),
             )
         } else {
-            self.earliest_placement(now, job)?
+            self.earliest_placement(now, not_before, job)?
         };
         let end = at + job.wcl;
         self.version += 1;
@@ -885,7 +905,7 @@ impl Machine {
             return self.place_pooled(now, job, tasks);
         }
         let end = t + job.wcl.max(1);
-        if t == now {
+        if t == now && self.keeps_promises {
             if let Some(promise) = self.promised.get(&job.idx) {
                 let holds = promise
                     .iter()
@@ -978,7 +998,12 @@ impl Machine {
     /// passes the end of one of its claims (more) or when `t + WCL` passes the start of
     /// one (fewer), so only those nodes are re-evaluated, and the total is checked at
     /// each such instant.
-    fn earliest_placement(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
+    fn earliest_placement(
+        &self,
+        now: Time,
+        not_before: Time,
+        job: &QueuedJob,
+    ) -> Option<(Time, Allocation)> {
         let per_task = self.need(job);
         let (features, part) = (job.request.features, partition_of(job));
         let hosts: Vec<usize> = (0..self.spec.nodes.len())
@@ -998,6 +1023,10 @@ impl Machine {
                 }
             }
         }
+        if not_before > now {
+            // An instant to try although no node changes there.
+            events.push((not_before, usize::MAX));
+        }
         events.sort_unstable();
         events.dedup();
         let mut h: Vec<u64> = hosts
@@ -1008,7 +1037,7 @@ impl Machine {
         let mut next = 0;
         let mut t = now;
         loop {
-            if total >= tasks && self.profile.fits(t, job.wcl, job.procs) {
+            if t >= not_before && total >= tasks && self.profile.fits(t, job.wcl, job.procs) {
                 if let Some(nodes) = self.place(t, now, job) {
                     return Some((t, nodes));
                 }
@@ -1019,10 +1048,13 @@ impl Machine {
                 if at != t {
                     break;
                 }
+                next += 1;
+                if i == usize::MAX {
+                    continue;
+                }
                 total -= h[i];
                 h[i] = self.hostable(hosts[i], t, t + w, job, per_task);
                 total += h[i];
-                next += 1;
             }
         }
     }
