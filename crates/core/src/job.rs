@@ -45,6 +45,10 @@ pub struct QueuedJob {
     /// Start of the effective queue time (JOBPRIOACCRUALPOLICY): the submit time, moved
     /// forward while the job is blocked by policy.
     pub eff_queue_start: Time,
+    /// Maui 3.3.1's `EffQueueDuration`: the effective queue time the job had when it was
+    /// last selected as eligible. Under Maui semantics its priority counts this, one
+    /// iteration stale, instead of the queue time now (MPriority.c, MPolicy.c).
+    pub selected_queued: Option<Time>,
     /// Times a lower-priority job was started by backfill while this one waited.
     pub bypass: u32,
     /// The job is only eligible under hard, not soft, limits (SPVIOLATION factor).
@@ -80,6 +84,7 @@ impl QueuedJob {
             cred_factors: ResolvedCreds::default(),
             system_priority: 0,
             eff_queue_start: submit,
+            selected_queued: None,
             bypass: 0,
             soft_violation: false,
             first_reservation: None,
@@ -98,7 +103,10 @@ impl QueuedJob {
 
     /// Seconds of effective queue time at `now`.
     pub fn eff_queued(&self, now: Time) -> Time {
-        (now - self.eff_queue_start).max(0)
+        match self.selected_queued {
+            Some(d) if d > 0 => d,
+            _ => (now - self.eff_queue_start).max(0),
+        }
     }
 }
 

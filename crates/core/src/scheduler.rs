@@ -143,7 +143,10 @@ impl Scheduler {
             throttle,
             fairshare,
             cap_lifts_at: None,
-            ranking: PriorityOrder::new(policy.priority_is_queue_order(), bounded),
+            ranking: PriorityOrder::new(
+                policy.priority_is_queue_order() && !policy.semantics.is_maui(),
+                bounded,
+            ),
             policy,
             machine,
             fate: Vec::new(),
@@ -474,6 +477,15 @@ impl Scheduler {
                 };
                 self.ranking
                     .count_bypasses_beyond_exact(at, backfilled, queue);
+            }
+        }
+        if maui {
+            // 3.3.1 sets EffQueueDuration of every job its selections let through.
+            for (rank, &pos) in order.iter().enumerate() {
+                if self.fate[rank] != Fate::Ineligible {
+                    let job = &mut queue[pos];
+                    job.selected_queued = Some((now - job.eff_queue_start).max(0));
+                }
             }
         }
         let started = out.starts.iter().map(|s| s.queue_pos);
@@ -1178,6 +1190,7 @@ fn may_bound_priorities(p: &PolicyConfig, has_limits: bool, fairshare: &Fairshar
             .all(|&k| p.priority.weight[Sub::fairshare(k) as usize] == 0.0);
     let one_group = matches!(&p.reservation_groups[..], [g] if g.qos.is_none());
     !has_limits
+        && !p.semantics.is_maui()
         && !fairshare.has_caps()
         && p.reservation_policy != ReservationPolicy::Highest
         && one_group
