@@ -1250,6 +1250,98 @@ mod tests {
         QueuedJob::new(JobIdx(i), u64::from(i) + 1, submit, procs, wcl)
     }
 
+    /// One iteration under Maui semantics on five 1-processor nodes; all jobs queued at 0,
+    /// in priority order J1..J5 (equal priority, then id).
+    fn maui_iteration(backfill: BackfillPolicy, semantics: Semantics) -> (Scheduler, Decisions) {
+        let policy = PolicyConfig {
+            semantics,
+            ..PolicyConfig::with_backfill(backfill, 1)
+        };
+        let spec = Arc::new(MachineSpec::homogeneous(5, 1));
+        let mut s = Scheduler::with_machine(spec, false, 0, policy);
+        let mut queue = vec![
+            job(0, 0, 2, 1000),
+            job(1, 0, 4, 100),
+            job(2, 0, 4, 50),
+            job(3, 0, 1, 5000),
+            job(4, 0, 1, 500),
+        ];
+        let mut out = Decisions::default();
+        s.schedule(0, &mut queue, &mut out);
+        (s, out)
+    }
+
+    /// J1 (2 procs, 1000 s) starts on n4, n3: LASTAVAILABLE takes the nodes free longest,
+    /// the last first. J2 (4, 100 s) does not fit: reserved at 1000 on n4..n1, the last
+    /// nodes free then. J3 (4, 50 s) does not fit and no depth is left: the priority pass
+    /// ends. Backfill, widest window first: n2, n1, n0 free for 1000 s. J4 (1, 5000 s) is
+    /// too long for it; J5 (1, 500 s) fits and takes n0, the node free longest. No node is
+    /// free beyond 1000 s then, so J4 waits, although it would have fitted on n0 first.
+    #[test]
+    fn maui_backfills_the_widest_window_first_on_the_nodes_free_longest() {
+        let (s, out) = maui_iteration(BackfillPolicy::FirstFit, Semantics::Maui);
+        let started: Vec<(u32, bool)> =
+            out.starts.iter().map(|x| (x.job.0, x.backfilled)).collect();
+        assert_eq!(started, [(0, false), (4, true)]);
+        assert_eq!(s.machine.placement(JobIdx(0)), &[(4, 1), (3, 1)]);
+        assert_eq!(s.machine.placement(JobIdx(4)), &[(0, 1)]);
+        let reserved: Vec<(u32, Time)> = out
+            .reservations
+            .iter()
+            .map(|r| (r.job.0, r.start))
+            .collect();
+        assert_eq!(reserved, [(1, 1000)]);
+        // The research reading backfills in priority order: J4 before J5, both now.
+        let (_, out) = maui_iteration(BackfillPolicy::FirstFit, Semantics::ResearchEasy);
+        let started: Vec<u32> = out.starts.iter().map(|x| x.job.0).collect();
+        assert_eq!(started, [0, 3, 4]);
+    }
+
+    /// 3.3.1's GREEDY never fills its candidate list: only the priority pass starts jobs.
+    /// The guide's GREEDY (the default) backfills J5 as the others would.
+    #[test]
+    fn maui_3_3_1_greedy_backfills_nothing() {
+        let (_, out) = maui_iteration(BackfillPolicy::Greedy, Semantics::Maui331);
+        let started: Vec<u32> = out.starts.iter().map(|x| x.job.0).collect();
+        assert_eq!(started, [0]);
+        let (_, out) = maui_iteration(BackfillPolicy::Greedy, Semantics::Maui);
+        let started: Vec<u32> = out.starts.iter().map(|x| x.job.0).collect();
+        assert_eq!(started, [0, 4]);
+    }
+
+    /// After reserving for a blocked job, 3.3.1's priority pass goes on starting every
+    /// job that fits around the reservation, without using up RESERVATIONDEPTH: with
+    /// depth 1 on four nodes, J1 (3 procs) starts, J2 (2) is reserved at 100, J3 (1, 50 s)
+    /// starts in the priority pass (not backfilled), and J4 (2) is blocked with no depth left.
+    #[test]
+    fn maui_priority_pass_goes_on_after_the_reservation() {
+        let policy = PolicyConfig {
+            semantics: Semantics::Maui,
+            ..PolicyConfig::with_backfill(BackfillPolicy::BestFit, 1)
+        };
+        let spec = Arc::new(MachineSpec::homogeneous(4, 1));
+        let mut s = Scheduler::with_machine(spec, false, 0, policy);
+        let mut queue = vec![
+            job(0, 0, 3, 100),
+            job(1, 0, 2, 100),
+            job(2, 0, 1, 50),
+            job(3, 0, 2, 10),
+        ];
+        let mut out = Decisions::default();
+        s.schedule(0, &mut queue, &mut out);
+        let started: Vec<u32> = out.starts.iter().map(|x| x.job.0).collect();
+        assert_eq!(started, [0, 2]);
+        assert_eq!(
+            s.fate,
+            [
+                Fate::StartedInPriorityPass,
+                Fate::Reserved,
+                Fate::StartedInPriorityPass,
+                Fate::Waits
+            ]
+        );
+    }
+
     #[test]
     fn the_carried_order_follows_removals_appends_and_foreign_edits() {
         let mut s = xfactor_scheduler(4);

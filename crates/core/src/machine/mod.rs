@@ -1227,7 +1227,7 @@ mod tests {
         );
         assert!(m.start(0, &job(0, 1, 100)));
         // A 4-processor job is reserved at 100 on both nodes.
-        let (at, id) = m.reserve(0, &job(1, 4, 50)).unwrap();
+        let (at, id) = m.reserve(0, 0, &job(1, 4, 50)).unwrap();
         assert_eq!(at, 100);
         assert_eq!(m.held_nodes(id), &[(0, 2), (1, 2)]);
         // Windows: 3 processors for 100 s; nothing is free after the reservation.
@@ -1261,7 +1261,7 @@ mod tests {
         // Empty, the nodes hold 1 + 4 tasks. Now n0 has 400 MB left (no task) and n1 3
         // processors: 3 tasks, so k waits for job 0.
         assert!(!m.fits(0, &k));
-        assert_eq!(m.reserve(0, &k).map(|r| r.0), Some(100));
+        assert_eq!(m.reserve(0, 0, &k).map(|r| r.0), Some(100));
         assert_eq!(m.verify(0), Ok(()));
     }
 
