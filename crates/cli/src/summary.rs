@@ -71,10 +71,11 @@ pub fn render(s: &Summary, out: &Path, fs_files: Option<FsFiles>) -> String {
     if !s.streamed {
         let _ = writeln!(
             text,
-            "  policy         backfill {}, reservation depth {}, event order {}, estimate {}",
+            "  policy         backfill {}, reservation depth {}, event order {}, semantics {}, estimate {}",
             backfill_text(&s.config.policy),
             s.config.policy.reservation_depth(),
             s.event_order.name(),
+            s.config.policy.semantics.name(),
             s.estimate.name()
         );
         if s.load.offered_load != s.load.offered_load_trace || s.warmup_jobs > 0 {

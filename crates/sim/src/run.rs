@@ -127,10 +127,11 @@ pub fn load_options(options: &RunOptions, config: &SimConfig) -> LoadOptions {
 /// [`prepare`] with the config and the workload already read (`options.trace` and
 /// `options.config` are then only names).
 pub fn prepare_with(
-    config: LoadedConfig,
+    mut config: LoadedConfig,
     workload: Workload,
     options: &RunOptions,
 ) -> Result<Prepared> {
+    config.config.policy.semantics = options.semantics;
     let base = match &options.node_file {
         Some(path) => {
             let (nodes, down) = nodes::read_resource_trace(path)?;
@@ -153,7 +154,6 @@ pub fn prepare_with(
         options.event_order,
         base,
     )?;
-    prepared.policy.semantics = options.semantics;
     if options.semantics.is_maui() {
         // Which nodes a job takes and a reservation holds shapes Maui's schedule.
         prepared.engine.pooled = false;

@@ -69,7 +69,11 @@ fn refuse_whole_trace_options(o: &RunOptions) -> Result<()> {
 }
 
 fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
-    let LoadedConfig { config, warnings } = crate::run::load_config(options)?;
+    let LoadedConfig {
+        mut config,
+        warnings,
+    } = crate::run::load_config(options)?;
+    config.policy.semantics = options.semantics;
     let path = &options.trace;
     if crate::trace::maui::is_maui_trace(path)? {
         return Err(SimError::Usage(
@@ -89,9 +93,11 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
         mem: 1,
         ..Request::default()
     };
-    let pooled = nodes
-        .spec
-        .pools_processors(std::iter::once((&any_swf_job, 1)));
+    // Maui's semantics place jobs and reservations on named nodes.
+    let pooled = !options.semantics.is_maui()
+        && nodes
+            .spec
+            .pools_processors(std::iter::once((&any_swf_job, 1)));
     let engine_options = EngineOptions {
         order: options.event_order,
         poll_interval: config.poll_interval,

@@ -62,6 +62,19 @@ fn normal_submits_the_initial_batch_together() {
     assert!(none.is_empty());
 }
 
+/// Polling every 10 s, Maui's clock starts one poll before its first iteration, and NORMAL
+/// queues the first batch there: those jobs' waits count from 10 (the batch is seen at 20),
+/// the others' from their trace times.
+#[test]
+fn normal_queues_the_initial_batch_from_the_clock_start_when_polling() {
+    let jobs: Vec<Job> = (0..5)
+        .map(|i| Job::synthetic(i + 1, i as i64 * 10, 5, 5, 1))
+        .collect();
+    let (starts, submitted) = run(&jobs, Submission::Normal { initial: 3 }, 10);
+    assert_eq!(starts, [20, 20, 20, 30, 40]);
+    assert_eq!(submitted, [10, 10, 10, 30, 40]);
+}
+
 /// As Maui's simulator does it, polling every 60 s: the queue is topped up at each
 /// iteration. J1 starts at 0 (J2 idle, depth 2, so J3 enters at the 60 s tick); J1's end
 /// at 100 is seen at 120, where J2 starts; J4 enters at 180; J2 ends at 220, seen at 240
