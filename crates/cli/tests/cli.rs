@@ -425,7 +425,7 @@ fn limits_hold_jobs_and_inspect_blocked_says_why() {
     );
     // The event order as the flag spells it, not the Rust name (issue 27).
     assert!(
-        stdout.contains(", event order per-instant, estimate trace"),
+        stdout.contains(", event order per-instant, semantics research-easy, estimate trace"),
         "{stdout}"
     );
     let held = std::fs::read_to_string(out_dir.join("held.csv")).unwrap();
