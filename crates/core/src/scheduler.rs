@@ -710,10 +710,7 @@ impl Scheduler {
                 self.fate[rank] = Fate::Waits;
             }
         }
-        let depth = match self.policy.backfill_depth {
-            0 => usize::MAX,
-            d => d as usize,
-        };
+        let depth = self.backfill_depth();
         if policy != BackfillPolicy::FirstFit {
             let candidates: Vec<usize> = (0..order.len())
                 .filter(|&rank| self.fate[rank] == Fate::Waits)
@@ -722,10 +719,7 @@ impl Scheduler {
             return self.fill_windows(now, order, queue, out, &candidates, Level::Hard, soft_only);
         }
         let chunk = self.policy.chunking;
-        let chunk_ends = self
-            .last_completion
-            .map(|t| t.saturating_add(chunk.duration))
-            .filter(|&ends| chunk.is_on() && now < ends);
+        let chunk_ends = self.chunking_ends(now);
         let mut any = false;
         let mut shorter = 0;
         while let Some(window) = self.machine.window_after(now, shorter) {
@@ -887,10 +881,7 @@ impl Scheduler {
         if self.machine.free_now(now) <= 0 {
             return false;
         }
-        let depth = match self.policy.backfill_depth {
-            0 => usize::MAX,
-            d => d as usize,
-        };
+        let depth = self.backfill_depth();
         match self.policy.backfill {
             BackfillPolicy::FirstFit | BackfillPolicy::None => {
                 self.first_fit(now, order, queue, out, depth, level, soft_only)
@@ -903,6 +894,23 @@ impl Scheduler {
                 self.fill_windows(now, order, queue, out, &candidates, level, soft_only)
             }
         }
+    }
+
+    /// BACKFILLDEPTH as a count of candidates (0: all).
+    fn backfill_depth(&self) -> usize {
+        match self.policy.backfill_depth {
+            0 => usize::MAX,
+            d => d as usize,
+        }
+    }
+
+    /// When chunking stops, if it is on at `now`: BFCHUNKDURATION after the last
+    /// completion (BFCHUNKSIZE set).
+    fn chunking_ends(&self, now: Time) -> Option<Time> {
+        let chunk = self.policy.chunking;
+        self.last_completion
+            .map(|t| t.saturating_add(chunk.duration))
+            .filter(|&ends| chunk.is_on() && now < ends)
     }
 
     /// Whether the job at `rank` is one backfill at `level` considers: left waiting by the
@@ -934,10 +942,7 @@ impl Scheduler {
     ) -> bool {
         let strict = self.policy.backfill == BackfillPolicy::None;
         let chunk = self.policy.chunking;
-        let chunk_ends = self
-            .last_completion
-            .map(|t| t.saturating_add(chunk.duration))
-            .filter(|&ends| chunk.is_on() && !strict && now < ends);
+        let chunk_ends = self.chunking_ends(now).filter(|_| !strict);
         let mut chunk_blocks = false;
         let mut any = false;
         let mut considered = 0;
@@ -1250,25 +1255,35 @@ mod tests {
         QueuedJob::new(JobIdx(i), u64::from(i) + 1, submit, procs, wcl)
     }
 
-    /// One iteration under Maui semantics on five 1-processor nodes; all jobs queued at 0,
-    /// in priority order J1..J5 (equal priority, then id).
-    fn maui_iteration(backfill: BackfillPolicy, semantics: Semantics) -> (Scheduler, Decisions) {
+    /// One iteration at 0 on `nodes` 1-processor nodes tracked one by one, depth 1.
+    fn iteration_on_nodes(
+        nodes: u64,
+        mut queue: Vec<QueuedJob>,
+        backfill: BackfillPolicy,
+        semantics: Semantics,
+    ) -> (Scheduler, Decisions) {
         let policy = PolicyConfig {
             semantics,
             ..PolicyConfig::with_backfill(backfill, 1)
         };
-        let spec = Arc::new(MachineSpec::homogeneous(5, 1));
+        let spec = Arc::new(MachineSpec::homogeneous(nodes, 1));
         let mut s = Scheduler::with_machine(spec, false, 0, policy);
-        let mut queue = vec![
+        let mut out = Decisions::default();
+        s.schedule(0, &mut queue, &mut out);
+        (s, out)
+    }
+
+    /// One iteration on five 1-processor nodes; all jobs queued at 0, in priority order
+    /// J1..J5 (equal priority, then id).
+    fn maui_iteration(backfill: BackfillPolicy, semantics: Semantics) -> (Scheduler, Decisions) {
+        let queue = vec![
             job(0, 0, 2, 1000),
             job(1, 0, 4, 100),
             job(2, 0, 4, 50),
             job(3, 0, 1, 5000),
             job(4, 0, 1, 500),
         ];
-        let mut out = Decisions::default();
-        s.schedule(0, &mut queue, &mut out);
-        (s, out)
+        iteration_on_nodes(5, queue, backfill, semantics)
     }
 
     /// J1 (2 procs, 1000 s) starts on n4, n3: LASTAVAILABLE takes the nodes free longest,
@@ -1315,20 +1330,13 @@ mod tests {
     /// starts in the priority pass (not backfilled), and J4 (2) is blocked with no depth left.
     #[test]
     fn maui_priority_pass_goes_on_after_the_reservation() {
-        let policy = PolicyConfig {
-            semantics: Semantics::Maui,
-            ..PolicyConfig::with_backfill(BackfillPolicy::BestFit, 1)
-        };
-        let spec = Arc::new(MachineSpec::homogeneous(4, 1));
-        let mut s = Scheduler::with_machine(spec, false, 0, policy);
-        let mut queue = vec![
+        let queue = vec![
             job(0, 0, 3, 100),
             job(1, 0, 2, 100),
             job(2, 0, 1, 50),
             job(3, 0, 2, 10),
         ];
-        let mut out = Decisions::default();
-        s.schedule(0, &mut queue, &mut out);
+        let (s, out) = iteration_on_nodes(4, queue, BackfillPolicy::BestFit, Semantics::Maui);
         let started: Vec<u32> = out.starts.iter().map(|x| x.job.0).collect();
         assert_eq!(started, [0, 2]);
         assert_eq!(

@@ -115,11 +115,8 @@ impl Machine {
         let last_first = -f64::from(c.node);
         match policy {
             AllocationPolicy::LastAvailable if t == now => {
-                let free_for = self.claims[c.node as usize]
-                    .iter()
-                    .map(|c| c.start)
-                    .filter(|&s| s > now)
-                    .min()
+                let free_for = self
+                    .next_claim_after(c.node as usize, now + 1)
                     .map_or(FOREVER, |s| s - now);
                 Some((-(free_for as f64), last_first, 0.0))
             }
