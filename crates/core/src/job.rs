@@ -53,6 +53,10 @@ pub struct QueuedJob {
     pub bypass: u32,
     /// The job is only eligible under hard, not soft, limits (SPVIOLATION factor).
     pub soft_violation: bool,
+    /// Maui 3.3.1: the job ended the last iteration holding a reservation, which lets it
+    /// past the next selection's idle limits (MPolicy.c checks them only for jobs
+    /// without one).
+    pub held_reservation: bool,
     /// The first start time a reservation promised this job, if it ever had one.
     pub first_reservation: Option<Time>,
     /// When the job first received a reservation, as a count of reservations made before
@@ -87,6 +91,7 @@ impl QueuedJob {
             selected_queued: None,
             bypass: 0,
             soft_violation: false,
+            held_reservation: false,
             first_reservation: None,
             reserved_seq: None,
             utilized: 1.0,

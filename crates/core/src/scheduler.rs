@@ -98,6 +98,11 @@ pub struct Scheduler {
     cap_lifts_at: Option<Time>,
     /// Scratch: each job's fate this iteration, by priority rank.
     fate: Vec<Fate>,
+    /// Scratch (Maui's passes with limits), by priority rank: whether the job is in 3.3.1's
+    /// hard-level queue, the one its backfill draws from. Empty: every job is.
+    in_hard_queue: Vec<bool>,
+    /// Scratch (Maui's passes): the reservations made this iteration, by priority rank.
+    held: Vec<(usize, HeldId)>,
     /// Usage and limit checks; `None` when the config sets no limit.
     throttle: Option<Throttle>,
     /// Job-iterations blocked, by kind of limit (or fairshare cap).
@@ -150,6 +155,8 @@ impl Scheduler {
             policy,
             machine,
             fate: Vec::new(),
+            in_hard_queue: Vec::new(),
+            held: Vec::new(),
             blocks: Vec::new(),
             kept: Vec::new(),
             groups_left: Vec::new(),
@@ -428,7 +435,13 @@ impl Scheduler {
         self.fate.resize(order.len(), Fate::Waits);
         self.chunk_expires_at = None;
         let selects = self.throttle.is_some() || self.fairshare.has_caps();
-        let mut soft_only = selects && self.select(now, &order, queue);
+        let maui = self.maui_passes();
+        self.in_hard_queue.clear();
+        let mut soft_only = if maui && self.throttle.is_some() {
+            self.maui_select(now, &order, queue)
+        } else {
+            selects && self.select(now, &order, queue)
+        };
         let mut groups_left = std::mem::take(&mut self.groups_left);
         groups_left.clear();
         let never = self.policy.reservation_policy == ReservationPolicy::Never;
@@ -438,9 +451,27 @@ impl Scheduler {
             self.keep_reservations(now, &order, queue, out, &mut groups_left);
         }
         let strict = self.policy.backfill == BackfillPolicy::None;
-        let maui = self.maui_passes();
         let blocked = if maui {
-            self.maui_priority_pass(now, &order, queue, out, &mut groups_left, &mut soft_only)
+            let mut blocked =
+                self.maui_priority_pass(now, &order, queue, out, &mut groups_left, &mut soft_only);
+            if self.throttle.is_some() {
+                // 3.3.1 calls MQueueScheduleIJobs again (all partitions) on the soft queue
+                // selected anew: the jobs the first call's starts put over a soft limit leave
+                // it, with their reservations, and their depth is free again.
+                self.maui_reselect(now, &order, queue, out);
+                groups_left.clear();
+                let depths = self.policy.reservation_groups.iter();
+                groups_left.extend(depths.map(|g| if never { 0 } else { g.depth }));
+                blocked |= self.maui_priority_pass(
+                    now,
+                    &order,
+                    queue,
+                    out,
+                    &mut groups_left,
+                    &mut soft_only,
+                );
+            }
+            blocked
         } else {
             self.priority_pass(now, &order, queue, out, &mut groups_left, &mut soft_only)
         };
@@ -482,11 +513,13 @@ impl Scheduler {
         if maui {
             // 3.3.1 sets EffQueueDuration of every job its selections let through.
             for (rank, &pos) in order.iter().enumerate() {
+                let job = &mut queue[pos];
                 if self.fate[rank] != Fate::Ineligible {
-                    let job = &mut queue[pos];
                     job.selected_queued = Some((now - job.eff_queue_start).max(0));
                 }
+                job.held_reservation = self.fate[rank] == Fate::Reserved;
             }
+            self.held.clear();
         }
         let started = out.starts.iter().map(|s| s.queue_pos);
         self.ranking.finish_iteration(order, started);
@@ -627,8 +660,10 @@ impl Scheduler {
     /// not (or that jobs started in this iteration put over an active limit) is reserved
     /// while its RESERVATIONQOSLIST group has depth left; the first that finds no depth
     /// left ends the starting: from then on a job only takes a reservation its group still
-    /// has (and starts if that reservation would begin now). Jobs that start after a
-    /// blocked one count as backfilled. Returns whether a job was blocked.
+    /// has (and starts if that reservation would begin now). A job already reserved in
+    /// this iteration (the second call) keeps its reservation and uses its group's depth.
+    /// Jobs that start after a blocked one count as backfilled. Returns whether a job was
+    /// blocked.
     fn maui_priority_pass(
         &mut self,
         now: Time,
@@ -641,11 +676,19 @@ impl Scheduler {
         let mut blocked = false;
         let mut idle_found = false;
         for (rank, &pos) in order.iter().enumerate() {
-            if self.fate[rank] != Fate::Waits {
-                continue;
-            }
             if idle_found && groups_left.iter().all(|&d| d == 0) {
                 break;
+            }
+            match self.fate[rank] {
+                Fate::Waits => {}
+                Fate::Reserved => {
+                    blocked = true;
+                    if let Some(g) = self.group_of(&queue[pos]) {
+                        groups_left[g] = groups_left[g].saturating_sub(1);
+                    }
+                    continue;
+                }
+                _ => continue,
             }
             if queue[pos].soft_violation {
                 // Not in 3.3.1's soft queue at all: the hard backfill's.
@@ -671,9 +714,10 @@ impl Scheduler {
                         groups_left[g] -= 1;
                         self.start(now, job, pos, true, out);
                         self.fate[rank] = Fate::StartedInPriorityPass;
-                    } else if self.reserve(now, job, out).is_some() {
+                    } else if let Some(held) = self.reserve(now, job, out) {
                         groups_left[g] -= 1;
                         self.fate[rank] = Fate::Reserved;
+                        self.held.push((rank, held));
                     } else {
                         idle_found = true;
                     }
@@ -682,6 +726,96 @@ impl Scheduler {
             }
         }
         blocked
+    }
+
+    /// The soft queue selected again between 3.3.1's two priority calls (MPolicy.c
+    /// `MQueueCheckSingleJob`): a waiting or reserved job that the starts made so far put
+    /// over a soft active limit leaves it, and its reservation is destroyed; it stays a
+    /// candidate of the hard backfill.
+    fn maui_reselect(
+        &mut self,
+        now: Time,
+        order: &[usize],
+        queue: &[QueuedJob],
+        out: &mut Decisions,
+    ) {
+        let Some(t) = &self.throttle else {
+            return;
+        };
+        let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
+        for (rank, &pos) in order.iter().enumerate() {
+            let job = &queue[pos];
+            if !matches!(self.fate[rank], Fate::Waits | Fate::Reserved) || job.soft_violation {
+                continue;
+            }
+            if t.check_active(creds, system, job, Level::Soft, now)
+                .is_none()
+            {
+                continue;
+            }
+            if self.fate[rank] == Fate::Reserved {
+                if let Some(k) = self.held.iter().position(|&(r, _)| r == rank) {
+                    let (_, held) = self.held.swap_remove(k);
+                    self.machine.release(held);
+                }
+                out.reservations.retain(|r| r.job != job.idx);
+            }
+            self.fate[rank] = Fate::SoftOnly;
+        }
+    }
+
+    /// Maui 3.3.1's selection of eligible jobs (MPolicy.c `MQueueSelectAllJobs`), made
+    /// twice in priority order, once at each level with its own idle usage: the soft queue
+    /// (jobs within their soft active and idle limits) feeds the priority passes, the hard
+    /// queue (within the hard ones) the backfill. A job in neither is not eligible, and a
+    /// job outside the hard queue restarts its effective queue time (JOBPRIOACCRUALPOLICY
+    /// QUEUEPOLICY or FULLPOLICY). A fairshare cap keeps a job out of both. Returns whether
+    /// some job is in the hard queue only.
+    fn maui_select(&mut self, now: Time, order: &[usize], queue: &mut [QueuedJob]) -> bool {
+        let accrual = self.policy.priority.accrual;
+        let Some(t) = &mut self.throttle else {
+            return false;
+        };
+        t.begin_selection();
+        self.cap_lifts_at = None;
+        self.in_hard_queue.resize(order.len(), true);
+        let mut soft_only = false;
+        let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
+        for (rank, &pos) in order.iter().enumerate() {
+            let job = &mut queue[pos];
+            let held = job.held_reservation;
+            let hard = t.select_at(creds, system, job, Level::Hard, now, held);
+            let soft = t.select_at(creds, system, job, Level::Soft, now, held);
+            let cap = self.fairshare.check_caps(job, now);
+            if let Some(b) = hard.or(soft).or(cap) {
+                count_block(&mut self.blocks, &b);
+            }
+            if let Some(c) = &cap {
+                if c.scope == Scope::FsRelativeCap {
+                    if let Some(t) = self.fairshare.relative_caps_lift_at(job, now) {
+                        self.cap_lifts_at = Some(self.cap_lifts_at.map_or(t, |c| c.min(t)));
+                    }
+                }
+            }
+            let resets = match (&hard, &cap) {
+                (_, Some(_)) => accrual == AccrualPolicy::FullPolicy,
+                (Some(_), None) => !held && accrual != AccrualPolicy::Always,
+                (None, None) => false,
+            };
+            if resets {
+                self.ranking.restart_queue_time(job, now);
+            }
+            self.in_hard_queue[rank] = hard.is_none() && cap.is_none();
+            job.soft_violation = soft.is_some() || cap.is_some();
+            if job.soft_violation {
+                if self.in_hard_queue[rank] {
+                    soft_only = true;
+                } else {
+                    self.fate[rank] = Fate::Ineligible;
+                }
+            }
+        }
+        soft_only
     }
 
     /// Maui 3.3.1's backfill (MQueue.c `MQueueBackFill`): one pass at the hard level over
@@ -713,7 +847,7 @@ impl Scheduler {
         let depth = self.backfill_depth();
         if policy != BackfillPolicy::FirstFit {
             let candidates: Vec<usize> = (0..order.len())
-                .filter(|&rank| self.fate[rank] == Fate::Waits)
+                .filter(|&rank| self.maui_backfill_candidate(rank))
                 .take(depth)
                 .collect();
             return self.fill_windows(now, order, queue, out, &candidates, Level::Hard, soft_only);
@@ -730,7 +864,7 @@ impl Scheduler {
             let mut listed = 0;
             for (rank, &pos) in order.iter().enumerate() {
                 let job = &queue[pos];
-                if self.fate[rank] != Fate::Waits
+                if !self.maui_backfill_candidate(rank)
                     || job.procs as i64 > window.procs
                     || job.wcl > window.duration
                 {
@@ -765,6 +899,11 @@ impl Scheduler {
         any
     }
 
+    /// Whether 3.3.1's backfill considers the job at `rank`: waiting, and in the hard queue.
+    fn maui_backfill_candidate(&self, rank: usize) -> bool {
+        self.fate[rank] == Fate::Waits && self.in_hard_queue.get(rank).copied().unwrap_or(true)
+    }
+
     /// The RESERVATIONQOSLIST group with depth left that may reserve `job` now, if any
     /// (and the job reaches RESERVATIONTHRESHOLD).
     fn reservation_slot(&self, job: &QueuedJob, now: Time, groups_left: &[u32]) -> Option<usize> {
@@ -791,18 +930,12 @@ impl Scheduler {
     }
 
     /// Reserves `job` at its earliest start for this iteration; `None` if it can never
-    /// start (not reachable for admitted jobs). Under Maui's passes the start is also no
-    /// earlier than its soft active limits allow as running jobs end (3.3.1 reserves from
-    /// `MPolicyGetEStartTime` on), and `None` if they never do.
+    /// start (not reachable for admitted jobs). The start does not wait for the job's
+    /// limits: a job blocked by them alone is reserved from now on, as 3.3.1 does (its
+    /// `MPolicyGetEStartTime` matches no running job's reservation to a credential, so it
+    /// always answers now).
     fn reserve(&mut self, now: Time, job: &mut QueuedJob, out: &mut Decisions) -> Option<HeldId> {
-        let not_before = match &self.throttle {
-            Some(t) if self.maui_passes() => {
-                let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
-                t.allowed_from(creds, system, job, Level::Soft, now)?
-            }
-            _ => now,
-        };
-        let (at, held) = self.machine.reserve(now, not_before, job)?;
+        let (at, held) = self.machine.reserve(now, job)?;
         job.first_reservation.get_or_insert(at);
         if job.reserved_seq.is_none() {
             job.reserved_seq = Some(self.reservations_made);

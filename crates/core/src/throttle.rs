@@ -109,15 +109,62 @@ pub(crate) fn amounts(job: &QueuedJob) -> [u64; Metric::COUNT] {
     ]
 }
 
+/// One selection's idle usage: per credential (kind, id) and for the system.
+#[derive(Debug, Clone, Default)]
+struct IdleUsage {
+    per_cred: [Vec<[u64; Metric::COUNT]>; 5],
+    /// The (kind, id) entries set since the last clear.
+    touched: Vec<(usize, usize)>,
+    system: [u64; Metric::COUNT],
+}
+
+impl IdleUsage {
+    fn clear(&mut self) {
+        for (kind, id) in self.touched.drain(..) {
+            self.per_cred[kind][id] = [0; Metric::COUNT];
+        }
+        self.system = [0; Metric::COUNT];
+    }
+
+    fn get(&self, kind: CredKind, i: usize, metric: Metric) -> u64 {
+        self.per_cred[kind.index()]
+            .get(i)
+            .map_or(0, |u| u[metric as usize])
+    }
+
+    /// Adds an eligible job.
+    fn add(&mut self, job: &QueuedJob, amounts: &[u64; Metric::COUNT]) {
+        for kind in CredKind::ALL {
+            let Some(i) = job.creds.get(kind).get() else {
+                continue;
+            };
+            let table = &mut self.per_cred[kind.index()];
+            if table.len() <= i {
+                table.resize(i + 1, [0; Metric::COUNT]);
+            }
+            if table[i] == [0; Metric::COUNT] {
+                self.touched.push((kind.index(), i));
+            }
+            for (u, a) in table[i].iter_mut().zip(amounts) {
+                *u += a;
+            }
+        }
+        for (u, a) in self.system.iter_mut().zip(amounts) {
+            *u += a;
+        }
+    }
+}
+
 /// Throttling state of one scheduler.
 #[derive(Debug, Clone)]
 pub struct Throttle {
     active: [Vec<Usage>; 5],
     system_active: Usage,
     pairs: HashMap<Owner, Usage>,
-    idle: [Vec<[u64; Metric::COUNT]>; 5],
-    idle_touched: Vec<(usize, usize)>,
-    system_idle: [u64; Metric::COUNT],
+    /// This selection's idle usage (at the hard level, and Maui 3.3.1's separate count at
+    /// the soft level).
+    idle: IdleUsage,
+    soft_idle: IdleUsage,
     running: HashMap<JobIdx, Charge>,
     has_idle: bool,
     has_pairs: bool,
@@ -248,9 +295,8 @@ impl Throttle {
             active: Default::default(),
             system_active: Usage::default(),
             pairs: HashMap::new(),
-            idle: Default::default(),
-            idle_touched: Vec::new(),
-            system_idle: [0; Metric::COUNT],
+            idle: IdleUsage::default(),
+            soft_idle: IdleUsage::default(),
             running: HashMap::new(),
             has_idle,
             has_pairs,
@@ -278,10 +324,8 @@ impl Throttle {
 
     /// Forgets the last selection's idle usage.
     pub(crate) fn begin_selection(&mut self) {
-        for (kind, id) in self.idle_touched.drain(..) {
-            self.idle[kind][id] = [0; Metric::COUNT];
-        }
-        self.system_idle = [0; Metric::COUNT];
+        self.idle.clear();
+        self.soft_idle.clear();
     }
 
     /// Where `job` stands in this selection, taken in priority order: blocked by a hard
@@ -297,15 +341,48 @@ impl Throttle {
         let amounts = amounts(job);
         let hard = self
             .active_break(tables, system, job, &amounts, Level::Hard, now)
-            .or_else(|| self.idle_break(tables, system, job, &amounts));
+            .or_else(|| self.idle_break(tables, system, job, &amounts, Level::Hard));
         if let Some(b) = hard {
             return Verdict::Blocked(b);
         }
-        self.add_idle(job, &amounts);
+        if self.has_idle {
+            self.idle.add(job, &amounts);
+        }
         match self.active_break(tables, system, job, &amounts, Level::Soft, now) {
             Some(b) => Verdict::SoftLimit(b),
             None => Verdict::Eligible,
         }
+    }
+
+    /// Maui 3.3.1's selection at `level` (MPolicy.c `MQueueSelectAllJobs`), taken in
+    /// priority order: the first active or idle limit `job` breaks at `level`, or `None`
+    /// and it joins that level's idle usage. Each level counts its own idle usage, so a
+    /// job over a soft limit takes no soft idle slot. A job still holding the reservation
+    /// of the last iteration passes the idle limits and is counted whatever it breaks
+    /// (3.3.1 checks limits only for jobs without one).
+    pub(crate) fn select_at(
+        &mut self,
+        tables: &CredTables,
+        system: &Limits,
+        job: &QueuedJob,
+        level: Level,
+        now: Time,
+        holds_reservation: bool,
+    ) -> Option<Blocked> {
+        let amounts = amounts(job);
+        let active = self.active_break(tables, system, job, &amounts, level, now);
+        let broken = if holds_reservation {
+            active
+        } else {
+            active.or_else(|| self.idle_break(tables, system, job, &amounts, level))
+        };
+        if self.has_idle && (broken.is_none() || holds_reservation) {
+            match level {
+                Level::Hard => self.idle.add(job, &amounts),
+                Level::Soft => self.soft_idle.add(job, &amounts),
+            }
+        }
+        broken
     }
 
     /// The first active limit starting `job` now would break at `level`.
@@ -318,33 +395,6 @@ impl Throttle {
         now: Time,
     ) -> Option<Blocked> {
         self.active_break(tables, system, job, &amounts(job), level, now)
-    }
-
-    /// The first instant from `now` on at which starting `job` breaks no active limit at
-    /// `level`, if running jobs end at their planned ends and nothing else starts (MPolicy.c
-    /// `MPolicyGetEStartTime`); `None` if that never comes.
-    pub(crate) fn allowed_from(
-        &self,
-        tables: &CredTables,
-        system: &Limits,
-        job: &QueuedJob,
-        level: Level,
-        now: Time,
-    ) -> Option<Time> {
-        if self.check_active(tables, system, job, level, now).is_none() {
-            return Some(now);
-        }
-        let mut ends: Vec<(Time, JobIdx)> = self.running.iter().map(|(&j, c)| (c.end, j)).collect();
-        ends.sort_unstable();
-        let mut probe = self.clone();
-        for (end, ended) in ends {
-            probe.discharge(tables, ended);
-            let at = end.max(now);
-            if probe.check_active(tables, system, job, level, at).is_none() {
-                return Some(at);
-            }
-        }
-        None
     }
 
     fn active_break(
@@ -403,16 +453,16 @@ impl Throttle {
         system: &Limits,
         job: &QueuedJob,
         amounts: &[u64; Metric::COUNT],
+        level: Level,
     ) -> Option<Blocked> {
         if !self.has_idle {
             return None;
         }
-        let usage = |kind: CredKind, i: usize, metric: Metric| {
-            self.idle[kind.index()]
-                .get(i)
-                .map_or(0, |u| u[metric as usize])
+        let idle = match level {
+            Level::Hard => &self.idle,
+            Level::Soft => &self.soft_idle,
         };
-        let level = Level::Hard;
+        let usage = |kind: CredKind, i: usize, metric: Metric| idle.get(kind, i, metric);
         self.cred_break(
             tables,
             job,
@@ -426,7 +476,7 @@ impl Throttle {
             let at = Test::new(Scope::Idle, level, Owner::System, Source::Own);
             Metric::ALL.into_iter().find_map(|metric| {
                 let m = metric as usize;
-                at.breaks(metric, self.system_idle[m], amounts[m], system.idle[m]?)
+                at.breaks(metric, idle.system[m], amounts[m], system.idle[m]?)
             })
         })
     }
@@ -470,31 +520,6 @@ impl Throttle {
             }
         }
         None
-    }
-
-    /// Adds an eligible job to this selection's idle usage.
-    fn add_idle(&mut self, job: &QueuedJob, amounts: &[u64; Metric::COUNT]) {
-        if !self.has_idle {
-            return;
-        }
-        for kind in CredKind::ALL {
-            let Some(i) = job.creds.get(kind).get() else {
-                continue;
-            };
-            let table = &mut self.idle[kind.index()];
-            if table.len() <= i {
-                table.resize(i + 1, [0; Metric::COUNT]);
-            }
-            if table[i] == [0; Metric::COUNT] {
-                self.idle_touched.push((kind.index(), i));
-            }
-            for (u, a) in table[i].iter_mut().zip(amounts) {
-                *u += a;
-            }
-        }
-        for (u, a) in self.system_idle.iter_mut().zip(amounts) {
-            *u += a;
-        }
     }
 
     /// The first hard active limit the usage now breaks for one of `job`'s credentials

@@ -475,20 +475,14 @@ impl Machine {
 
     /// Reserves `job` at its earliest start for this iteration, on the nodes the policy
     /// picks there (CPULOAD places reservations by MINRESOURCE).
-    pub(crate) fn reserve(
-        &mut self,
-        now: Time,
-        not_before: Time,
-        job: &QueuedJob,
-    ) -> Option<(Time, HeldId)> {
+    pub(crate) fn reserve(&mut self, now: Time, job: &QueuedJob) -> Option<(Time, HeldId)> {
         let (at, nodes) = if self.pooled {
             (
-                self.profile
-                    .earliest_start(not_before, job.wcl, job.procs)?,
+                self.profile.earliest_start(now, job.wcl, job.procs)?,
                 Vec::new(),
             )
         } else {
-            self.earliest_placement(now, not_before, job)?
+            self.earliest_placement(now, job)?
         };
         let end = at + job.wcl;
         self.version += 1;
@@ -998,12 +992,7 @@ impl Machine {
     /// passes the end of one of its claims (more) or when `t + WCL` passes the start of
     /// one (fewer), so only those nodes are re-evaluated, and the total is checked at
     /// each such instant.
-    fn earliest_placement(
-        &self,
-        now: Time,
-        not_before: Time,
-        job: &QueuedJob,
-    ) -> Option<(Time, Allocation)> {
+    fn earliest_placement(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
         let per_task = self.need(job);
         let (features, part) = (job.request.features, partition_of(job));
         let hosts: Vec<usize> = (0..self.spec.nodes.len())
@@ -1023,10 +1012,6 @@ impl Machine {
                 }
             }
         }
-        if not_before > now {
-            // An instant to try although no node changes there.
-            events.push((not_before, usize::MAX));
-        }
         events.sort_unstable();
         events.dedup();
         let mut h: Vec<u64> = hosts
@@ -1037,7 +1022,7 @@ impl Machine {
         let mut next = 0;
         let mut t = now;
         loop {
-            if t >= not_before && total >= tasks && self.profile.fits(t, job.wcl, job.procs) {
+            if total >= tasks && self.profile.fits(t, job.wcl, job.procs) {
                 if let Some(nodes) = self.place(t, now, job) {
                     return Some((t, nodes));
                 }
@@ -1048,13 +1033,10 @@ impl Machine {
                 if at != t {
                     break;
                 }
-                next += 1;
-                if i == usize::MAX {
-                    continue;
-                }
                 total -= h[i];
                 h[i] = self.hostable(hosts[i], t, t + w, job, per_task);
                 total += h[i];
+                next += 1;
             }
         }
     }
@@ -1227,7 +1209,7 @@ mod tests {
         );
         assert!(m.start(0, &job(0, 1, 100)));
         // A 4-processor job is reserved at 100 on both nodes.
-        let (at, id) = m.reserve(0, 0, &job(1, 4, 50)).unwrap();
+        let (at, id) = m.reserve(0, &job(1, 4, 50)).unwrap();
         assert_eq!(at, 100);
         assert_eq!(m.held_nodes(id), &[(0, 2), (1, 2)]);
         // Windows: 3 processors for 100 s; nothing is free after the reservation.
@@ -1261,7 +1243,7 @@ mod tests {
         // Empty, the nodes hold 1 + 4 tasks. Now n0 has 400 MB left (no task) and n1 3
         // processors: 3 tasks, so k waits for job 0.
         assert!(!m.fits(0, &k));
-        assert_eq!(m.reserve(0, 0, &k).map(|r| r.0), Some(100));
+        assert_eq!(m.reserve(0, &k).map(|r| r.0), Some(100));
         assert_eq!(m.verify(0), Ok(()));
     }
 
