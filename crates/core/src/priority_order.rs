@@ -165,6 +165,12 @@ impl PriorityOrder {
         self.last_started.sort_unstable();
     }
 
+    /// The priority of each job of the order [`Self::prioritize`] made, highest first
+    /// (empty where the order came without evaluating every priority).
+    pub(crate) fn evaluated_priorities(&self) -> impl Iterator<Item = i64> + '_ {
+        self.keys.iter().map(|k| -k.neg_priority)
+    }
+
     /// The current order.
     #[inline]
     pub(crate) fn current(&self) -> &[usize] {

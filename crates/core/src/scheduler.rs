@@ -103,6 +103,9 @@ pub struct Scheduler {
     in_hard_queue: Vec<bool>,
     /// Scratch (Maui's passes): the reservations made this iteration, by priority rank.
     held: Vec<(usize, HeldId)>,
+    /// Maui's passes with limits: the running jobs as they were when they started, whose
+    /// priorities place them in 3.3.1's hard selection.
+    maui_running: Vec<QueuedJob>,
     /// Usage and limit checks; `None` when the config sets no limit.
     throttle: Option<Throttle>,
     /// Job-iterations blocked, by kind of limit (or fairshare cap).
@@ -157,6 +160,7 @@ impl Scheduler {
             fate: Vec::new(),
             in_hard_queue: Vec::new(),
             held: Vec::new(),
+            maui_running: Vec::new(),
             blocks: Vec::new(),
             kept: Vec::new(),
             groups_left: Vec::new(),
@@ -343,6 +347,9 @@ impl Scheduler {
         if let Some(t) = &mut self.throttle {
             t.discharge(&self.policy.creds, job);
         }
+        if let Some(k) = self.maui_running.iter().position(|j| j.idx == job) {
+            self.maui_running.swap_remove(k);
+        }
     }
 
     /// Running `job` passed its planned end at `from` and may hold its nodes until
@@ -520,6 +527,10 @@ impl Scheduler {
                 job.held_reservation = self.fate[rank] == Fate::Reserved;
             }
             self.held.clear();
+            if self.throttle.is_some() {
+                let started = out.starts.iter().map(|s| queue[s.queue_pos].clone());
+                self.maui_running.extend(started);
+            }
         }
         let started = out.starts.iter().map(|s| s.queue_pos);
         self.ranking.finish_iteration(order, started);
@@ -767,24 +778,66 @@ impl Scheduler {
     /// Maui 3.3.1's selection of eligible jobs (MPolicy.c `MQueueSelectAllJobs`), made
     /// twice in priority order, once at each level with its own idle usage: the soft queue
     /// (jobs within their soft active and idle limits) feeds the priority passes, the hard
-    /// queue (within the hard ones) the backfill. A job in neither is not eligible, and a
-    /// job outside the hard queue restarts its effective queue time (JOBPRIOACCRUALPOLICY
-    /// QUEUEPOLICY or FULLPOLICY). A fairshare cap keeps a job out of both. Returns whether
-    /// some job is in the hard queue only.
+    /// queue (within the hard ones) the backfill. The hard selection counts the active
+    /// usage anew as it goes, running jobs in their own priority order among the idle
+    /// ones, so a job is held to the usage of the running jobs ranked above it only; the
+    /// soft one sees all of it. A job outside the hard queue restarts its effective queue
+    /// time (JOBPRIOACCRUALPOLICY QUEUEPOLICY or FULLPOLICY). A fairshare cap keeps a job
+    /// out of both. Returns whether some job is in the hard queue only.
     fn maui_select(&mut self, now: Time, order: &[usize], queue: &mut [QueuedJob]) -> bool {
         let accrual = self.policy.priority.accrual;
+        let mut running: Vec<(i64, Time, u64, JobIdx)> = {
+            let fs = self.fairshare.at(now);
+            self.maui_running
+                .iter()
+                .map(|j| {
+                    let p = self.policy.priority.breakdown(j, now, &fs).priority;
+                    (-p, j.submit, j.id, j.idx)
+                })
+                .collect()
+        };
+        running.sort_unstable();
+        let priorities: Vec<i64> = self.ranking.evaluated_priorities().collect();
         let Some(t) = &mut self.throttle else {
             return false;
         };
+        let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
         t.begin_selection();
+        t.forget_active();
+        let mut counted = 0;
+        let mut hard = Vec::with_capacity(order.len());
+        for (rank, &pos) in order.iter().enumerate() {
+            let job = &queue[pos];
+            let key = (
+                -priorities.get(rank).copied().unwrap_or(0),
+                job.submit,
+                job.id,
+            );
+            while let Some(&(p, submit, id, idx)) = running.get(counted) {
+                if (p, submit, id) > key {
+                    break;
+                }
+                t.count_again(creds, idx);
+                counted += 1;
+            }
+            hard.push(t.select_at(creds, system, job, Level::Hard, now, job.held_reservation));
+        }
+        for &(_, _, _, idx) in &running[counted..] {
+            t.count_again(creds, idx);
+        }
         self.cap_lifts_at = None;
+        self.in_hard_queue.clear();
         self.in_hard_queue.resize(order.len(), true);
         let mut soft_only = false;
-        let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
         for (rank, &pos) in order.iter().enumerate() {
             let job = &mut queue[pos];
             let held = job.held_reservation;
-            let hard = t.select_at(creds, system, job, Level::Hard, now, held);
+            let hard = if held {
+                // Let through unchecked, then held to the active limits as they stand.
+                t.check_active(creds, system, job, Level::Hard, now)
+            } else {
+                hard[rank]
+            };
             let soft = t.select_at(creds, system, job, Level::Soft, now, held);
             let cap = self.fairshare.check_caps(job, now);
             if let Some(b) = hard.or(soft).or(cap) {

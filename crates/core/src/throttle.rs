@@ -599,6 +599,24 @@ impl Throttle {
         self.running.insert(job.idx, charge);
     }
 
+    /// Forgets the active usage, keeping the running jobs: Maui 3.3.1's hard selection
+    /// counts them again one by one ([`Self::count_again`]) as it meets them in priority
+    /// order.
+    pub(crate) fn forget_active(&mut self) {
+        for table in &mut self.active {
+            table.iter_mut().for_each(|u| *u = Usage::default());
+        }
+        self.system_active = Usage::default();
+        self.pairs.clear();
+    }
+
+    /// Counts running `job` again after [`Self::forget_active`].
+    pub(crate) fn count_again(&mut self, tables: &CredTables, job: JobIdx) {
+        if let Some(charge) = self.running.get(&job).copied() {
+            self.apply(tables, &charge, 1);
+        }
+    }
+
     /// The job ended: it no longer counts.
     pub(crate) fn discharge(&mut self, tables: &CredTables, job: JobIdx) {
         if let Some(charge) = self.running.remove(&job) {

@@ -1165,6 +1165,12 @@ impl<'a, S: Sink> Sim<'a, S> {
                 self.submit_next();
             }
             self.iterate(now);
+            if now == origin && self.scheduler.policy().semantics.is_maui() {
+                // 3.3.1 runs its first two iterations at the same instant (its clock does
+                // not advance on the first, MGUtil.c `MUGetTime`): the second sees the
+                // first one's starts, which matters where limits held jobs back.
+                self.iterate(now);
+            }
             let next = if self.queue.is_empty() {
                 match (self.next_submit_time(), self.next_event_time()) {
                     (None, None) => return,
