@@ -5,8 +5,9 @@
 mod common;
 
 use common::{options, run, snapshot, starts, world, Spec, World, HOUR};
-use mauisim_core::{Blocked, CredKind, Level, Metric, Owner, Scope, Source, Verdict};
+use mauisim_core::{Blocked, CredKind, Level, Metric, Owner, Scope, Semantics, Source, Verdict};
 use mauisim_sim::engine::{machine_of, simulate, EventOrder};
+use mauisim_sim::engine::{simulate_until, EngineOptions, Snapshot};
 use mauisim_sim::params::limits;
 
 /// The verdict on each idle job at `at`, by trace id.
@@ -411,4 +412,95 @@ fn system_wide_limits() {
         10,
     );
     assert_eq!(starts(&o), [0, 0, HOUR]);
+}
+
+/// Runs `specs` under `semantics` on `procs` single-processor nodes (not pooled, as Maui
+/// reserves nodes) up to `at`: the start of each job by trace id (`None`: not yet), and
+/// the snapshot.
+fn run_until(
+    config: &str,
+    specs: &[Spec],
+    procs: u64,
+    semantics: Semantics,
+    at: i64,
+) -> (Vec<(u64, Option<i64>)>, Snapshot) {
+    let mut w = world(config, specs);
+    w.policy.semantics = semantics;
+    let opts = EngineOptions {
+        pooled: false,
+        ..options(EventOrder::PerInstant)
+    };
+    let s = simulate_until(&w.jobs, machine_of(procs), w.policy.clone(), opts, at);
+    let started: Vec<(u64, Option<i64>)> = w
+        .jobs
+        .iter()
+        .enumerate()
+        .map(|(i, j)| {
+            let start = s.running.iter().find(|r| r.0 == i).map(|r| r.1);
+            (j.id, start)
+        })
+        .collect();
+    (started, s)
+}
+
+/// 3.3.1 selects twice, each level counting its own idle jobs: A and B (20 processors,
+/// over the soft MAXPROC 16) fill the hard MAXIJOB 2, but take no soft idle slot, so C
+/// is in the soft queue and starts in the priority pass; A then starts in the hard
+/// backfill, and B finds 11 processors. Under the research reading C is over MAXIJOB.
+#[test]
+fn maui_counts_idle_jobs_per_level() {
+    let config = "USERCFG[DEFAULT] MAXPROC=16,64 MAXIJOB=2\n";
+    let specs = [
+        (1, 0, HOUR, 20, "u", "g", ""),
+        (2, 0, HOUR, 20, "u", "g", ""),
+        (3, 0, HOUR, 1, "u", "g", ""),
+    ];
+    let (maui, _) = run_until(config, &specs, 32, Semantics::Maui, 1);
+    assert_eq!(maui, [(1, Some(0)), (2, None), (3, Some(0))]);
+    let (research, _) = run_until(config, &specs, 32, Semantics::ResearchEasy, 1);
+    assert_eq!(research, [(1, Some(0)), (2, None), (3, None)]);
+}
+
+/// 3.3.1's first priority call starts X; Y, now over the soft MAXJOB 1, is reserved from
+/// now on the last two free nodes, so Z does not fit. Before the second call the soft queue
+/// is selected again: Y leaves it and its reservation goes, and Z starts. Y (within the
+/// hard MAXJOB 3) finds no node left in the backfill.
+#[test]
+fn maui_drops_a_job_pushed_over_a_soft_limit_before_its_second_priority_call() {
+    let config = "USERCFG[DEFAULT] MAXJOB=1,3\n";
+    let specs = [
+        (1, 0, HOUR, 2, "u", "g", ""),
+        (2, 0, HOUR, 2, "u", "g", ""),
+        (3, 0, HOUR, 2, "v", "g", ""),
+    ];
+    let (maui, s) = run_until(config, &specs, 4, Semantics::Maui, 1);
+    assert_eq!(maui, [(1, Some(0)), (2, None), (3, Some(0))]);
+    assert!(
+        !s.queue[0].held_reservation,
+        "Y's reservation was destroyed"
+    );
+}
+
+/// 3.3.1's hard selection counts active usage anew in priority order: J (class priority
+/// 1000) ranks above the running R of the same user, so R does not count against J's hard
+/// MAXJOB 1 and J's queue time keeps accruing (JOBPRIOACCRUALPOLICY QUEUEPOLICY); under
+/// the research reading R counts, and J's queue time restarts at every iteration (20).
+#[test]
+fn maui_holds_a_job_to_the_running_jobs_ranked_above_it() {
+    let config = "USERCFG[DEFAULT] MAXJOB=1\nCREDWEIGHT 1\nCLASSWEIGHT 1\n\
+                  CLASSCFG[high] PRIORITY=1000\n";
+    let specs = [
+        (1, 0, HOUR, 2, "v", "g", ""),
+        (2, 0, HOUR, 1, "u", "g", ""),
+        (3, 10, HOUR, 2, "u", "g", "high"),
+        (4, 20, HOUR, 1, "w", "g", ""),
+    ];
+    let queue_start = |semantics| {
+        let (started, s) = run_until(config, &specs, 3, semantics, 21);
+        assert_eq!(&started[..2], [(1, Some(0)), (2, Some(0))]);
+        let j = s.queue.iter().find(|q| q.id == 3).expect("J waits");
+        j.eff_queue_start
+    };
+    assert_eq!(queue_start(Semantics::Maui), 10);
+    assert_eq!(queue_start(Semantics::ResearchEasy), 20);
 }
