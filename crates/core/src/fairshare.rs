@@ -124,6 +124,12 @@ impl Account {
         };
     }
 
+    /// Takes back `seconds` of a job's usage at `rate` that it was charged for but is not
+    /// to count.
+    fn take_back(&mut self, rate: f64, seconds: Time) {
+        self.current = (self.current - rate * seconds as f64).max(0.0);
+    }
+
     fn is_idle(&self) -> bool {
         self.rate == 0.0 && self.current == 0.0 && self.past == 0.0
     }
@@ -409,7 +415,15 @@ impl Fairshare {
     }
 
     /// `job` ended at `now`: it stops accruing.
+    #[cfg(test)]
     pub(crate) fn job_ended(&mut self, now: Time, job: JobIdx) {
+        self.job_ended_charged_until(now, now, job);
+    }
+
+    /// `job` ended at `now` but counts only up to `until` (≤ `now`): Maui 3.3.1 charges
+    /// running jobs once per iteration and terminates a job before charging the interval
+    /// in which it ended.
+    pub(crate) fn job_ended_charged_until(&mut self, now: Time, until: Time, job: JobIdx) {
         if !self.enabled() {
             return;
         }
@@ -417,15 +431,19 @@ impl Fairshare {
         let Some((creds, rate)) = self.running.remove(&job) else {
             return;
         };
+        let unused = (now - until).max(0);
         for kind in CredKind::ALL {
             let id = creds.get(kind);
-            if id.get().is_some() {
-                self.account_mut(kind, id, now).discharge(now, rate);
+            let account = if id.get().is_some() {
+                self.account_mut(kind, id, now)
             } else {
-                self.unowned[kind.index()].discharge(now, rate);
-            }
+                &mut self.unowned[kind.index()]
+            };
+            account.discharge(now, rate);
+            account.take_back(rate, unused);
         }
         self.total.discharge(now, rate);
+        self.total.take_back(rate, unused);
     }
 
     /// Whether, for every credential kind, the current window's usage of the credentials

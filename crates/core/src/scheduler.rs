@@ -339,9 +339,11 @@ impl Scheduler {
     }
 
     /// `job` ended at `ended`; its nodes count as free from `freed` on (the same instant
-    /// unless the caller polls). Its fairshare usage stops at `ended`.
-    pub fn job_ended(&mut self, ended: Time, freed: Time, job: JobIdx) {
-        self.fairshare.job_ended(ended, job);
+    /// unless the caller polls). Its fairshare usage stops at `charged_until` (≤ `ended`:
+    /// `ended` but where the caller samples usage as Maui's polling does).
+    pub fn job_ended(&mut self, ended: Time, freed: Time, charged_until: Time, job: JobIdx) {
+        self.fairshare
+            .job_ended_charged_until(ended, charged_until.min(ended), job);
         self.last_completion = Some(self.last_completion.map_or(freed, |t| t.max(freed)));
         self.machine.ended(job, ended, freed);
         if let Some(t) = &mut self.throttle {
@@ -1560,7 +1562,7 @@ mod tests {
             started.sort_unstable();
             for pos in started.into_iter().rev() {
                 let j = queue.remove(pos);
-                s.job_ended(now, now, j.idx);
+                s.job_ended(now, now, now, j.idx);
             }
             if step % 3 == 2 {
                 // Not the removal the scheduler expects: it must notice and start over.
@@ -1621,7 +1623,7 @@ mod tests {
                 assert_eq!(s.ranking.last_started_len(), out.starts.len());
                 for st in out.starts.iter().rev() {
                     let j = queue.remove(st.queue_pos);
-                    s.job_ended(now + 50, now + 50, j.idx);
+                    s.job_ended(now + 50, now + 50, now + 50, j.idx);
                 }
             }
         }

@@ -799,13 +799,28 @@ impl<'a, S: Sink> Sim<'a, S> {
                 if self.options.check {
                     self.check_end(i, event.time);
                 }
-                self.scheduler.job_ended(event.time, now, JobIdx(i as u32));
+                let charged_until = self.usage_charged_until(i, event.time, now);
+                self.scheduler
+                    .job_ended(event.time, now, charged_until, JobIdx(i as u32));
                 if self.options.predictor == Predictor::Tsafrir {
                     self.remember(i);
                 }
                 self.finish(i);
             }
         }
+    }
+
+    /// Until when job `i`, which ended at `ended` and was seen at `now`, counts for
+    /// fairshare: `ended`, except that Maui 3.3.1's polling charges a running job once per
+    /// iteration (MStats.c `MStatUpdateActiveJobUsage`) and terminates it before charging
+    /// the interval it ended in (MSim.c), so its usage stops at the poll before `now`.
+    fn usage_charged_until(&self, i: usize, ended: Time, now: Time) -> Time {
+        let poll = self.options.poll_interval;
+        if poll == 0 || !self.scheduler.policy().semantics.is_maui() {
+            return ended;
+        }
+        let start = self.entry(i).outcome.start;
+        (now - poll).clamp(start, ended)
     }
 
     /// The length to plan job `i` with when it is submitted.

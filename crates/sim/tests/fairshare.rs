@@ -222,3 +222,34 @@ fn fsdecay_changes_the_schedule_of_a_real_trace() {
     assert!(moved > 1000, "only {moved} jobs moved");
     assert_ne!(slow_wait, fast_wait);
 }
+
+/// Maui 3.3.1 charges a running job once per poll and terminates a job before charging the
+/// interval it ended in, so with RMPOLLINTERVAL 30 a job that starts at 0 and runs 100 s
+/// (seen ended at 120) counts 90 processor-seconds under `--semantics maui`, and its exact
+/// 100 under the research reading. A job shorter than one poll counts nothing under Maui.
+#[test]
+fn maui_samples_usage_once_per_poll() {
+    use mauisim_core::Semantics;
+    use mauisim_sim::engine::{machine_of, simulate_until, EngineOptions, EventOrder};
+    let w = world(
+        &format!("{FS}RMPOLLINTERVAL 00:00:30\n"),
+        &[(1, 0, 100, 2, "ann", "", ""), (2, 0, 20, 1, "bob", "", "")],
+    );
+    let usage = |semantics: Semantics| {
+        let mut policy = w.policy.clone();
+        policy.semantics = semantics;
+        let opts = EngineOptions {
+            poll_interval: 30,
+            ..common::options(EventOrder::PerInstant)
+        };
+        let s = simulate_until(&w.jobs, machine_of(4), policy, opts, 200);
+        let fs = s.scheduler.fairshare();
+        let of = |name| {
+            let id = w.names.get(CredKind::User, name).unwrap();
+            fs.standing(CredKind::User, id, 200).windows[0]
+        };
+        (of("ann"), of("bob"))
+    };
+    assert_eq!(usage(Semantics::Maui), (180.0, 0.0));
+    assert_eq!(usage(Semantics::ResearchEasy), (200.0, 20.0));
+}
