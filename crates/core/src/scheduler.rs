@@ -1326,7 +1326,16 @@ impl Scheduler {
             return false;
         }
         self.take(now, job);
+        self.note_running(job);
         true
+    }
+
+    /// Keeps a job started outside an iteration among the running jobs 3.3.1's hard
+    /// selection ranks (Maui's passes with limits).
+    fn note_running(&mut self, job: &QueuedJob) {
+        if self.maui_passes() && self.throttle.is_some() {
+            self.maui_running.push(job.clone());
+        }
     }
 
     /// Like [`Scheduler::start_outside_policy`], on the given nodes (per-node machines).
@@ -1336,6 +1345,7 @@ impl Scheduler {
             return false;
         }
         self.charge(now, job);
+        self.note_running(job);
         true
     }
 
