@@ -121,6 +121,8 @@ pub struct Scheduler {
     last_completion: Option<Time>,
     /// When the chunking that kept a job off in the last iteration expires.
     chunk_expires_at: Option<Time>,
+    /// When the scheduler last iterated (standing reservations ending later wake it up).
+    last_iteration: Time,
 }
 
 impl Scheduler {
@@ -167,6 +169,7 @@ impl Scheduler {
             reservations_made: 0,
             last_completion: None,
             chunk_expires_at: None,
+            last_iteration: Time::MIN,
         }
     }
 
@@ -177,6 +180,12 @@ impl Scheduler {
     }
 
     /// Iterations decided from priority bounds.
+    /// Answers every node question by visiting every node (see
+    /// `EngineOptions::exhaustive_nodes`).
+    pub fn set_exhaustive_nodes(&mut self, exhaustive: bool) {
+        self.machine.set_exhaustive(exhaustive);
+    }
+
     pub fn bounded_iterations(&self) -> u64 {
         self.ranking.bounded_iterations()
     }
@@ -299,13 +308,15 @@ impl Scheduler {
 
     /// When policy can next change what the last iteration decided without any job
     /// starting or ending: a fairshare window roll (while it changes anything), a relative
-    /// cap lifting as others' usage grows, or backfill chunking expiring. The caller
-    /// should iterate then if jobs wait, as Maui's polling would.
+    /// cap lifting as others' usage grows, backfill chunking expiring, or a standing
+    /// reservation ending after the last iteration. The caller should iterate then if
+    /// jobs wait, as Maui's polling would.
     pub fn next_wakeup(&self) -> Option<Time> {
         [
             self.fairshare.next_change(),
             self.cap_lifts_at,
             self.chunk_expires_at,
+            self.machine.standing_end_after(self.last_iteration),
         ]
         .into_iter()
         .flatten()
@@ -435,6 +446,7 @@ impl Scheduler {
     ) {
         out.clear();
         self.advance_to(now);
+        self.last_iteration = now;
         let bounded = windows.is_none() && self.order_by_bounds(now, queue);
         if !bounded {
             self.prioritize(now, queue);

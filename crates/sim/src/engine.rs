@@ -68,6 +68,10 @@ pub struct EngineOptions {
     /// Evaluate every idle job's priority in every iteration, never ordering from bounds
     /// (the same schedule, slower: the reference the bounded path is tested against).
     pub exhaustive_priority: bool,
+    /// Answer every node question by visiting every node, never from the free-node index
+    /// and the running jobs' ends (the same schedule, slower: the reference the node
+    /// shortcuts are tested against).
+    pub exhaustive_nodes: bool,
 }
 
 /// Runtime predictions for planning (issue 8, item 2).
@@ -118,6 +122,7 @@ impl Default for EngineOptions {
             predictor: Predictor::Limit,
             submission: Submission::Replay,
             exhaustive_priority: false,
+            exhaustive_nodes: false,
         }
     }
 }
@@ -506,6 +511,7 @@ impl<'a, S: Sink> Sim<'a, S> {
         let totals = Totals::of(&spec);
         let mut scheduler = Scheduler::with_machine(spec, options.pooled, origin, policy);
         scheduler.set_exhaustive_priority(options.exhaustive_priority);
+        scheduler.set_exhaustive_nodes(options.exhaustive_nodes);
         if options.record_fairshare {
             scheduler.fairshare_mut().record();
         }

@@ -6,6 +6,7 @@
 
 use mauisim_core::{
     AllocationPolicy, BackfillPolicy, MachineSpec, NodeAccess, NodeSpec, PolicyConfig, Request,
+    Semantics,
 };
 use mauisim_sim::engine::{simulate, EngineOptions, EventOrder};
 use mauisim_sim::trace::workload::Job;
@@ -134,6 +135,56 @@ proptest! {
             }
             prop_assert!(!stats.job_nodes[i].is_empty(), "job {} ran nowhere", j.id);
         }
+    }
+
+    /// Under Maui's semantics (LASTAVAILABLE: the nodes free longest, then the last node),
+    /// the node questions answered from the free-node index and the running jobs' planned
+    /// ends give the schedule that visiting every node gives: starts, ends, backfill flags,
+    /// reservations and nodes alike. One-processor tasks on any node take the shortcuts;
+    /// memory, features and several processors per task take the exhaustive paths inside
+    /// the same runs.
+    #[test]
+    fn maui_node_shortcuts_match_visiting_every_node(
+        mut spec in machine(),
+        uniform in prop::option::of(2usize..12),
+        jobs in jobs(),
+        plain in any::<bool>(),
+        standing in prop::option::of((0i64..400, 1i64..400)),
+        backfill in backfill(),
+        depth in 0u32..4,
+        per_event in any::<bool>(),
+    ) {
+        if let Some(n) = uniform {
+            spec.nodes = vec![NodeSpec::with_procs(1); n];
+        }
+        if let Some((start, length)) = standing {
+            spec.standing = vec![(vec![0], start, start + length)];
+        }
+        let jobs: Vec<Job> = if plain {
+            jobs.into_iter().map(|mut j| { j.request = Request::default(); j }).collect()
+        } else {
+            jobs
+        };
+        let spec = Arc::new(spec);
+        let mut policy = PolicyConfig::with_backfill(backfill, depth);
+        policy.semantics = Semantics::Maui;
+        let order = if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant };
+        let run = |exhaustive_nodes| {
+            let engine = EngineOptions {
+                order,
+                pooled: false,
+                check: true,
+                record_reservations: true,
+                exhaustive_nodes,
+                ..EngineOptions::default()
+            };
+            simulate(&jobs, spec.clone(), policy.clone(), engine).unwrap()
+        };
+        let (fast, fast_stats) = run(false);
+        let (every_node, every_node_stats) = run(true);
+        prop_assert_eq!(fast, every_node);
+        prop_assert_eq!(fast_stats.job_nodes, every_node_stats.job_nodes);
+        prop_assert_eq!(fast_stats.reservations, every_node_stats.reservations);
     }
 
     /// With exact estimates, queue-time priority and one reservation (EASY), a
@@ -337,4 +388,33 @@ features = ["gpu"]
         "{base}\n[[reservation]]\nnodes = [\"zz\"]\nstart = 0\nend = 5\n"
     ));
     assert!(e.contains("reservation: no node is named `zz`"), "{e}");
+}
+
+/// A job waiting only for a standing reservation to end starts when it ends, though no
+/// job ends or arrives then (the scheduler wakes up for it), in both event orders and
+/// both semantics.
+#[test]
+fn a_job_waiting_for_a_standing_reservation_starts_when_it_ends() {
+    for semantics in [Semantics::ResearchEasy, Semantics::Maui] {
+        for order in [EventOrder::PerEvent, EventOrder::PerInstant] {
+            let mut spec = MachineSpec::homogeneous(2, 1);
+            spec.standing = vec![(vec![0], 0, 100)];
+            let jobs = vec![
+                Job::synthetic(1, 0, 50, 50, 2),
+                Job::synthetic(2, 10, 20, 20, 1),
+            ];
+            let mut policy = PolicyConfig::with_backfill(BackfillPolicy::FirstFit, 1);
+            policy.semantics = semantics;
+            let engine = EngineOptions {
+                order,
+                pooled: false,
+                check: true,
+                ..EngineOptions::default()
+            };
+            let (out, _) = simulate(&jobs, Arc::new(spec), policy, engine).unwrap();
+            let starts: Vec<i64> = out.iter().map(|o| o.start).collect();
+            // Job 2 backfills on node 1 until 30, inside job 1's reservation at 100.
+            assert_eq!(starts, [100, 10], "{semantics:?}, {order:?}");
+        }
+    }
 }

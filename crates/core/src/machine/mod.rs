@@ -26,7 +26,7 @@ use crate::node::{tasks_within, AllocationPolicy, MachineSpec, NodeAccess, NodeC
 use crate::profile::{Profile, Window, FOREVER};
 use crate::slots::{merge_ranges, SlotPool, SlotRange};
 use crate::Time;
-use allocate::{contiguous, largest_block};
+use allocate::{contiguous, largest_block, take_in_order};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -112,6 +112,15 @@ pub struct Machine {
     /// Nodes with free processors, in node order and by free processors.
     free_set: BTreeSet<u32>,
     by_free: Vec<BTreeSet<u32>>,
+    /// Processors free on the nodes of `free_set`, summed.
+    free_total: i64,
+    /// Per node (per-node mode): claims that are not running jobs (reservations and
+    /// standing reservations), the only claims that can start after now.
+    ahead: Vec<u32>,
+    /// The nodes with a claim ahead. Every other node is free from when its running jobs
+    /// end until a job takes it, so that node questions visit these nodes one by one and
+    /// take the others in bulk.
+    ahead_nodes: NodeSet,
     running: BTreeMap<JobIdx, Placement>,
     /// Running jobs by planned end, to find those whose end has come but not been told.
     by_end: BTreeSet<(Time, JobIdx)>,
@@ -130,6 +139,9 @@ pub struct Machine {
     /// Whether a reserved job starts where it was promised (see `promised`); Maui 3.3.1
     /// drops a CURRENTHIGHEST reservation before the next iteration places the job anew.
     keeps_promises: bool,
+    /// Every node question answered by visiting every node (the shortcuts' reference, for
+    /// differential tests).
+    exhaustive: bool,
     /// Changes to claims so far: what `misfits` is valid for.
     version: u64,
     /// Job shapes that did not fit at (version, now): (shape, procs, wcl).
@@ -168,6 +180,9 @@ impl Machine {
             jobs_on: vec![0; n],
             free_set: BTreeSet::new(),
             by_free: vec![BTreeSet::new(); if uniform { 0 } else { max_procs + 1 }],
+            free_total: 0,
+            ahead: if pooled { Vec::new() } else { vec![0; n] },
+            ahead_nodes: NodeSet::default(),
             running: BTreeMap::new(),
             by_end: BTreeSet::new(),
             busy_since: vec![None; n],
@@ -182,6 +197,7 @@ impl Machine {
             promising: BTreeMap::new(),
             maui_order: false,
             keeps_promises: true,
+            exhaustive: false,
             version: 0,
             misfits: std::cell::RefCell::new(((0, Time::MIN), Vec::new())),
             slots,
@@ -218,6 +234,7 @@ impl Machine {
                     takes,
                     owner: Owner::Standing,
                 });
+                m.claim_ahead(node);
                 m.profile.occupy(start.max(origin), end, takes.procs);
             }
         }
@@ -229,6 +246,18 @@ impl Machine {
     pub(crate) fn set_node_order(&mut self, maui: bool, keeps_promises: bool) {
         self.maui_order = maui;
         self.keeps_promises = keeps_promises;
+    }
+
+    /// Answers every node question by visiting every node (no shortcut).
+    pub(crate) fn set_exhaustive(&mut self, exhaustive: bool) {
+        self.exhaustive = exhaustive;
+    }
+
+    /// The first end of a standing reservation after `t`: nodes it held become free then
+    /// without any job ending.
+    pub(crate) fn standing_end_after(&self, t: Time) -> Option<Time> {
+        let ends = self.spec.standing.iter().map(|&(_, _, end)| end);
+        ends.filter(|&end| end > t && end < FOREVER).min()
     }
 
     /// Whether processors are pooled (see the module documentation).
@@ -361,8 +390,7 @@ impl Machine {
                 let tasks = job.procs / per_task.procs.max(1);
                 let end = now + job.wcl.max(1);
                 let mut total = 0;
-                let free = self.nodes_free_now(now);
-                free.into_iter().any(|n| {
+                self.free_nodes_now(now).any(|n| {
                     total += self.hostable(n as usize, now, end, job, per_task);
                     total >= tasks
                 })
@@ -497,6 +525,7 @@ impl Machine {
                     takes: per_task.times(tasks),
                     owner: Owner::Held(id),
                 });
+                self.claim_ahead(n);
             }
         }
         if !self.pooled {
@@ -531,6 +560,7 @@ impl Machine {
             let nodes = std::mem::take(&mut self.held[id.0 as usize].nodes);
             for &(n, _) in &nodes {
                 self.claims[n as usize].retain(|c| c.owner != Owner::Held(id.0));
+                self.unclaim_ahead(n);
             }
         }
     }
@@ -761,10 +791,44 @@ impl Machine {
         }
         let mut procs = 0;
         let mut duration = FOREVER;
-        for (free, until) in self.node_windows(now) {
-            if until - now > shorter {
+        let mut visit = |free: i64, until: Time| {
+            if free > 0 && until - now > shorter {
                 procs += free;
                 duration = duration.min(until - now);
+            }
+        };
+        if self.exhaustive || self.spec.access == NodeAccess::SingleJob {
+            for n in self.nodes_free_now(now) {
+                let (free, until) = self.node_window(n, now);
+                visit(free, until);
+            }
+        } else {
+            // A free node without a claim ahead is free until a job takes it: those are
+            // summed from the index, and only the others are visited.
+            let expired = self.expired_on(now);
+            let mut forever = self.free_total;
+            let ahead_free = || {
+                self.ahead_nodes
+                    .iter()
+                    .filter(|&n| self.free[n as usize] > 0)
+            };
+            for n in ahead_free() {
+                forever -= self.free[n as usize];
+            }
+            for (&n, &extra) in &expired {
+                if self.ahead[n as usize] == 0 {
+                    let f = self.free[n as usize];
+                    forever += (f + extra).max(0) - f.max(0);
+                }
+            }
+            visit(forever, FOREVER);
+            let ahead_expired = expired
+                .keys()
+                .copied()
+                .filter(|&n| self.ahead[n as usize] > 0 && self.free[n as usize] <= 0);
+            for n in ahead_free().chain(ahead_expired) {
+                let (free, until) = self.node_window(n, now);
+                visit(free, until);
             }
         }
         (procs > 0).then_some(Window { procs, duration })
@@ -775,31 +839,24 @@ impl Machine {
         crate::profile::ladder(|shorter| self.window_after(now, shorter))
     }
 
-    /// Per node with processors free now: how many, and until when nothing claims them.
-    fn node_windows(&self, now: Time) -> Vec<(i64, Time)> {
-        let mut out = Vec::new();
-        for n in self.nodes_free_now(now) {
-            let cap = self.spec.nodes[n as usize].procs as i64;
-            let claims = &self.claims[n as usize];
-            let single = self.spec.access == NodeAccess::SingleJob;
-            let active = claims.iter().filter(|c| c.start <= now && now < c.end);
-            let free = if single && active.clone().next().is_some() {
-                0
-            } else {
-                cap - active.map(|c| c.takes.procs as i64).sum::<i64>()
-            };
-            if free <= 0 {
-                continue;
-            }
-            let until = claims
-                .iter()
-                .filter(|c| c.start > now)
-                .map(|c| c.start)
-                .min()
-                .unwrap_or(FOREVER);
-            out.push((free, until));
-        }
-        out
+    /// Node `n`'s processors free now, and until when nothing claims them.
+    fn node_window(&self, n: u32, now: Time) -> (i64, Time) {
+        let cap = self.spec.nodes[n as usize].procs as i64;
+        let claims = &self.claims[n as usize];
+        let single = self.spec.access == NodeAccess::SingleJob;
+        let active = claims.iter().filter(|c| c.start <= now && now < c.end);
+        let free = if single && active.clone().next().is_some() {
+            0
+        } else {
+            cap - active.map(|c| c.takes.procs as i64).sum::<i64>()
+        };
+        let until = claims
+            .iter()
+            .filter(|c| c.start > now)
+            .map(|c| c.start)
+            .min()
+            .unwrap_or(FOREVER);
+        (free, until)
     }
 
     // ---- placement ----
@@ -819,6 +876,26 @@ impl Machine {
             nodes.dedup();
         }
         nodes
+    }
+
+    /// [`Machine::nodes_free_now`] one at a time, in no particular order, so that a caller
+    /// that stops early does not visit them all.
+    fn free_nodes_now(&self, now: Time) -> impl Iterator<Item = u32> + '_ {
+        let mut freed: Vec<u32> = self
+            .expired_jobs(now)
+            .flat_map(|p| p.nodes.iter().map(|&(n, _)| n))
+            .filter(|n| !self.free_set.contains(n))
+            .collect();
+        freed.sort_unstable();
+        freed.dedup();
+        self.free_set.iter().copied().chain(freed)
+    }
+
+    /// The running jobs whose planned end has come by `now`.
+    fn expired_jobs(&self, now: Time) -> impl Iterator<Item = &Placement> + '_ {
+        self.by_end
+            .range(..(now + 1, JobIdx(0)))
+            .map(|(_, j)| &self.running[j])
     }
 
     /// Processors of node `n` that jobs past their planned end at `now` still hold.
@@ -909,6 +986,15 @@ impl Machine {
                 }
             }
         }
+        let last_node_first =
+            self.maui_order && self.spec.allocation == AllocationPolicy::LastAvailable;
+        if last_node_first && !self.exhaustive {
+            return if t == now {
+                self.place_now_free_longest(now, end, job, per_task, tasks)
+            } else {
+                self.place_later_last_node_first(t, end, job, per_task, tasks)
+            };
+        }
         let nodes: Vec<u32> = if t == now {
             self.nodes_free_now(now)
         } else {
@@ -931,6 +1017,108 @@ impl Machine {
             return None;
         }
         self.choose(t, now, end, job, tasks, cands)
+    }
+
+    /// Maui's LASTAVAILABLE starting now (see `allocate::maui_key`): the nodes free for
+    /// longest first, the last node first among equals. Every free node without a claim
+    /// ahead is free for ever, so those come in reverse node order straight from the index,
+    /// merged with the few that have a claim ahead or are freed by a job past its planned
+    /// end, which are ranked one by one; the walk stops once the job is placed.
+    fn place_now_free_longest(
+        &self,
+        now: Time,
+        end: Time,
+        job: &QueuedJob,
+        per_task: Res,
+        tasks: u64,
+    ) -> Option<Allocation> {
+        let mut exact: Vec<u32> = self
+            .ahead_nodes
+            .iter()
+            .filter(|&n| self.free[n as usize] > 0)
+            .collect();
+        exact.extend(
+            self.expired_jobs(now)
+                .flat_map(|p| p.nodes.iter().map(|&(n, _)| n)),
+        );
+        exact.sort_unstable();
+        exact.dedup();
+        let free_for = |n: u32| {
+            self.next_claim_after(n as usize, now + 1)
+                .map_or(FOREVER, |s| s - now)
+        };
+        let mut ranked: Vec<(Time, u32, u64)> = exact
+            .iter()
+            .map(|&n| {
+                (
+                    free_for(n),
+                    n,
+                    self.hostable(n as usize, now, end, job, per_task),
+                )
+            })
+            .filter(|&(_, _, h)| h > 0)
+            .collect();
+        ranked.sort_unstable_by_key(|r| std::cmp::Reverse((r.0, r.1)));
+        let mut ranked = ranked.into_iter().peekable();
+        let mut forever = self
+            .free_set
+            .iter()
+            .rev()
+            .filter(|n| exact.binary_search(n).is_err())
+            .map(|&n| {
+                (
+                    FOREVER,
+                    n,
+                    self.hostable(n as usize, now, end, job, per_task),
+                )
+            })
+            .filter(|&(_, _, h)| h > 0)
+            .peekable();
+        let mut left = tasks;
+        let mut alloc = Vec::new();
+        while left > 0 {
+            let first_ranked = match (ranked.peek(), forever.peek()) {
+                (Some(a), Some(b)) => (a.0, a.1) > (b.0, b.1),
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => return None,
+            };
+            let (_, n, h) = if first_ranked {
+                ranked.next()
+            } else {
+                forever.next()
+            }
+            .expect("peeked");
+            let k = h.min(left);
+            alloc.push((n, k));
+            left -= k;
+        }
+        Some(alloc)
+    }
+
+    /// Maui's LASTAVAILABLE starting at `t` after now: the last node first. A node can
+    /// host a task at `t` only if it is free now, a running job on it ends by `t`, or it
+    /// has a claim ahead; only those are visited.
+    fn place_later_last_node_first(
+        &self,
+        t: Time,
+        end: Time,
+        job: &QueuedJob,
+        per_task: Res,
+        tasks: u64,
+    ) -> Option<Allocation> {
+        let mut nodes: Vec<u32> = self.free_set.iter().copied().collect();
+        let ending = self.by_end.range(..(t + 1, JobIdx(0)));
+        nodes.extend(ending.flat_map(|(_, j)| self.running[j].nodes.iter().map(|&(n, _)| n)));
+        nodes.extend(self.ahead_nodes.iter());
+        nodes.sort_unstable_by(|a, b| b.cmp(a));
+        nodes.dedup();
+        let cands = nodes.into_iter().map(|n| NodeCandidate {
+            node: n,
+            tasks: self.hostable(n as usize, t, end, job, per_task),
+            free_procs: 0,
+        });
+        take_in_order(cands.filter(|c| c.tasks > 0), tasks)
     }
 
     /// Pooled processors: the free nodes (and those of jobs past their planned end) are
@@ -968,7 +1156,7 @@ impl Machine {
         }
         let mut nodes: Vec<u32> = self.free_set.iter().copied().collect();
         nodes.extend(expired.keys().copied());
-        nodes.sort_unstable();
+        nodes.sort_unstable_by(|a, b| b.cmp(a));
         nodes.dedup();
         let cands: Vec<NodeCandidate> = nodes
             .into_iter()
@@ -994,6 +1182,19 @@ impl Machine {
     /// each such instant.
     fn earliest_placement(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
         let per_task = self.need(job);
+        let one_processor = per_task
+            == Res {
+                procs: 1,
+                ..Res::default()
+            };
+        let anywhere = job.request.features == 0 && partition_of(job) == 0;
+        if one_processor
+            && anywhere
+            && !self.exhaustive
+            && self.spec.access != NodeAccess::SingleJob
+        {
+            return self.earliest_placement_by_jobs(now, job);
+        }
         let (features, part) = (job.request.features, partition_of(job));
         let hosts: Vec<usize> = (0..self.spec.nodes.len())
             .filter(|&n| self.spec.can_host(n, per_task, features, part))
@@ -1041,6 +1242,95 @@ impl Machine {
         }
     }
 
+    /// [`Machine::earliest_placement`] for a job of one-processor tasks that any node may
+    /// host. Then a node without a claim ahead hosts at `t` as many tasks as it has
+    /// processors that no running job holds past `t`, so the sum over those nodes follows
+    /// the running jobs' planned ends (one event per job, not per node); only the nodes
+    /// with a claim ahead are followed one by one.
+    fn earliest_placement_by_jobs(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
+        let per_task = self.need(job);
+        let tasks = job.procs;
+        let w = job.wcl.max(1);
+        let exact: Vec<u32> = self.ahead_nodes.iter().collect();
+        let cap = |n: u32| self.spec.nodes[n as usize].procs as i64;
+        let plain_cap = self.spec.total_procs() as i64 - exact.iter().map(|&n| cap(n)).sum::<i64>();
+        // Processors that running jobs hold past the sweep's instant: in all, and on the
+        // nodes followed one by one.
+        let ends = self.by_end.range((now + 1, JobIdx(0))..);
+        let mut held_later: i64 = ends
+            .clone()
+            .map(|(_, j)| self.running[j].procs as i64)
+            .sum();
+        let mut exact_ends: Vec<(Time, i64)> = Vec::new();
+        let mut events: Vec<(Time, usize)> = Vec::new();
+        for (i, &n) in exact.iter().enumerate() {
+            for c in &self.claims[n as usize] {
+                if c.end > now && c.end < FOREVER {
+                    events.push((c.end, i));
+                }
+                let overlaps_from = c.start.saturating_sub(w).saturating_add(1);
+                if overlaps_from > now {
+                    events.push((overlaps_from, i));
+                }
+                if matches!(c.owner, Owner::Job(_)) && c.end > now {
+                    exact_ends.push((c.end, c.takes.procs as i64));
+                }
+            }
+        }
+        events.sort_unstable();
+        events.dedup();
+        exact_ends.sort_unstable();
+        let mut exact_held_later: i64 = exact_ends.iter().map(|&(_, p)| p).sum();
+        let mut h: Vec<u64> = exact
+            .iter()
+            .map(|&n| self.hostable(n as usize, now, now + w, job, per_task))
+            .collect();
+        let mut exact_total: u64 = h.iter().sum();
+        let mut ends = ends
+            .map(|&(e, j)| (e, self.running[&j].procs as i64))
+            .peekable();
+        let (mut next, mut next_exact_end) = (0, 0);
+        let mut t = now;
+        loop {
+            let plain = (plain_cap - (held_later - exact_held_later)).max(0) as u64;
+            if plain + exact_total >= tasks && self.profile.fits(t, job.wcl, job.procs) {
+                if let Some(nodes) = self.place(t, now, job) {
+                    return Some((t, nodes));
+                }
+            }
+            let job_end = ends.peek().map(|&(e, _)| e).filter(|&e| e < FOREVER);
+            let node_event = events.get(next).map(|&(at, _)| at);
+            t = match (job_end, node_event) {
+                (Some(a), Some(b)) => a.min(b),
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => return None,
+            };
+            while let Some(&(e, procs)) = ends.peek() {
+                if e != t {
+                    break;
+                }
+                held_later -= procs;
+                ends.next();
+            }
+            while let Some(&(e, procs)) = exact_ends.get(next_exact_end) {
+                if e != t {
+                    break;
+                }
+                exact_held_later -= procs;
+                next_exact_end += 1;
+            }
+            while let Some(&(at, i)) = events.get(next) {
+                if at != t {
+                    break;
+                }
+                exact_total -= h[i];
+                h[i] = self.hostable(exact[i] as usize, t, t + w, job, per_task);
+                exact_total += h[i];
+                next += 1;
+            }
+        }
+    }
+
     // ---- the free-node index ----
 
     fn index(&mut self, n: u32) {
@@ -1048,6 +1338,7 @@ impl Machine {
         if f > 0 {
             self.free_set.insert(n);
             self.by_free[f as usize].insert(n);
+            self.free_total += f;
         }
     }
 
@@ -1056,6 +1347,23 @@ impl Machine {
         if f > 0 {
             self.free_set.remove(&n);
             self.by_free[f as usize].remove(&n);
+            self.free_total -= f;
+        }
+    }
+
+    fn claim_ahead(&mut self, n: u32) {
+        let k = &mut self.ahead[n as usize];
+        *k += 1;
+        if *k == 1 {
+            self.ahead_nodes.insert(n);
+        }
+    }
+
+    fn unclaim_ahead(&mut self, n: u32) {
+        let k = &mut self.ahead[n as usize];
+        *k -= 1;
+        if *k == 0 {
+            self.ahead_nodes.remove(n);
         }
     }
 
@@ -1084,6 +1392,43 @@ impl Machine {
     }
 }
 
+/// A set of nodes with constant-time insertion and removal, iterated in no particular
+/// order.
+#[derive(Debug, Clone, Default)]
+struct NodeSet {
+    nodes: Vec<u32>,
+    /// Per node: its index in `nodes` plus one, 0 when absent.
+    at: Vec<u32>,
+}
+
+impl NodeSet {
+    fn insert(&mut self, n: u32) {
+        let i = n as usize;
+        if self.at.len() <= i {
+            self.at.resize(i + 1, 0);
+        }
+        if self.at[i] == 0 {
+            self.nodes.push(n);
+            self.at[i] = self.nodes.len() as u32;
+        }
+    }
+
+    fn remove(&mut self, n: u32) {
+        let Some(&k) = self.at.get(n as usize).filter(|&&k| k > 0) else {
+            return;
+        };
+        self.at[n as usize] = 0;
+        self.nodes.swap_remove(k as usize - 1);
+        if let Some(&moved) = self.nodes.get(k as usize - 1) {
+            self.at[moved as usize] = k;
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = u32> + Clone + '_ {
+        self.nodes.iter().copied()
+    }
+}
+
 /// The job's partition as a node partition id (0 = none).
 fn partition_of(job: &QueuedJob) -> u32 {
     job.creds.partition.get().map_or(0, |p| p as u32 + 1)
@@ -1091,7 +1436,7 @@ fn partition_of(job: &QueuedJob) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use super::allocate::take_in_order;
+
     use super::*;
     use crate::node::NodeSpec;
 
