@@ -124,10 +124,32 @@ impl Account {
         };
     }
 
-    /// Takes back `seconds` of a job's usage at `rate` that it was charged for but is not
-    /// to count.
-    fn take_back(&mut self, rate: f64, seconds: Time) {
-        self.current = (self.current - rate * seconds as f64).max(0.0);
+    /// Takes back a job's usage at `rate` over `[from, to)` that it was charged for but is
+    /// not to count: the part since `window_start` from the current window, the earlier
+    /// parts from the closed windows they were rolled into (each `interval` long).
+    fn take_back(
+        &mut self,
+        rate: f64,
+        (from, to): (Time, Time),
+        (window_start, interval): (Time, Time),
+        weights: &[f64],
+    ) {
+        let in_current = (to - from.max(window_start)).max(0);
+        self.current = (self.current - rate * in_current as f64).max(0.0);
+        if from >= window_start {
+            return;
+        }
+        let mut end = window_start;
+        for closed in &mut self.closed {
+            if from >= end {
+                break;
+            }
+            let start = end - interval;
+            let seconds = (end.min(to) - from.max(start)).max(0);
+            *closed = (*closed - rate * seconds as f64).max(0.0);
+            end = start;
+        }
+        self.past = decayed(&self.closed, weights);
     }
 
     fn is_idle(&self) -> bool {
@@ -431,7 +453,9 @@ impl Fairshare {
         let Some((creds, rate)) = self.running.remove(&job) else {
             return;
         };
-        let unused = (now - until).max(0);
+        let unused = (until.min(now), now);
+        let window = (self.window_start, self.config.interval);
+        let weights = std::mem::take(&mut self.weights);
         for kind in CredKind::ALL {
             let id = creds.get(kind);
             let account = if id.get().is_some() {
@@ -440,10 +464,11 @@ impl Fairshare {
                 &mut self.unowned[kind.index()]
             };
             account.discharge(now, rate);
-            account.take_back(rate, unused);
+            account.take_back(rate, unused, window, &weights);
         }
         self.total.discharge(now, rate);
-        self.total.take_back(rate, unused);
+        self.total.take_back(rate, unused, window, &weights);
+        self.weights = weights;
     }
 
     /// Whether, for every credential kind, the current window's usage of the credentials
@@ -789,6 +814,27 @@ mod tests {
         assert_eq!(windows[0].usage[0], vec![14400.0]);
         assert_eq!(windows[1].total, 14400.0);
         assert_eq!(windows[3].end, later + 60);
+    }
+
+    /// Maui 3.3.1 leaves out a job's last poll interval. Where a window rolled inside
+    /// it, the part before the roll comes out of the closed window and the rest out of
+    /// the current one, so every account still adds up to the total.
+    #[test]
+    fn usage_left_out_across_a_window_roll_comes_out_of_both_windows() {
+        let mut fs = Fairshare::new(&config(3, 0.5), &CredTables::default(), 0);
+        // User 0: 4 processors from 11:00, its end seen at 12:30 and counted to 11:45.
+        fs.job_started(11 * HOUR, &job(0, 0, 4, 2 * HOUR));
+        // User 1, who has another job too: 1 processor from 10:00 to 14:00.
+        fs.job_started(10 * HOUR, &job(1, 1, 1, 4 * HOUR));
+        fs.job_ended_charged_until(12 * HOUR + 1800, 11 * HOUR + 2700, JobIdx(0));
+        let now = 12 * HOUR + 1800;
+        let user0 = fs.standing(CredKind::User, CredId(0), now);
+        assert_eq!(user0.windows, vec![0.0, 4.0 * 2700.0, 0.0]);
+        let user1 = fs.standing(CredKind::User, CredId(1), now);
+        assert_eq!(user1.windows, vec![1800.0, 7200.0, 0.0]);
+        // Window 1 at FSDECAY 0.5: (10,800 + 7,200) / 2, plus 1,800 now.
+        assert_eq!(fs.total_effective(now), 9000.0 + 1800.0);
+        fs.verify(now).expect("the accounts add up to the total");
     }
 
     #[test]

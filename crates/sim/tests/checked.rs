@@ -3,6 +3,7 @@
 //! weights — run end to end (SWF and maui.cfg text through the readers) with `--check`:
 //! every invariant holds after every iteration.
 
+use mauisim_core::Semantics;
 use mauisim_sim::{run, RunOptions};
 use proptest::prelude::*;
 use std::fmt::Write;
@@ -152,7 +153,11 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
-    fn every_invariant_holds_after_every_iteration(jobs in jobs(), setup in setup()) {
+    fn every_invariant_holds_after_every_iteration(
+        jobs in jobs(),
+        setup in setup(),
+        semantics in prop::sample::select(Semantics::ALL.to_vec()),
+    ) {
         let dir = tempfile::tempdir().unwrap();
         let machine = setup.nodes * setup.procs_per_node;
         let trace = dir.path().join("t.swf");
@@ -165,6 +170,7 @@ proptest! {
         options.machine.nodes = Some(setup.nodes);
         options.machine.procs_per_node = Some(setup.procs_per_node);
         options.check = true;
+        options.semantics = semantics;
         if setup.per_event {
             options.event_order = mauisim_sim::engine::EventOrder::PerEvent;
         }
@@ -172,7 +178,7 @@ proptest! {
             Ok(report) => {
                 prop_assert_eq!(report.outcomes.len() + report.held.len(), jobs.len());
             }
-            Err(e) => prop_assert!(false, "{}\nconfig:\n{}", e, setup.config),
+            Err(e) => prop_assert!(false, "{}\nconfig ({:?}):\n{}", e, semantics, setup.config),
         }
     }
 
