@@ -154,10 +154,6 @@ pub fn prepare_with(
         options.event_order,
         base,
     )?;
-    if options.semantics.is_maui() {
-        // Which nodes a job takes and a reservation holds shapes Maui's schedule.
-        prepared.engine.pooled = false;
-    }
     prepared.engine.scale_by_speed = options.scale_by_speed;
     prepared.engine.predictor = options.predictor;
     prepared.engine.record_timeline = options.timeline;
@@ -221,7 +217,9 @@ pub fn bind(
         let partition = j.creds.partition.get().map_or(0, |p| p as u32 + 1);
         (&j.request, partition)
     });
-    let pooled = !pinned && nodes.spec.pools_processors(requests);
+    // Under Maui's semantics which nodes a job takes and a reservation holds shapes the
+    // schedule, so nodes are tracked one by one.
+    let pooled = !pinned && !policy.semantics.is_maui() && nodes.spec.pools_processors(requests);
     let engine = EngineOptions {
         order: event_order,
         poll_interval: config.config.poll_interval,

@@ -14,7 +14,7 @@ use crate::trace::swf::SwfHeader;
 use crate::trace::workload::{Counts, Job, Machine, Workload};
 use crate::units::clock;
 use mauisim_config::Duration;
-use mauisim_core::{CredKind, Time, Window, FOREVER};
+use mauisim_core::{CredKind, Semantics, Time, Window, FOREVER};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -41,6 +41,9 @@ struct FileSpec {
     event_order: Option<Spanned<String>>,
     /// What the scheduler plans with: `limit` (default) or `tsafrir`.
     predictor: Option<Spanned<String>>,
+    /// Whose reading of the policy: `maui`, `maui-3.3.1` or `research-easy`, as
+    /// `--semantics` names them (default: `Semantics::default()`).
+    semantics: Option<Spanned<String>>,
     /// Where each job's limit comes from: `trace` (its `limit`, default), `exact`,
     /// `f-model:F` or `accuracy:A`, drawn with `seed`.
     estimate: Option<Spanned<String>>,
@@ -161,6 +164,7 @@ pub struct Scenario {
     pub scale_by_speed: bool,
     pub event_order: EventOrder,
     pub predictor: crate::engine::Predictor,
+    pub semantics: Semantics,
     /// Sorted by `(submit, id)`; ids are positions in the file, from 1.
     pub jobs: Vec<Job>,
     /// Job names by id − 1.
@@ -312,6 +316,24 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
             Err(message) => return r.error(p.span().start, format!("predictor: {message}")),
         },
     };
+    let semantics = match &spec.semantics {
+        None => Semantics::default(),
+        Some(text) => match Semantics::ALL
+            .into_iter()
+            .find(|s| s.name() == text.get_ref())
+        {
+            Some(semantics) => semantics,
+            None => {
+                return r.error(
+                    text.span().start,
+                    format!(
+                        "semantics: expected maui, maui-3.3.1 or research-easy, found `{}`",
+                        text.get_ref()
+                    ),
+                )
+            }
+        },
+    };
     let mut credentials = Names::default();
     let mut names: Vec<String> = Vec::new();
     let mut jobs = Vec::new();
@@ -450,6 +472,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
         scale_by_speed: spec.runtimes_scale_with_speed,
         event_order,
         predictor,
+        semantics,
         jobs,
         names,
         variants,
@@ -745,7 +768,8 @@ pub fn run_at(scenario: &Scenario, instants: &[Time]) -> Result<ScenarioResult> 
 
 fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Result<VariantResult> {
     let source = format!("{} (config of `{}`)", scenario.path.display(), variant.name);
-    let config: LoadedConfig = params::from_str(&variant.config, &source)?;
+    let mut config: LoadedConfig = params::from_str(&variant.config, &source)?;
+    config.config.policy.semantics = scenario.semantics;
     let workload = Workload {
         path: scenario.path.clone(),
         header: SwfHeader::default(),

@@ -1,11 +1,12 @@
 //! The exactness bar: the EASY-equivalent configuration (FCFS priority, FIRSTFIT,
-//! RESERVATIONDEPTH 1, per-event trigger) must reproduce the published per-job schedules
+//! RESERVATIONDEPTH 1, per-event trigger, `--semantics research-easy`) must reproduce the published per-job schedules
 //! of traces/reference_outputs job for job, and their average bounded slowdown to every
 //! printed digit (traces/PUBLISHED.md).
 //!
 //! The references live in `../shared` beside the checkout (as in CI). Where it is absent
 //! (a user's fresh clone) each test says so on stderr and passes without checking.
 
+use mauisim_core::Semantics;
 use mauisim_sim::engine::EventOrder;
 use mauisim_sim::trace::swf;
 use mauisim_sim::trace::workload::{Estimate, Filter};
@@ -54,6 +55,7 @@ fn check(
         filter,
         estimate,
         event_order: EventOrder::PerEvent,
+        semantics: Semantics::ResearchEasy,
         ..RunOptions::new(input)
     })
     .unwrap();

@@ -221,3 +221,49 @@ user = "u3"
         "{e}"
     );
 }
+
+/// `semantics` chooses whose reading a scenario follows: Maui 3.3.1 packs jobs from the
+/// last node, the research reading from the first.
+#[test]
+fn scenarios_choose_the_semantics() {
+    let text = |head: &str| {
+        format!(
+            r#"title = "semantics"
+procs = 4
+{head}
+[[job]]
+name = "A"
+procs = 2
+limit = 100
+[[job]]
+name = "B"
+procs = 1
+limit = 100
+"#
+        )
+    };
+    let nodes = |head: &str| {
+        let s = parse(&text(head)).unwrap();
+        let r = scenario::run(&s).unwrap();
+        let rows = &r.variants[0].jobs;
+        rows.iter()
+            .map(|j| format!("{} {} {}", j.name, j.start, j.nodes))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        nodes("semantics = \"research-easy\""),
+        ["A 0 n[0-1]", "B 0 n2"]
+    );
+    assert_eq!(nodes("semantics = \"maui\""), ["A 0 n[2-3]", "B 0 n1"]);
+    assert_eq!(
+        nodes("semantics = \"maui-3.3.1\""),
+        ["A 0 n[2-3]", "B 0 n1"]
+    );
+    let e = parse(&text("semantics = \"slurm\""))
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        e.starts_with("s.toml:3: semantics: expected maui, maui-3.3.1 or research-easy"),
+        "{e}"
+    );
+}
