@@ -158,6 +158,17 @@ fn schedule_swf_reads_back() {
             .count()
     };
     assert_eq!(rows(&first), rows(&second));
+    // It keeps the SWF version and the input's calendar, so SWF tools can date it.
+    let swf = fs::read_to_string(first.join("schedule.swf")).unwrap();
+    let header: Vec<&str> = swf.lines().take_while(|l| l.starts_with(';')).collect();
+    assert_eq!(header[0], "; Version: 2.2");
+    for line in [
+        "; UnixStartTime: 1027839845",
+        "; TimeZone: 3600",
+        "; TimeZoneString: Europe/Stockholm",
+    ] {
+        assert!(header.contains(&line), "{line} missing from {header:?}");
+    }
 }
 
 #[test]

@@ -82,6 +82,7 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
     }
     let mut reader = swf::open(path)?;
     let first = reader.read_header()?;
+    let input_header = reader.header.clone();
     let load = crate::load_options(options, &config);
     let machine = workload::machine_size(&reader.header, &load.machine, path)?;
     let mut names = Names::default();
@@ -131,7 +132,7 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
         names: names.clone(),
         nodes: &nodes,
         jobs_csv: JobsCsv::create(&staging.join("jobs.csv"))?,
-        schedule: ScheduleSwf::create(&staging.join("schedule.swf"), path, machine)?,
+        schedule: ScheduleSwf::create(&staging.join("schedule.swf"), path, &input_header, machine)?,
         metrics: Accumulator::default(),
         warmup: options.transform.warmup,
         first_submit: None,

@@ -11,7 +11,7 @@ use crate::engine::Outcome;
 use crate::error::{Result, SimError};
 use crate::nodes::Nodes;
 use crate::params::credentials::Names;
-use crate::trace::swf;
+use crate::trace::swf::{self, SwfHeader};
 use crate::trace::workload::{Job, Machine};
 use crate::RunReport;
 use mauisim_core::{Blocked, CredKind, Time};
@@ -418,7 +418,7 @@ pub(crate) fn held_csv(path: &Path, held: &[(Job, Blocked)], names: &Names) -> R
 
 fn write_schedule_swf(path: &Path, report: &RunReport) -> Result<()> {
     let w = &report.workload;
-    let mut out = ScheduleSwf::create(path, &w.path, w.machine)?;
+    let mut out = ScheduleSwf::create(path, &w.path, &w.header, w.machine)?;
     for (job, o) in w.jobs.iter().zip(&report.outcomes) {
         out.row(job, o)?;
     }
@@ -432,16 +432,31 @@ pub(crate) struct ScheduleSwf {
 }
 
 impl ScheduleSwf {
-    pub(crate) fn create(path: &Path, input: &Path, machine: Machine) -> Result<Self> {
+    /// The file with its header: the SWF version, what wrote it, and the input's calendar
+    /// (`UnixStartTime` and the time zone, so that submit times keep their dates).
+    pub(crate) fn create(
+        path: &Path,
+        input: &Path,
+        input_header: &SwfHeader,
+        machine: Machine,
+    ) -> Result<Self> {
         let file = fs::File::create(path).map_err(io_err(path))?;
         let mut out = BufWriter::new(file);
-        let header = format!(
-            "; Computer: mauisim {} simulated schedule\n; Note: input {}\n; Note: field 3 = simulated wait, field 4 = simulated runtime, field 5 = processors used; status 5 = cancelled at its wallclock limit\n; MaxNodes: {}\n; MaxProcs: {}\n",
+        let mut header = format!(
+            "; Version: 2.2\n; Computer: mauisim {} simulated schedule\n; Note: input {}\n; Note: field 3 = simulated wait, field 4 = simulated runtime, field 5 = processors used; status 5 = cancelled at its wallclock limit\n",
             env!("CARGO_PKG_VERSION"),
             input.display(),
-            machine.nodes,
-            machine.procs(),
         );
+        for key in ["UnixStartTime", "TimeZone", "TimeZoneString", "StartTime"] {
+            if let Some(value) = input_header.pairs.get(key) {
+                header.push_str(&format!("; {key}: {value}\n"));
+            }
+        }
+        header.push_str(&format!(
+            "; MaxNodes: {}\n; MaxProcs: {}\n",
+            machine.nodes,
+            machine.procs()
+        ));
         out.write_all(header.as_bytes()).map_err(io_err(path))?;
         Ok(ScheduleSwf {
             out,
