@@ -258,9 +258,13 @@ fn parse_positive(text: &str) -> Result<f64, String> {
 struct RunArgs {
     #[command(flatten)]
     trace: TraceArgs,
-    /// Output directory (created; existing output files in it are replaced).
+    /// Output directory (created; an earlier run's outputs in it are replaced; one that
+    /// holds other files is refused unless --force).
     #[arg(long, short)]
     out: PathBuf,
+    /// Write into --out even if it holds files that are not a run's outputs.
+    #[arg(long)]
+    force: bool,
     /// Also write every fairshare window as an FS.<epoch> file (guide 6.3) into DIR.
     #[arg(long, value_name = "DIR")]
     fs_dir: Option<PathBuf>,
@@ -482,6 +486,9 @@ fn report(args: ReportArgs) -> anyhow::Result<()> {
 }
 
 fn run_trace(args: RunArgs) -> anyhow::Result<()> {
+    if !args.force {
+        mauisim_sim::output::check_out_dir(&args.out)?;
+    }
     let mut options = run_options(args.trace.trace, args.trace.options, args.fs_dir);
     options.timeline = args.charts;
     options.check = args.check;

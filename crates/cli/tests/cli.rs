@@ -1436,3 +1436,59 @@ fn a_streamed_run_refuses_what_needs_the_whole_trace() {
     );
     fails_with(&bad, &["--stream"], "bad.swf:3");
 }
+
+/// `run` replaces an earlier run's outputs, but refuses an --out that holds other files
+/// (another command's results, a user's files), leaving them untouched, unless --force.
+#[test]
+fn run_refuses_an_out_holding_other_files_unless_forced() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = one_job_trace(tmp.path());
+    let out = tmp.path().join("out");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            trace.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        mauisim(&args)
+    };
+    assert!(run(&["-q"]).status.success());
+    assert!(
+        run(&["-q"]).status.success(),
+        "an earlier run's outputs are replaced"
+    );
+    let sweep = tmp.path().join("sweep");
+    fs::create_dir(&sweep).unwrap();
+    write(&sweep, "results.csv", b"run,seed\n0,1\n");
+    let into_sweep = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            trace.to_str().unwrap(),
+            "--out",
+            sweep.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        mauisim(&args)
+    };
+    let refused = into_sweep(&["-q"]);
+    assert!(!refused.status.success());
+    let err = stderr(&refused);
+    assert!(
+        err.contains("holds files that are not a run's outputs (results.csv); choose another --out, or pass --force"),
+        "{err}"
+    );
+    let names = |d: &Path| {
+        let mut n: Vec<String> = fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        n.sort();
+        n
+    };
+    assert_eq!(names(&sweep), ["results.csv"], "nothing written");
+    assert!(into_sweep(&["-q", "--force"]).status.success());
+    assert!(names(&sweep).contains(&"jobs.csv".to_string()));
+    assert!(names(&sweep).contains(&"results.csv".to_string()));
+}

@@ -63,6 +63,38 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> SimError + '_ {
     }
 }
 
+/// Refuses an output directory that holds something other than an earlier run's outputs
+/// (another command's results, a user's files), which a run would mix its files into.
+/// A directory that does not exist, is empty, or holds a run's `summary.json` (with the
+/// charts and report a run or `mauisim report` adds) is fine.
+pub fn check_out_dir(dir: &Path) -> Result<()> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Ok(()); // absent, or not a directory: writing says which
+    };
+    let names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let earlier_run = names.iter().any(|n| n == "summary.json");
+    let foreign: Vec<&String> = names
+        .iter()
+        .filter(|n| !FILES.contains(&n.as_str()))
+        .collect();
+    if earlier_run || foreign.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<&str> = foreign.iter().take(3).map(|n| n.as_str()).collect();
+    let more = if foreign.len() > 3 { ", …" } else { "" };
+    Err(SimError::Input {
+        path: dir.to_path_buf(),
+        message: format!(
+            "holds files that are not a run's outputs ({}{more}); choose another --out, or \
+             pass --force to write into it anyway",
+            shown.join(", ")
+        ),
+    })
+}
+
 /// Writes all outputs of `report` into `dir`, atomically.
 pub fn write_all(dir: &Path, report: &RunReport) -> Result<()> {
     write_staged(dir, |staging| write_into(staging, report))
