@@ -1,6 +1,7 @@
 //! The one-screen human summary printed after a run.
 
 use mauisim_sim::trace::workload::describe;
+use mauisim_sim::units::count;
 use mauisim_sim::Summary;
 use std::fmt::Write;
 use std::path::Path;
@@ -90,15 +91,17 @@ pub fn render(s: &Summary, out: &Path, fs_files: Option<FsFiles>) -> String {
         Some(most) => {
             let _ = writeln!(
                 text,
-                "  jobs           {} simulated of {} records; at most {most} in memory at once",
-                m.jobs, s.records
+                "  jobs           {} simulated of {}; at most {most} in memory at once",
+                m.jobs,
+                count(s.records, "record")
             );
         }
         None => {
             let _ = writeln!(
                 text,
-                "  jobs           {} simulated of {} records",
-                m.jobs, s.records
+                "  jobs           {} simulated of {}",
+                m.jobs,
+                count(s.records, "record")
             );
         }
     }
@@ -157,8 +160,8 @@ pub fn render(s: &Summary, out: &Path, fs_files: Option<FsFiles>) -> String {
     if m.reserved_jobs > 0 {
         let _ = writeln!(
             text,
-            "  reservations   {} jobs reserved, {:.2} % started by their first promise; delay avg {} max {}; bypass avg {:.2} max {}",
-            m.reserved_jobs,
+            "  reservations   {} reserved, {:.2} % started by their first promise; delay avg {} max {}; bypass avg {:.2} max {}",
+            count(m.reserved_jobs, "job"),
             100.0 * m.reservations_kept_fraction,
             clock_of(m.avg_reservation_delay),
             clock_of(m.max_reservation_delay as f64),

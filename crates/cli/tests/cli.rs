@@ -286,6 +286,19 @@ fn a_missing_trace() {
         &[],
         "nope.swf: No such file or directory",
     );
+    // The reason is given once.
+    let o = mauisim(&[
+        "run",
+        tmp.path().join("nope.swf").to_str().unwrap(),
+        "--out",
+        tmp.path().join("o").to_str().unwrap(),
+    ]);
+    assert_eq!(
+        stderr(&o).matches("No such file or directory").count(),
+        1,
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// Two processors; job 1 runs the first hour, jobs 2 (1 processor) and 3 (2) wait behind it.

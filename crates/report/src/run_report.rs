@@ -335,7 +335,11 @@ fn matrix_figure(
                     c.map(|c| Cell {
                         value: c.value,
                         text: text(c.value),
-                        note: format!("{} jobs", c.jobs),
+                        note: if c.jobs == 1 {
+                            "1 job".to_string()
+                        } else {
+                            format!("{} jobs", c.jobs)
+                        },
                     })
                 })
                 .collect()

@@ -444,8 +444,8 @@ pub(crate) fn simulate_feed(
     }
     if !sim.queue.is_empty() {
         return Err(SimError::Usage(format!(
-            "{} jobs could never start (first: job {}); this is a bug, please report it",
-            sim.queue.len(),
+            "{} could never start (first: job {}); this is a bug, please report it",
+            crate::units::count(sim.queue.len() as u64, "job"),
             sim.queue[0].id
         )));
     }

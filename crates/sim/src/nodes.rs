@@ -165,8 +165,9 @@ pub fn build(
                 None => machine,
             };
             let source = format!(
-                "{} nodes x {} processors",
-                machine.nodes, machine.procs_per_node
+                "{} x {}",
+                crate::units::count(machine.nodes, "node"),
+                crate::units::count(machine.procs_per_node, "processor")
             );
             (generated(machine), source, false)
         }

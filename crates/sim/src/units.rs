@@ -42,6 +42,15 @@ pub fn hours(seconds: f64) -> String {
     format!("{:.2} h", seconds / 3600.0)
 }
 
+/// `1 job`, `2 jobs`: a count with its noun, plural unless the count is one.
+pub fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// `15m`, `4h`, `2d16h`: whole days, hours and minutes, the zero ones left out.
 pub fn words(seconds: Time) -> String {
     let (d, h, m) = (seconds / 86_400, seconds / 3_600 % 24, seconds / 60 % 60);
