@@ -85,6 +85,8 @@ fn parse_shard(text: &str) -> Result<[usize; 2], String> {
 }
 
 #[derive(clap::Args)]
+// A and B are the configs: the shared --config is not one of compare's options.
+#[command(mut_arg("config", |a| a.hide(true)))]
 pub struct CompareArgs {
     /// The trace.
     trace: PathBuf,

@@ -1505,3 +1505,30 @@ fn run_refuses_an_out_holding_other_files_unless_forced() {
     assert!(names(&sweep).contains(&"jobs.csv".to_string()));
     assert!(names(&sweep).contains(&"results.csv".to_string()));
 }
+
+/// compare's configs are its arguments A and B: its help does not offer --config, and
+/// passing one says so.
+#[test]
+fn compare_does_not_offer_config() {
+    let help = succeeds(&["compare", "--help"]);
+    assert!(!help.contains("--config"), "{help}");
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = one_job_trace(tmp.path());
+    let cfg = write(tmp.path(), "a.cfg", b"RESERVATIONDEPTH 2\n");
+    let o = mauisim(&[
+        "compare",
+        trace.to_str().unwrap(),
+        cfg.to_str().unwrap(),
+        cfg.to_str().unwrap(),
+        "-c",
+        cfg.to_str().unwrap(),
+        "--out",
+        tmp.path().join("c").to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("compare takes its two configs as arguments A and B, not --config"),
+        "{}",
+        stderr(&o)
+    );
+}
