@@ -230,6 +230,8 @@ pub enum Source {
 pub enum Shortfall {
     /// Processors (on the nodes that satisfy the job).
     Procs,
+    /// Processors per task: no node has that many.
+    TaskProcs,
     /// Memory, swap or disk per task: no node has that much.
     Mem,
     Swap,

@@ -252,6 +252,9 @@ impl Scheduler {
                 Unfit::Procs { asked, available } => {
                     (Shortfall::Procs, Metric::Proc, asked, available)
                 }
+                Unfit::TaskProcs { per_task, largest } => {
+                    (Shortfall::TaskProcs, Metric::Proc, per_task, largest)
+                }
                 Unfit::Mem { per_task, largest } => {
                     (Shortfall::Mem, Metric::Mem, per_task, largest)
                 }

@@ -338,6 +338,36 @@ fn a_job_no_node_can_hold_is_held_with_the_reason() {
     assert_eq!(outcomes[1].start, 0);
 }
 
+/// Tasks of 2 processors on 1-processor nodes: held for the node size, not as a machine
+/// with no processors.
+#[test]
+fn a_task_larger_than_every_node_is_held_for_the_node_size() {
+    let spec = MachineSpec::homogeneous(4, 1);
+    let mut wide = Job::synthetic(1, 0, 10, 10, 4);
+    wide.request.procs_per_task = 2;
+    let (_, stats) = simulate(
+        &[wide],
+        Arc::new(spec),
+        PolicyConfig::default(),
+        EngineOptions {
+            pooled: false,
+            ..EngineOptions::default()
+        },
+    )
+    .unwrap();
+    let (_, b) = &stats.held[0];
+    assert_eq!(
+        mauisim_sim::params::limits::limit_name(b),
+        "node processors"
+    );
+    assert_eq!((b.amount, b.limit), (2, 1));
+    let names = mauisim_sim::params::credentials::Names::default();
+    assert_eq!(
+        mauisim_sim::params::limits::describe(b, &names),
+        "node processors: each task needs 2 processors > 1 on the largest node"
+    );
+}
+
 #[test]
 fn scenario_node_errors_name_the_line() {
     let base = r#"title = "t"

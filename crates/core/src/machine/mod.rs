@@ -82,6 +82,11 @@ pub enum Unfit {
         asked: u64,
         available: u64,
     },
+    /// No node has as many processors as one of its tasks asks for.
+    TaskProcs {
+        per_task: u64,
+        largest: u64,
+    },
     /// No node has the memory one of its tasks asks for.
     Mem {
         per_task: u64,
@@ -295,6 +300,12 @@ impl Machine {
         let r = job.request;
         let need = self.need(job);
         let largest = self.largest;
+        if need.procs > largest.procs {
+            return Err(Unfit::TaskProcs {
+                per_task: need.procs,
+                largest: largest.procs,
+            });
+        }
         if need.mem > largest.mem {
             return Err(Unfit::Mem {
                 per_task: need.mem,

@@ -323,6 +323,7 @@ pub fn limit_name(b: &Blocked) -> String {
     if let Source::Machine(lacks) = b.source {
         return match lacks {
             Shortfall::Procs => "machine size",
+            Shortfall::TaskProcs => "node processors",
             Shortfall::Mem => "node memory",
             Shortfall::Swap => "node swap",
             Shortfall::Disk => "node disk",
@@ -386,6 +387,12 @@ pub fn describe(b: &Blocked, names: &Names) -> String {
         (_, Source::Machine(Shortfall::Features)) => {
             "node features: no node has every feature the job requires".into()
         }
+        (_, Source::Machine(Shortfall::TaskProcs)) => format!(
+            "{}: each task needs {} processors > {} on the largest node",
+            limit_name(b),
+            b.amount,
+            b.limit
+        ),
         (_, Source::Machine(Shortfall::Mem | Shortfall::Swap | Shortfall::Disk)) => format!(
             "{}: each task needs {} MB > {} MB on the largest node",
             limit_name(b),
