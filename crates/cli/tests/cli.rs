@@ -1532,3 +1532,30 @@ fn compare_does_not_offer_config() {
         stderr(&o)
     );
 }
+
+/// A machine too large to simulate, from the header or the command line, is a located
+/// error before anything is allocated.
+#[test]
+fn a_huge_machine_is_an_error_naming_its_source() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = write(
+        tmp.path(),
+        "huge.swf",
+        format!("; MaxProcs: 9223372036854775807\n{RECORD}").as_bytes(),
+    );
+    fails_with(
+        &trace,
+        &[],
+        "huge.swf: header MaxProcs/MaxNodes: 9223372036854775807 nodes x 1 processor is more than mauisim simulates (at most 16777216 nodes and 1099511627776 processors); pass --procs N or --nodes N --procs-per-node K",
+    );
+    fails_with(
+        &one_job_trace(tmp.path()),
+        &["--procs", "4294967296"],
+        "machine size: 4294967296 nodes x 1 processor is more than mauisim simulates",
+    );
+    fails_with(
+        &one_job_trace(tmp.path()),
+        &["--nodes", "4294967296", "--procs-per-node", "4294967296"],
+        "machine size: 4294967296 nodes x 4294967296 processors is more than mauisim simulates",
+    );
+}

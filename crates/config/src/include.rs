@@ -12,6 +12,25 @@ use crate::Parsed;
 /// Deepest allowed `#INCLUDE` nesting (the top file is depth 0).
 pub const MAX_INCLUDE_DEPTH: usize = 16;
 
+/// The largest config file read (a site's maui.cfg is kilobytes; `#INCLUDE /dev/zero`
+/// must not read without end).
+pub const MAX_CONFIG_BYTES: u64 = 16 << 20;
+
+/// The file's bytes, at most [`MAX_CONFIG_BYTES`] of them.
+fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    fs::File::open(path)?
+        .take(MAX_CONFIG_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {MAX_CONFIG_BYTES} bytes: not a config file"
+        )));
+    }
+    Ok(bytes)
+}
+
 /// Read and parse a file, following `#INCLUDE <path>` (relative to the including file's
 /// directory, quotes optional). Included entries appear where the directive was.
 pub fn parse_file(path: &Path) -> Result<Parsed, ConfigError> {
@@ -57,7 +76,7 @@ fn load(
             "#INCLUDE nested deeper than {MAX_INCLUDE_DEPTH} levels (at `{name}`)"
         )));
     }
-    let bytes = match fs::read(path) {
+    let bytes = match read_bounded(path) {
         Ok(b) => b,
         Err(source) => {
             return Err(match site {

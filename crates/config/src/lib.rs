@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 pub use entry::{Attr, Entry, Token};
 pub use error::{ConfigError, Location, ValueError, Warning};
-pub use include::{parse_file, MAX_INCLUDE_DEPTH};
+pub use include::{parse_file, MAX_CONFIG_BYTES, MAX_INCLUDE_DEPTH};
 pub use lexer::MAX_LINE_BYTES;
 pub use suggest::closest;
 pub use value::{parse_bool, parse_duration, parse_float, parse_int, parse_limit_pair, Duration};

@@ -493,7 +493,7 @@ fn apply_priority_param(
     let p = &mut config.policy.priority;
     match param {
         PriorityParam::ComponentWeight(c) => {
-            p.component_weight[c as usize] = float(entry)?;
+            p.component_weight[c as usize] = weight(entry)?;
             if c == Component::Attr && p.component_weight[c as usize] != 0.0 {
                 warnings.push(format!(
                     "{}: warning: ATTRWEIGHT: the ATTR component has no factors (as in Maui 3.3.1); it adds nothing",
@@ -502,7 +502,7 @@ fn apply_priority_param(
             }
         }
         PriorityParam::ComponentCap(c) => p.component_cap[c as usize] = cap(entry)?,
-        PriorityParam::Weight(s) => p.weight[s as usize] = float(entry)?,
+        PriorityParam::Weight(s) => p.weight[s as usize] = weight(entry)?,
         PriorityParam::Cap(s) => p.cap[s as usize] = cap(entry)?,
     }
     Ok(())
@@ -578,16 +578,28 @@ fn float(entry: &Entry) -> Result<f64, ConfigError> {
     located(cfg::parse_float(text), entry, at)
 }
 
+/// The largest priority weight in magnitude: a component times two weights stays finite
+/// (larger ones turned priorities into NaN), far above any weight a site uses.
+const MAX_WEIGHT: f64 = 1e15;
+
+/// A priority weight: a number within ±[`MAX_WEIGHT`].
+fn weight(entry: &Entry) -> Result<f64, ConfigError> {
+    float_where(
+        entry,
+        |w| w.abs() <= MAX_WEIGHT,
+        "a weight within -1e15..=1e15",
+    )
+}
+
 /// A number that must pass `ok`; else an error saying what was `expected`.
 fn float_where(entry: &Entry, ok: fn(f64) -> bool, expected: &str) -> Result<f64, ConfigError> {
     let v = float(entry)?;
     if ok(v) {
         return Ok(v);
     }
-    Err(ConfigError::at(
-        entry.location.clone(),
-        format!("{}: expected {expected}, found {v}", entry.name),
-    ))
+    let (text, at) = scalar(entry)?;
+    let found = format!("expected {expected}, found `{}`", text.trim());
+    located(Err(cfg::ValueError(found)), entry, at)
 }
 
 fn cap(entry: &Entry) -> Result<f64, ConfigError> {

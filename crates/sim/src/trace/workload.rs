@@ -545,7 +545,41 @@ pub fn describe(counts: &Counts) -> String {
         .join(", ")
 }
 
+/// The most nodes mauisim simulates (each node is state of its own), and the most
+/// processors (sums of processors stay exact in every time unit).
+pub const MAX_NODES: u64 = 1 << 24;
+pub const MAX_PROCS: u64 = 1 << 40;
+
+/// The machine: from the command line, else the trace header; a size beyond
+/// [`MAX_NODES`] or [`MAX_PROCS`] is an error naming where it came from.
 pub(crate) fn machine_size(
+    header: &SwfHeader,
+    cli: &MachineOverride,
+    path: &Path,
+) -> Result<Machine> {
+    let machine = requested_machine_size(header, cli, path)?;
+    let procs = machine.nodes.checked_mul(machine.procs_per_node);
+    if machine.nodes <= MAX_NODES && procs.is_some_and(|p| p <= MAX_PROCS) {
+        return Ok(machine);
+    }
+    let size = format!(
+        "{} x {} is more than mauisim simulates (at most {MAX_NODES} nodes and {MAX_PROCS} \
+         processors)",
+        crate::units::count(machine.nodes, "node"),
+        crate::units::count(machine.procs_per_node, "processor")
+    );
+    if cli.procs.is_some() || cli.nodes.is_some() {
+        return Err(SimError::Usage(format!("machine size: {size}")));
+    }
+    Err(SimError::Input {
+        path: path.to_path_buf(),
+        message: format!(
+            "header MaxProcs/MaxNodes: {size}; pass --procs N or --nodes N --procs-per-node K"
+        ),
+    })
+}
+
+fn requested_machine_size(
     header: &SwfHeader,
     cli: &MachineOverride,
     path: &Path,
