@@ -1559,3 +1559,25 @@ fn a_huge_machine_is_an_error_naming_its_source() {
         "machine size: 4294967296 nodes x 4294967296 processors is more than mauisim simulates",
     );
 }
+
+/// A target load or compression the trace cannot take at one-second resolution, or that
+/// would stretch it past any sensible time, is an error, not a run at load 0.
+#[test]
+fn unreachable_target_loads_are_errors() {
+    let kth = repo().join("traces/KTH-SP2-1996-2.swf.gz");
+    fails_with(
+        &kth,
+        &["--target-load", "1e308"],
+        "--target-load 1e308: at one-second resolution every submission falls on one instant; ask for a lower load",
+    );
+    fails_with(
+        &kth,
+        &["--target-load", "1e-308"],
+        "--target-load 1e-308: the workload would span more than 1e12 s; ask for a higher load",
+    );
+    fails_with(
+        &kth,
+        &["--compress", "1e-300"],
+        "--compress 1e-300: the workload would span more than 1e12 s",
+    );
+}

@@ -137,7 +137,8 @@ pub(crate) fn apply(w: &mut Workload, t: &Transform, machine_procs: u64) -> Resu
         )));
     }
     if let Some(c) = t.compress {
-        scale_offsets(&mut w.jobs, 1.0 / c);
+        scale_offsets(&mut w.jobs, 1.0 / c)
+            .map_err(|e| SimError::Usage(format!("--compress {}: {e}", short(c))))?;
     }
     if let Some(target) = t.target_load {
         let now = offered_load(&w.jobs, machine_procs);
@@ -147,7 +148,19 @@ pub(crate) fn apply(w: &mut Workload, t: &Transform, machine_procs: u64) -> Resu
                     .into(),
             ));
         }
-        scale_offsets(&mut w.jobs, now / target);
+        scale_offsets(&mut w.jobs, now / target).map_err(|e| {
+            SimError::Usage(format!(
+                "--target-load {}: {e}; ask for a higher load",
+                short(target)
+            ))
+        })?;
+        if offered_load(&w.jobs, machine_procs) <= 0.0 {
+            return Err(SimError::Usage(format!(
+                "--target-load {}: at one-second resolution every submission falls on one \
+                 instant; ask for a lower load",
+                short(target)
+            )));
+        }
     }
     if t.shift != 0 {
         for j in &mut w.jobs {
@@ -160,15 +173,33 @@ pub(crate) fn apply(w: &mut Workload, t: &Transform, machine_procs: u64) -> Resu
     })
 }
 
+/// A number as a person writes it: `0.9`, `1e308`.
+fn short(x: f64) -> String {
+    if x != 0.0 && !(1e-3..1e6).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
+/// The longest a transformed workload may span, seconds (about 31,700 years): times stay
+/// far from overflowing.
+const MAX_SPAN: f64 = 1e12;
+
 /// Multiplies every submit offset from the first submission by `k` (rounded to seconds,
-/// so the order is kept).
-fn scale_offsets(jobs: &mut [Job], k: f64) {
-    let Some(first) = jobs.first().map(|j| j.submit) else {
-        return;
+/// so the order is kept); an error if the workload would span more than [`MAX_SPAN`].
+fn scale_offsets(jobs: &mut [Job], k: f64) -> std::result::Result<(), String> {
+    let (Some(first), Some(last)) = (jobs.first(), jobs.last()) else {
+        return Ok(());
     };
+    let (first, span) = (first.submit, (last.submit - first.submit) as f64 * k);
+    if !(span <= MAX_SPAN) {
+        return Err(format!("the workload would span more than {MAX_SPAN:e} s"));
+    }
     for j in jobs {
         j.submit = first + ((j.submit - first) as f64 * k).round() as Time;
     }
+    Ok(())
 }
 
 /// Indexes of the jobs the metrics count: all but those submitted within `warmup`
