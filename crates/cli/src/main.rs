@@ -1,5 +1,6 @@
 //! `mauisim`: the command line. Parses flags, runs the simulation, prints a summary.
 
+mod progress;
 mod summary;
 mod sweep;
 
@@ -506,9 +507,13 @@ fn run_trace(args: RunArgs) -> anyhow::Result<()> {
     let mut options = run_options(args.trace.trace, args.trace.options, args.fs_dir);
     options.timeline = args.charts;
     options.check = args.check;
+    let mut progress =
+        progress::RunProgress::new(args.quiet, &format!("reading {}", options.trace.display()));
     if args.stream {
+        progress.simulating(None);
         let streamed = mauisim_sim::stream::run(&options, &args.out)
             .with_context(|| format!("streaming the run into {}", args.out.display()))?;
+        progress.finish();
         for warning in &streamed.warnings {
             eprintln!("{warning}");
         }
@@ -517,13 +522,22 @@ fn run_trace(args: RunArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let report = mauisim_sim::run(options)?;
-    for warning in report.config.warnings.iter().chain(&report.workload.notes) {
-        eprintln!("{warning}");
-    }
+    let prepared = mauisim_sim::prepare(&options)?;
+    let jobs = &prepared.workload.jobs;
+    let span = jobs
+        .first()
+        .zip(jobs.last())
+        .map(|(a, b)| (a.submit, b.submit));
+    progress.simulating(span);
+    let report = mauisim_sim::run_prepared(prepared, options)?;
+    progress.phase(&format!("writing {}", args.out.display()));
     mauisim_sim::output::write_all(&args.out, &report)
         .with_context(|| format!("writing outputs to {}", args.out.display()))?;
     mauisim_sim::write_fs_files(&report).context("writing fairshare files")?;
+    progress.finish();
+    for warning in report.config.warnings.iter().chain(&report.workload.notes) {
+        eprintln!("{warning}");
+    }
     if !args.quiet {
         let fs_files = report
             .options

@@ -39,6 +39,10 @@ impl EventOrder {
     }
 }
 
+/// The instant the latest iteration of any run in this process was at: what a progress
+/// indicator reads. No run reads it.
+pub static CLOCK: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(Time::MIN);
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EngineOptions {
     pub order: EventOrder,
@@ -863,6 +867,7 @@ impl<'a, S: Sink> Sim<'a, S> {
     }
 
     fn iterate(&mut self, now: Time) {
+        CLOCK.store(now, std::sync::atomic::Ordering::Relaxed);
         self.stats.iterations += 1;
         self.clock = now;
         self.latest = self.latest.max(now);

@@ -1,0 +1,108 @@
+//! What a long `mauisim run` shows while it works (on a terminal, unless --quiet): a
+//! spinner while reading and writing, and a bar over the trace's time while simulating.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use mauisim_core::Time;
+use mauisim_sim::engine::CLOCK;
+use mauisim_sim::units::clock;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The phases of one run, on one line of stderr.
+pub struct RunProgress {
+    bar: Option<ProgressBar>,
+    poller: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
+}
+
+impl RunProgress {
+    /// Starts with a spinner saying `what` (hidden with `quiet` or without a terminal).
+    pub fn new(quiet: bool, what: &str) -> Self {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = ProgressBar::new_spinner();
+            bar.set_message(what.to_string());
+            bar.enable_steady_tick(Duration::from_millis(100));
+            bar
+        });
+        RunProgress { bar, poller: None }
+    }
+
+    /// A bar over the simulated time from `first` to `last` (the trace's submissions;
+    /// `None` when unknown, as in a streamed run: then the simulated instant only).
+    pub fn simulating(&mut self, span: Option<(Time, Time)>) {
+        let Some(bar) = self.bar.clone() else {
+            return;
+        };
+        self.stop_polling();
+        let (first, length) = match span {
+            Some((first, last)) => (first, (last - first).max(1) as u64),
+            None => (0, 0),
+        };
+        if span.is_some() {
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "simulating {bar:30} {percent:>3}% of the trace's time  ETA {eta}  {msg}",
+                )
+                .expect("a valid template"),
+            );
+            bar.set_length(length);
+        } else {
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} simulating  {msg}")
+                    .expect("a valid template"),
+            );
+        }
+        bar.set_message("");
+        CLOCK.store(Time::MIN, Ordering::Relaxed);
+        let done = Arc::new(AtomicBool::new(false));
+        let stop = Arc::clone(&done);
+        let poll = std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let now = CLOCK.load(Ordering::Relaxed);
+                if now != Time::MIN {
+                    if span.is_some() {
+                        bar.set_position(((now - first).max(0) as u64).min(length));
+                    }
+                    bar.set_message(format!("at {}", clock(now - first)));
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        self.poller = Some((done, poll));
+    }
+
+    /// Back to a spinner saying `what`.
+    pub fn phase(&mut self, what: &str) {
+        self.stop_polling();
+        if let Some(bar) = &self.bar {
+            bar.set_style(ProgressStyle::default_spinner());
+            bar.set_message(what.to_string());
+        }
+    }
+
+    /// Clears the line (before the summary is printed).
+    pub fn finish(mut self) {
+        self.stop_polling();
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+
+    fn stop_polling(&mut self) {
+        if let Some((done, poll)) = self.poller.take() {
+            done.store(true, Ordering::Relaxed);
+            let _ = poll.join();
+        }
+    }
+}
+
+impl Drop for RunProgress {
+    fn drop(&mut self) {
+        self.stop_polling();
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
