@@ -193,7 +193,7 @@ fn scale_offsets(jobs: &mut [Job], k: f64) -> std::result::Result<(), String> {
         return Ok(());
     };
     let (first, span) = (first.submit, (last.submit - first.submit) as f64 * k);
-    if !(span <= MAX_SPAN) {
+    if span.is_nan() || span > MAX_SPAN {
         return Err(format!("the workload would span more than {MAX_SPAN:e} s"));
     }
     for j in jobs {
