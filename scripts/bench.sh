@@ -18,6 +18,8 @@
 #             target: within 1.5x of the processor-pool foundation), per-node tracking
 #             (CONTIGUOUS on KTH-SP2; RICC with 12 GB nodes, so memory binds), and a
 #             synthetic 100,000-node machine with 1 M jobs (scripts/synthetic_swf.py)
+#   maui      the Maui 3.3.1 semantics (nodes one by one) against research-easy on KTH-SP2
+#             (also with per-user limits) and the first 5,000 jobs of CEA-Curie (issues 24, 26)
 #   history   KTH-SP2 FCFS and CEA-Curie EASY only (both per-event, as the first records):
 #             the two cases scripts/bench-history.sh follows across commits
 #   sweep     a 100-run sweep over KTH-SP2 (5 RESERVATIONDEPTHs x 2 BACKFILLPOLICYs x 10
@@ -137,6 +139,15 @@ case "$suite" in
     exit 0 ;;
   limits)
     against_fcfs "FCFS, no limits" "scenarios/fair-limits.cfg" -c scenarios/fair-limits.cfg
+    exit 0 ;;
+  maui)
+    bench "KTH-SP2, research-easy" "$kth" --semantics research-easy
+    bench "KTH-SP2, --semantics maui" "$kth" --semantics maui
+    bench "KTH-SP2, fair-limits.cfg, --semantics maui" "$kth" --semantics maui -c scenarios/fair-limits.cfg
+    if [ -f "$curie" ]; then
+      bench "CEA-Curie first 5,000 jobs, research-easy" "$curie" --first 5000 --semantics research-easy
+      bench "CEA-Curie first 5,000 jobs, --semantics maui" "$curie" --first 5000 --semantics maui
+    fi
     exit 0 ;;
   history)
     bench "KTH-SP2 EASY (--filter published, per-event)" "$kth" --filter published --event-order per-event
