@@ -875,17 +875,8 @@ impl Machine {
     /// Nodes that may have processors free at `now`: those no running job fills, and those
     /// of jobs whose planned end has come.
     fn nodes_free_now(&self, now: Time) -> Vec<u32> {
-        let mut nodes: Vec<u32> = self.free_set.iter().copied().collect();
-        let expired = self.by_end.range(..(now + 1, JobIdx(0)));
-        let mut extra = false;
-        for &(_, j) in expired {
-            nodes.extend(self.running[&j].nodes.iter().map(|&(n, _)| n));
-            extra = true;
-        }
-        if extra {
-            nodes.sort_unstable();
-            nodes.dedup();
-        }
+        let mut nodes: Vec<u32> = self.free_nodes_now(now).collect();
+        nodes.sort_unstable();
         nodes
     }
 
@@ -912,8 +903,7 @@ impl Machine {
     /// Processors of node `n` that jobs past their planned end at `now` still hold.
     fn expired_on(&self, now: Time) -> BTreeMap<u32, i64> {
         let mut extra = BTreeMap::new();
-        for &(_, j) in self.by_end.range(..(now + 1, JobIdx(0))) {
-            let p = &self.running[&j];
+        for p in self.expired_jobs(now) {
             for &(n, tasks) in &p.nodes {
                 *extra.entry(n).or_insert(0) += p.per_task.times(tasks).procs as i64;
             }
@@ -1119,8 +1109,10 @@ impl Machine {
         tasks: u64,
     ) -> Option<Allocation> {
         let mut nodes: Vec<u32> = self.free_set.iter().copied().collect();
-        let ending = self.by_end.range(..(t + 1, JobIdx(0)));
-        nodes.extend(ending.flat_map(|(_, j)| self.running[j].nodes.iter().map(|&(n, _)| n)));
+        nodes.extend(
+            self.expired_jobs(t)
+                .flat_map(|p| p.nodes.iter().map(|&(n, _)| n)),
+        );
         nodes.extend(self.ahead_nodes.iter());
         nodes.sort_unstable_by(|a, b| b.cmp(a));
         nodes.dedup();
@@ -1190,91 +1182,34 @@ impl Machine {
     /// A sweep over time: each node's tasks for a start at `t` change only when `t`
     /// passes the end of one of its claims (more) or when `t + WCL` passes the start of
     /// one (fewer), so only those nodes are re-evaluated, and the total is checked at
-    /// each such instant.
+    /// each such instant. For a job of one-processor tasks that any node may host, only
+    /// the nodes with a claim ahead are followed one by one; the others are summed by
+    /// [`PlainNodes`] from the running jobs' planned ends.
     fn earliest_placement(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
         let per_task = self.need(job);
+        let (features, part) = (job.request.features, partition_of(job));
         let one_processor = per_task
             == Res {
                 procs: 1,
                 ..Res::default()
             };
-        let anywhere = job.request.features == 0 && partition_of(job) == 0;
-        if one_processor
-            && anywhere
+        let by_jobs = one_processor
+            && features == 0
+            && part == 0
             && !self.exhaustive
-            && self.spec.access != NodeAccess::SingleJob
-        {
-            return self.earliest_placement_by_jobs(now, job);
-        }
-        let (features, part) = (job.request.features, partition_of(job));
-        let hosts: Vec<usize> = (0..self.spec.nodes.len())
-            .filter(|&n| self.spec.can_host(n, per_task, features, part))
-            .collect();
+            && self.spec.access != NodeAccess::SingleJob;
+        let followed: Vec<u32> = if by_jobs {
+            self.ahead_nodes.iter().collect()
+        } else {
+            (0..self.spec.nodes.len() as u32)
+                .filter(|&n| self.spec.can_host(n as usize, per_task, features, part))
+                .collect()
+        };
+        let mut plain = by_jobs.then(|| PlainNodes::new(self, now, &followed));
         let tasks = job.procs / per_task.procs.max(1);
         let w = job.wcl.max(1);
         let mut events: Vec<(Time, usize)> = Vec::new();
-        for (i, &n) in hosts.iter().enumerate() {
-            for c in &self.claims[n] {
-                if c.end > now && c.end < FOREVER {
-                    events.push((c.end, i));
-                }
-                let overlaps_from = c.start.saturating_sub(w).saturating_add(1);
-                if overlaps_from > now {
-                    events.push((overlaps_from, i));
-                }
-            }
-        }
-        events.sort_unstable();
-        events.dedup();
-        let mut h: Vec<u64> = hosts
-            .iter()
-            .map(|&n| self.hostable(n, now, now + w, job, per_task))
-            .collect();
-        let mut total: u64 = h.iter().sum();
-        let mut next = 0;
-        let mut t = now;
-        loop {
-            if total >= tasks && self.profile.fits(t, job.wcl, job.procs) {
-                if let Some(nodes) = self.place(t, now, job) {
-                    return Some((t, nodes));
-                }
-            }
-            let &(at, _) = events.get(next)?;
-            t = at;
-            while let Some(&(at, i)) = events.get(next) {
-                if at != t {
-                    break;
-                }
-                total -= h[i];
-                h[i] = self.hostable(hosts[i], t, t + w, job, per_task);
-                total += h[i];
-                next += 1;
-            }
-        }
-    }
-
-    /// [`Machine::earliest_placement`] for a job of one-processor tasks that any node may
-    /// host. Then a node without a claim ahead hosts at `t` as many tasks as it has
-    /// processors that no running job holds past `t`, so the sum over those nodes follows
-    /// the running jobs' planned ends (one event per job, not per node); only the nodes
-    /// with a claim ahead are followed one by one.
-    fn earliest_placement_by_jobs(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
-        let per_task = self.need(job);
-        let tasks = job.procs;
-        let w = job.wcl.max(1);
-        let exact: Vec<u32> = self.ahead_nodes.iter().collect();
-        let cap = |n: u32| self.spec.nodes[n as usize].procs as i64;
-        let plain_cap = self.spec.total_procs() as i64 - exact.iter().map(|&n| cap(n)).sum::<i64>();
-        // Processors that running jobs hold past the sweep's instant: in all, and on the
-        // nodes followed one by one.
-        let ends = self.by_end.range((now + 1, JobIdx(0))..);
-        let mut held_later: i64 = ends
-            .clone()
-            .map(|(_, j)| self.running[j].procs as i64)
-            .sum();
-        let mut exact_ends: Vec<(Time, i64)> = Vec::new();
-        let mut events: Vec<(Time, usize)> = Vec::new();
-        for (i, &n) in exact.iter().enumerate() {
+        for (i, &n) in followed.iter().enumerate() {
             for c in &self.claims[n as usize] {
                 if c.end > now && c.end < FOREVER {
                     events.push((c.end, i));
@@ -1283,60 +1218,41 @@ impl Machine {
                 if overlaps_from > now {
                     events.push((overlaps_from, i));
                 }
-                if matches!(c.owner, Owner::Job(_)) && c.end > now {
-                    exact_ends.push((c.end, c.takes.procs as i64));
-                }
             }
         }
         events.sort_unstable();
         events.dedup();
-        exact_ends.sort_unstable();
-        let mut exact_held_later: i64 = exact_ends.iter().map(|&(_, p)| p).sum();
-        let mut h: Vec<u64> = exact
+        let mut h: Vec<u64> = followed
             .iter()
             .map(|&n| self.hostable(n as usize, now, now + w, job, per_task))
             .collect();
-        let mut exact_total: u64 = h.iter().sum();
-        let mut ends = ends
-            .map(|&(e, j)| (e, self.running[&j].procs as i64))
-            .peekable();
-        let (mut next, mut next_exact_end) = (0, 0);
+        let mut total: u64 = h.iter().sum();
+        let mut next = 0;
         let mut t = now;
         loop {
-            let plain = (plain_cap - (held_later - exact_held_later)).max(0) as u64;
-            if plain + exact_total >= tasks && self.profile.fits(t, job.wcl, job.procs) {
+            let plain_tasks = plain.as_ref().map_or(0, PlainNodes::tasks);
+            if plain_tasks + total >= tasks && self.profile.fits(t, job.wcl, job.procs) {
                 if let Some(nodes) = self.place(t, now, job) {
                     return Some((t, nodes));
                 }
             }
-            let job_end = ends.peek().map(|&(e, _)| e).filter(|&e| e < FOREVER);
+            let job_end = plain.as_ref().and_then(PlainNodes::next_change);
             let node_event = events.get(next).map(|&(at, _)| at);
             t = match (job_end, node_event) {
                 (Some(a), Some(b)) => a.min(b),
                 (Some(a), None) | (None, Some(a)) => a,
                 (None, None) => return None,
             };
-            while let Some(&(e, procs)) = ends.peek() {
-                if e != t {
-                    break;
-                }
-                held_later -= procs;
-                ends.next();
-            }
-            while let Some(&(e, procs)) = exact_ends.get(next_exact_end) {
-                if e != t {
-                    break;
-                }
-                exact_held_later -= procs;
-                next_exact_end += 1;
+            if let Some(p) = &mut plain {
+                p.advance_to(t);
             }
             while let Some(&(at, i)) = events.get(next) {
                 if at != t {
                     break;
                 }
-                exact_total -= h[i];
-                h[i] = self.hostable(exact[i] as usize, t, t + w, job, per_task);
-                exact_total += h[i];
+                total -= h[i];
+                h[i] = self.hostable(followed[i] as usize, t, t + w, job, per_task);
+                total += h[i];
                 next += 1;
             }
         }
@@ -1399,6 +1315,68 @@ impl Machine {
             if let Some(s) = self.busy_since[i].take() {
                 self.busy_total[i] += (at - s).max(0);
             }
+        }
+    }
+}
+
+/// The one-processor tasks the nodes without a claim ahead can host at an instant of an
+/// earliest-start sweep: their processors that no running job holds past it. They change
+/// only when a running job's planned end passes.
+struct PlainNodes {
+    capacity: i64,
+    /// Running jobs' planned ends after now, with their processors, in time order: of all
+    /// jobs, and of their claims on the followed nodes (which the capacity leaves out).
+    ends: Vec<(Time, i64)>,
+    followed_ends: Vec<(Time, i64)>,
+    passed: (usize, usize),
+    /// Processors running jobs hold past the sweep's instant, likewise.
+    held: i64,
+    followed_held: i64,
+}
+
+impl PlainNodes {
+    fn new(m: &Machine, now: Time, followed: &[u32]) -> Self {
+        let cap = |n: u32| m.spec.nodes[n as usize].procs as i64;
+        let ends: Vec<(Time, i64)> = m
+            .by_end
+            .range((now + 1, JobIdx(0))..)
+            .map(|&(end, j)| (end, m.running[&j].procs as i64))
+            .collect();
+        let mut followed_ends: Vec<(Time, i64)> = followed
+            .iter()
+            .flat_map(|&n| &m.claims[n as usize])
+            .filter(|c| matches!(c.owner, Owner::Job(_)) && c.end > now)
+            .map(|c| (c.end, c.takes.procs as i64))
+            .collect();
+        followed_ends.sort_unstable();
+        PlainNodes {
+            capacity: m.spec.total_procs() as i64 - followed.iter().map(|&n| cap(n)).sum::<i64>(),
+            held: ends.iter().map(|&(_, p)| p).sum(),
+            followed_held: followed_ends.iter().map(|&(_, p)| p).sum(),
+            ends,
+            followed_ends,
+            passed: (0, 0),
+        }
+    }
+
+    fn tasks(&self) -> u64 {
+        (self.capacity - (self.held - self.followed_held)).max(0) as u64
+    }
+
+    /// The next planned end, if any before [`FOREVER`].
+    fn next_change(&self) -> Option<Time> {
+        let end = self.ends.get(self.passed.0)?.0;
+        (end < FOREVER).then_some(end)
+    }
+
+    fn advance_to(&mut self, t: Time) {
+        while let Some(&(_, procs)) = self.ends.get(self.passed.0).filter(|e| e.0 <= t) {
+            self.held -= procs;
+            self.passed.0 += 1;
+        }
+        while let Some(&(_, procs)) = self.followed_ends.get(self.passed.1).filter(|e| e.0 <= t) {
+            self.followed_held -= procs;
+            self.passed.1 += 1;
         }
     }
 }
