@@ -40,6 +40,13 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Asserts that a command failed with `message` in its stderr.
+fn fails_saying(o: &Output, message: &str) {
+    assert!(!o.status.success(), "should fail: {message}");
+    let err = stderr(o);
+    assert!(err.contains(message), "expected `{message}` in:\n{err}");
+}
+
 /// Runs and expects failure with `message` in stderr and no output directory.
 fn fails_with(trace: &Path, extra: &[&str], message: &str) {
     let tmp = tempfile::tempdir().unwrap();
@@ -51,10 +58,7 @@ fn fails_with(trace: &Path, extra: &[&str], message: &str) {
         out.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
-    let o = mauisim(&args);
-    assert!(!o.status.success(), "should fail: {message}");
-    let err = stderr(&o);
-    assert!(err.contains(message), "expected `{message}` in:\n{err}");
+    fails_saying(&mauisim(&args), message);
     assert!(!out.exists(), "no output directory after an error");
     let leftovers: Vec<_> = fs::read_dir(tmp.path()).unwrap().collect();
     assert!(leftovers.is_empty(), "nothing left behind: {leftovers:?}");
@@ -622,11 +626,9 @@ fn fairshare_files_are_written_and_read_back() {
         "0",
         "fairshare",
     ]);
-    assert!(!o.status.success());
-    assert!(
-        stderr(&o).contains("FS.7:1: usage: expected a number of proc-seconds ≥ 0, found `lots`"),
-        "{}",
-        stderr(&o)
+    fails_saying(
+        &o,
+        "FS.7:1: usage: expected a number of proc-seconds ≥ 0, found `lots`",
     );
 }
 
@@ -794,8 +796,7 @@ fn estimate_models_are_reproducible_by_seed() {
         "--out",
         "x",
     ]);
-    assert!(!o.status.success());
-    assert!(stderr(&o).contains("F >= 1"), "{}", stderr(&o));
+    fails_saying(&o, "F >= 1");
 }
 
 /// Workload transforms from the command line: the offered load reaches its target, the
@@ -1485,12 +1486,9 @@ fn run_refuses_an_out_holding_other_files_unless_forced() {
         args.extend_from_slice(extra);
         mauisim(&args)
     };
-    let refused = into_sweep(&["-q"]);
-    assert!(!refused.status.success());
-    let err = stderr(&refused);
-    assert!(
-        err.contains("holds files that are not a run's outputs (results.csv); choose another --out, or pass --force"),
-        "{err}"
+    fails_saying(
+        &into_sweep(&["-q"]),
+        "holds files that are not a run's outputs (results.csv); choose another --out, or pass --force",
     );
     let names = |d: &Path| {
         let mut n: Vec<String> = fs::read_dir(d)
@@ -1525,11 +1523,9 @@ fn compare_does_not_offer_config() {
         "--out",
         tmp.path().join("c").to_str().unwrap(),
     ]);
-    assert!(!o.status.success());
-    assert!(
-        stderr(&o).contains("compare takes its two configs as arguments A and B, not --config"),
-        "{}",
-        stderr(&o)
+    fails_saying(
+        &o,
+        "compare takes its two configs as arguments A and B, not --config",
     );
 }
 

@@ -8,7 +8,7 @@ use mauisim_core::{
     AllocationPolicy, BackfillPolicy, MachineSpec, NodeAccess, NodeSpec, PolicyConfig, Request,
     Semantics,
 };
-use mauisim_sim::engine::{simulate, EngineOptions, EventOrder};
+use mauisim_sim::engine::{simulate, EngineOptions, EventOrder, Outcome, RunStats};
 use mauisim_sim::trace::workload::Job;
 use proptest::prelude::*;
 use std::sync::Arc;
@@ -311,6 +311,15 @@ fn node_config_builds_the_machine() {
 
 /// A job asking for more memory per task than any node has is held and reported, not
 /// dropped; the others run.
+/// `jobs` on `spec`'s nodes tracked one by one, under Maui's default policy.
+fn run_per_node(jobs: &[Job], spec: MachineSpec) -> (Vec<Outcome>, RunStats) {
+    let engine = EngineOptions {
+        pooled: false,
+        ..EngineOptions::default()
+    };
+    simulate(jobs, Arc::new(spec), PolicyConfig::default(), engine).unwrap()
+}
+
 #[test]
 fn a_job_no_node_can_hold_is_held_with_the_reason() {
     let mut spec = MachineSpec::homogeneous(2, 2);
@@ -320,16 +329,7 @@ fn a_job_no_node_can_hold_is_held_with_the_reason() {
     let mut big = Job::synthetic(1, 0, 10, 10, 1);
     big.request.mem = 2048;
     let small = Job::synthetic(2, 0, 10, 10, 1);
-    let (outcomes, stats) = simulate(
-        &[big, small],
-        Arc::new(spec),
-        PolicyConfig::default(),
-        EngineOptions {
-            pooled: false,
-            ..EngineOptions::default()
-        },
-    )
-    .unwrap();
+    let (outcomes, stats) = run_per_node(&[big, small], spec);
     assert_eq!(stats.held.len(), 1);
     let (i, b) = &stats.held[0];
     assert_eq!(*i, 0);
@@ -345,16 +345,7 @@ fn a_task_larger_than_every_node_is_held_for_the_node_size() {
     let spec = MachineSpec::homogeneous(4, 1);
     let mut wide = Job::synthetic(1, 0, 10, 10, 4);
     wide.request.procs_per_task = 2;
-    let (_, stats) = simulate(
-        &[wide],
-        Arc::new(spec),
-        PolicyConfig::default(),
-        EngineOptions {
-            pooled: false,
-            ..EngineOptions::default()
-        },
-    )
-    .unwrap();
+    let (_, stats) = run_per_node(&[wide], spec);
     let (_, b) = &stats.held[0];
     assert_eq!(
         mauisim_sim::params::limits::limit_name(b),
