@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks of `mauisim run` on real traces, pinned to one core.
+# Every case runs under --semantics research-easy unless it names another.
 # Prints, per case, the simulation time (summary.json `sim_seconds`: the event loop and
 # scheduler, not reading or writing) as min/median of N runs, the whole command's wall
 # time and its peak memory. Needs ../shared/traces for the reference inputs.
@@ -43,8 +44,10 @@ pin=""; command -v taskset >/dev/null && pin="taskset -c 0"
 timer=""; [ -x /usr/bin/time ] && timer="/usr/bin/time -f %e:%M -o"
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 
-bench() { # name, args...
+bench() { # name, args... (research-easy unless the args name a --semantics: the
+  # recorded EASY targets are of that reading, and the default became Maui's)
   local name=$1; shift
+  [[ " $* " == *" --semantics "* ]] || set -- "$@" --semantics research-easy
   local sims=() walls=() mems=()
   for _ in $(seq "$runs"); do
     rm -rf "$out/o"

@@ -29,13 +29,13 @@ for cfg in scenarios/*.cfg; do
   run "kth-$c-per-event" run "$kth" -c "$cfg" --event-order per-event --out "$out/kth-$c-per-event" -q
   run "kth-$c-stream" run "$kth" -c "$cfg" --stream --out "$out/kth-$c-stream" -q
   if [ "$mode" != quick ] && [ -f "$curie" ]; then
-    run "curie-$c" run "$curie" -c "$cfg" --out "$out/curie-$c" -q
+    run "curie-$c" run "$curie" -c "$cfg" --semantics research-easy --out "$out/curie-$c" -q
   fi
 done
 run kth-summary run "$kth" --out "$out/kth-summary"
 run kth-stream-summary run "$kth" --stream --out "$out/kth-stream-summary"
 run kth-fs-files run "$kth" -c scenarios/fairshare.cfg --fs-dir "$out/fs-files" --out "$out/kth-fs-files"
-run kth-published run "$kth" --filter published --event-order per-event --out "$out/kth-published"
+run kth-published run "$kth" --filter published --semantics research-easy --event-order per-event --out "$out/kth-published"
 run kth-charts run "$kth" --charts --png --out "$out/kth-charts" -q
 run kth-full-priority run "$kth" -c scenarios/full-priority.cfg --account-from group --out "$out/kth-full-priority" -q
 run kth-nodefile run "$kth" --node-file scenarios/kth-nodes.trace -c scenarios/kth-nodes.cfg --scale-by-speed --out "$out/kth-nodefile" -q

@@ -181,7 +181,7 @@ struct TraceOptions {
     /// Whose reading of the policy to follow: `maui` (Maui 3.3.1 as it runs, the guide
     /// where 3.3.1 is broken), `maui-3.3.1` (3.3.1 with its defects) or `research-easy`
     /// (the research simulators' EASY: priority-order FIRSTFIT, pooled processors).
-    #[arg(long, value_enum, default_value_t = SemanticsArg::ResearchEasy)]
+    #[arg(long, value_enum, default_value_t = SemanticsArg::Maui)]
     semantics: SemanticsArg,
     /// The account each job requests (SWF has none): its user's, group's or class's name.
     /// ADEF/ALIST in the config still apply.
@@ -425,8 +425,10 @@ fn scenario(args: ScenarioArgs) -> anyhow::Result<()> {
     }
     let failures = result.failures();
     if failures > 0 {
+        let verb = if failures == 1 { "does" } else { "do" };
         anyhow::bail!(
-            "{failures} expectations of {} do not hold",
+            "{} of {} {verb} not hold",
+            mauisim_sim::units::count(failures as u64, "expectation"),
             args.file.display()
         );
     }

@@ -329,9 +329,21 @@ fn inspect_priority_in_every_format() {
         b"PROCWEIGHT 100\nUSERWEIGHT 1\nUSERCFG[8] PRIORITY=7\n",
     );
     let (trace, config) = (trace.to_str().unwrap(), config.to_str().unwrap());
+    // The queue time now (Maui's semantics count the queue time its last selection saw,
+    // asserted below).
     let inspect = |format: &str| {
         succeeds(&[
-            "inspect", trace, "-c", config, "--at", "00:10:00", "priority", "--format", format,
+            "inspect",
+            trace,
+            "-c",
+            config,
+            "--semantics",
+            "research-easy",
+            "--at",
+            "00:10:00",
+            "priority",
+            "--format",
+            format,
         ])
     };
     let text = inspect("text");
@@ -365,6 +377,20 @@ fn inspect_priority_in_every_format() {
     assert_eq!(json["jobs"][0]["job"], 3);
     assert_eq!(json["jobs"][1]["components"][1]["name"], "CRED");
     assert_eq!(json["jobs"][1]["components"][1]["value"], 7.0);
+    // Under the default (Maui) semantics job 2 counts the minute it had waited at the last
+    // selection (0:02:00); job 3 had waited none then, and a job selected with no queue
+    // time counts its queue time now, as 3.3.1 does.
+    let maui = succeeds(&[
+        "inspect", trace, "-c", config, "--at", "00:10:00", "priority", "--format", "csv",
+    ]);
+    let rows: Vec<&str> = maui.lines().skip(1).collect();
+    assert_eq!(
+        rows,
+        [
+            "3,idle,9,2,-,DEFAULT,1,120,480,208,208,8,8,8,0,0,0,200,2,200",
+            "2,idle,8,2,-,DEFAULT,1,60,60,108,108,1,1,1,7,7,7,100,1,100"
+        ]
+    );
 }
 
 /// The "Percent Contribution" row gives each subcomponent's share of the priority with its
@@ -381,7 +407,15 @@ fn inspect_priority_percent_contribution_applies_component_weights() {
     );
     let (trace, config) = (trace.to_str().unwrap(), config.to_str().unwrap());
     let text = succeeds(&[
-        "inspect", trace, "-c", config, "--at", "00:10:00", "priority",
+        "inspect",
+        trace,
+        "-c",
+        config,
+        "--semantics",
+        "research-easy",
+        "--at",
+        "00:10:00",
+        "priority",
     ]);
     let row = text
         .lines()
@@ -453,7 +487,7 @@ fn limits_hold_jobs_and_inspect_blocked_says_why() {
     );
     // The event order as the flag spells it, not the Rust name (issue 27).
     assert!(
-        stdout.contains(", event order per-instant, semantics research-easy, estimate trace"),
+        stdout.contains(", event order per-instant, semantics maui, estimate trace"),
         "{stdout}"
     );
     let held = std::fs::read_to_string(out_dir.join("held.csv")).unwrap();
@@ -689,7 +723,7 @@ fn scenario_checks_its_expectations_and_fails_when_one_does_not_hold() {
         "{stdout}"
     );
     assert!(
-        stderr(&out).contains("1 expectations of"),
+        stderr(&out).contains("1 expectation of"),
         "{}",
         stderr(&out)
     );

@@ -31,13 +31,13 @@ pub enum Semantics {
     /// starting every job that fits around the reservations until a blocked job finds no
     /// reservation left; backfill then works window by window, widest first; nodes are
     /// taken as 3.3.1 orders them and reservations hold specific nodes.
+    #[default]
     Maui,
     /// Maui 3.3.1 with its defects too, to reproduce a site's Maui exactly: GREEDY starts
     /// nothing in backfill.
     Maui331,
     /// The research simulators' EASY reading (pyss, Alea, Batsim): after the priority
     /// pass reserves, FIRSTFIT backfills in priority order, nodes in table order.
-    #[default]
     ResearchEasy,
 }
 

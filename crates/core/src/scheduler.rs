@@ -924,6 +924,11 @@ impl Scheduler {
         }
         let chunk = self.policy.chunking;
         let chunk_ends = self.chunking_ends(now);
+        // 3.3.1 counts only a job in the window's list, one the window can hold, as blocked,
+        // so chunking never keeps freed processors for a job wider than them: the
+        // aggregation the guide describes cannot happen. The guide's reading also counts a
+        // job of BFCHUNKSIZE or more that the window is too small or too short for.
+        let chunk_on_any_block = self.policy.semantics != Semantics::Maui331;
         let mut any = false;
         let mut shorter = 0;
         while let Some(window) = self.machine.window_after(now, shorter) {
@@ -934,10 +939,13 @@ impl Scheduler {
             let mut listed = 0;
             for (rank, &pos) in order.iter().enumerate() {
                 let job = &queue[pos];
-                if !self.maui_backfill_candidate(rank)
-                    || job.procs as i64 > window.procs
-                    || job.wcl > window.duration
-                {
+                if !self.maui_backfill_candidate(rank) {
+                    continue;
+                }
+                if job.procs as i64 > window.procs || job.wcl > window.duration {
+                    if chunk_on_any_block && job.procs >= chunk.size {
+                        big_one_failed = true;
+                    }
                     continue;
                 }
                 listed += 1;

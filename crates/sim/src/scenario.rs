@@ -148,6 +148,8 @@ struct VariantSpec {
     /// Lines appended to the scenario's config.
     #[serde(default)]
     config: String,
+    /// Whose reading this variant follows (default: the scenario's).
+    semantics: Option<Spanned<String>>,
     #[serde(default, rename = "expect")]
     expect: Vec<ExpectSpec>,
 }
@@ -179,6 +181,7 @@ pub struct Variant {
     pub name: String,
     /// The whole config text of this variant.
     pub config: String,
+    pub semantics: Semantics,
     pub expect: Vec<Expect>,
 }
 
@@ -316,24 +319,23 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
             Err(message) => return r.error(p.span().start, format!("predictor: {message}")),
         },
     };
-    let semantics = match &spec.semantics {
-        None => Semantics::default(),
+    let semantics_named = |name: &Option<Spanned<String>>, default: Semantics| match name {
+        None => Ok(default),
         Some(text) => match Semantics::ALL
             .into_iter()
             .find(|s| s.name() == text.get_ref())
         {
-            Some(semantics) => semantics,
-            None => {
-                return r.error(
-                    text.span().start,
-                    format!(
-                        "semantics: expected maui, maui-3.3.1 or research-easy, found `{}`",
-                        text.get_ref()
-                    ),
-                )
-            }
+            Some(semantics) => Ok(semantics),
+            None => r.error(
+                text.span().start,
+                format!(
+                    "semantics: expected maui, maui-3.3.1 or research-easy, found `{}`",
+                    text.get_ref()
+                ),
+            ),
         },
     };
+    let semantics = semantics_named(&spec.semantics, Semantics::default())?;
     let mut credentials = Names::default();
     let mut names: Vec<String> = Vec::new();
     let mut jobs = Vec::new();
@@ -454,12 +456,14 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
     let mut variants = vec![Variant {
         name: "as written".to_string(),
         config: spec.config.clone(),
+        semantics,
         expect: expectations(&spec.expect)?,
     }];
     for v in &spec.variants {
         variants.push(Variant {
             name: v.name.clone(),
             config: format!("{}\n{}", spec.config, v.config),
+            semantics: semantics_named(&v.semantics, semantics)?,
             expect: expectations(&v.expect)?,
         });
     }
@@ -769,7 +773,7 @@ pub fn run_at(scenario: &Scenario, instants: &[Time]) -> Result<ScenarioResult> 
 fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Result<VariantResult> {
     let source = format!("{} (config of `{}`)", scenario.path.display(), variant.name);
     let mut config: LoadedConfig = params::from_str(&variant.config, &source)?;
-    config.config.policy.semantics = scenario.semantics;
+    config.config.policy.semantics = variant.semantics;
     let workload = Workload {
         path: scenario.path.clone(),
         header: SwfHeader::default(),

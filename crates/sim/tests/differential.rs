@@ -4,7 +4,7 @@
 //! ends by then or uses only the "extra" processors). Thousands of random workloads; the
 //! schedules must be identical, start times and backfill flags alike.
 
-use mauisim_core::{BackfillPolicy, PolicyConfig};
+use mauisim_core::{BackfillPolicy, PolicyConfig, Semantics};
 use mauisim_sim::engine::{machine_of, simulate, EngineOptions, EventOrder};
 use mauisim_sim::trace::workload::Job;
 use proptest::prelude::*;
@@ -129,7 +129,12 @@ fn workload() -> impl Strategy<Value = Vec<Job>> {
 }
 
 fn engine_schedule(jobs: &[Job], backfill: BackfillPolicy) -> Vec<RefOutcome> {
-    let policy = PolicyConfig::with_backfill(backfill, 1);
+    let policy = PolicyConfig {
+        // Lifka's EASY is the research reading; Maui's priority pass goes on after the
+        // reservation and its backfill walks windows.
+        semantics: Semantics::ResearchEasy,
+        ..PolicyConfig::with_backfill(backfill, 1)
+    };
     let options = EngineOptions {
         order: EventOrder::PerInstant,
         poll_interval: 0,

@@ -86,10 +86,11 @@ fn agreement(case: &Path, semantics: Semantics) -> f64 {
     100.0 * same as f64 / maui.len() as f64
 }
 
-/// GREEDY is the one policy whose 3.3.1 behaviour is not the default (it backfills
-/// nothing in 3.3.1): its cases are compared with `maui-3.3.1`, the others with `maui`.
+/// GREEDY and chunking are the policies whose 3.3.1 behaviour is not the default (3.3.1's
+/// GREEDY backfills nothing; its chunking never keeps processors for a job wider than
+/// them): their cases are compared with `maui-3.3.1`, the others with `maui`.
 fn semantics_for(config: &str) -> Semantics {
-    if config == "greedy" {
+    if config == "greedy" || config == "chunk" {
         Semantics::Maui331
     } else {
         Semantics::Maui

@@ -2,7 +2,7 @@
 //! credentials, a config read from text, runs in both trigger modes.
 #![allow(dead_code)] // each test file uses its own subset
 
-use mauisim_core::{CredKind, PolicyConfig};
+use mauisim_core::{CredKind, PolicyConfig, Semantics};
 use mauisim_sim::engine::{
     machine_of, simulate, simulate_until, EngineOptions, EventOrder, Outcome, RunStats, Snapshot,
 };
@@ -49,7 +49,9 @@ pub fn world(config: &str, specs: &[Spec]) -> World {
 }
 
 /// Reads `config` and gives `jobs` (whose trace credentials are interned in `names`) their
-/// accounts and QOS: the policy to simulate them with.
+/// accounts and QOS: the policy to simulate them with, under the research-EASY reading
+/// (both trigger modes agree on it, which `run` asserts). The tests of the Maui
+/// semantics set `policy.semantics` themselves.
 pub fn resolve(config: &str, jobs: &mut [Job], names: &mut Names) -> PolicyConfig {
     let loaded = params::from_str(config, "maui.cfg").expect("config reads");
     let resolver = Resolver::new(&loaded.config.credentials, names);
@@ -62,6 +64,7 @@ pub fn resolve(config: &str, jobs: &mut [Job], names: &mut Names) -> PolicyConfi
     );
     let mut policy = loaded.config.policy.clone();
     policy.creds = resolver.tables;
+    policy.semantics = Semantics::ResearchEasy;
     policy
 }
 
