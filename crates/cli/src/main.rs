@@ -373,7 +373,15 @@ fn main() -> ExitCode {
     // finished first; then the usual exit status of an interrupted program.
     let _ = ctrlc::set_handler(|| {
         let _no_more_publishing = mauisim_sim::interrupt::abandon();
-        eprintln!("interrupted: no partial output was left");
+        if mauisim_sweep::exec::SWEEPING.load(std::sync::atomic::Ordering::SeqCst) {
+            let kept = mauisim_sweep::exec::RUNS_KEPT.load(std::sync::atomic::Ordering::SeqCst);
+            eprintln!(
+                "interrupted: {} kept, no partial output left; the same command resumes the sweep",
+                mauisim_sim::units::count(kept as u64, "finished run")
+            );
+        } else {
+            eprintln!("interrupted: no partial output was left");
+        }
         std::process::exit(130);
     });
     match run(cli) {

@@ -3,7 +3,9 @@
 use crate::{run_options, TraceOptions};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
+use mauisim_sweep::compare::show_metric;
 use mauisim_sweep::grid::{self, Grid};
+use mauisim_sweep::results::SettingResult;
 use mauisim_sweep::{compare, merge, plan, Metric, Plan, Progress, Status};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -177,6 +179,10 @@ pub fn sweep(command: SweepCommand) -> anyhow::Result<()> {
     let report = mauisim_sweep::execute(&checked, &out, threads(args.jobs), args.shard, &display)?;
     display.finish();
     if !args.quiet {
+        print!(
+            "{}",
+            settings_table(&report.settings, &checked.plan.metric.name, 10)
+        );
         println!(
             "{} runs: {} run now, {} kept from before, {} failed; results in {}",
             report.total,
@@ -195,6 +201,43 @@ pub fn sweep(command: SweepCommand) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The `top` best settings by the watched metric (mean over seeds, in its unit).
+fn settings_table(settings: &[SettingResult], metric: &str, top: usize) -> String {
+    let mut out = String::new();
+    if settings.is_empty() {
+        return out;
+    }
+    let shown = settings.len().min(top);
+    out.push_str(&format!(
+        "{metric}, mean over seeds, best first ({shown} of {} settings; all in summary.csv):\n",
+        settings.len()
+    ));
+    let width = settings[..shown]
+        .iter()
+        .map(|s| s.label.len())
+        .max()
+        .unwrap_or(0)
+        .max("setting".len());
+    out.push_str(&format!(
+        "  {:<width$}  {:>4}  {:>14}  {}\n",
+        "setting", "runs", "mean", "95% CI half-width"
+    ));
+    for s in &settings[..shown] {
+        let mean = s.mean.map_or("-".to_string(), |m| show_metric(metric, m));
+        let ci = s.ci95.map_or(String::new(), |h| show_metric(metric, h));
+        let label = if s.label.is_empty() {
+            "(the base config)"
+        } else {
+            &s.label
+        };
+        out.push_str(&format!(
+            "  {label:<width$}  {:>4}  {mean:>14}  {ci}\n",
+            s.runs
+        ));
+    }
+    out
 }
 
 /// Progress: a bar on a terminal, nothing otherwise.
@@ -231,12 +274,20 @@ impl Progress for Display {
         let Some(bar) = &self.bar else {
             return;
         };
-        bar.set_length(status.total as u64);
-        bar.set_position(status.done as u64);
+        // The bar and its ETA count the runs made now, not those kept from before.
+        bar.set_length((status.total - status.reused) as u64);
+        bar.set_position((status.done - status.reused) as u64);
         let mut message = match &status.best {
-            Some((value, run)) => format!("best {} {value:.4} ({run})", self.metric),
+            Some((value, run)) => format!(
+                "best run so far: {} {} ({run})",
+                self.metric,
+                show_metric(&self.metric, *value)
+            ),
             None => String::new(),
         };
+        if status.reused > 0 {
+            message.push_str(&format!("  {} kept from before", status.reused));
+        }
         if status.failed > 0 {
             message.push_str(&format!("  {} failed", status.failed));
         }

@@ -348,7 +348,7 @@ fn inspect_priority_in_every_format() {
     };
     let text = inspect("text");
     assert!(
-        text.starts_with("Job priorities at t=600 (0:00:10:00): 2 idle jobs"),
+        text.starts_with("Job priorities at t=600 (0:10:00): 2 idle jobs"),
         "{text}"
     );
     // Job 3 (2 procs: 200 + 8 min) ranks above job 2 (1 proc: 100 + 9 min + user 7).
@@ -921,16 +921,50 @@ fn sweep_from_the_command_line() {
     };
     let whole = sweep(&dir("whole"), &["--jobs", "2"]);
     assert!(whole.status.success(), "{}", stderr(&whole));
+    let stdout = String::from_utf8_lossy(&whole.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
-        String::from_utf8_lossy(&whole.stdout),
+        lines[0],
+        "avg_wait, mean over seeds, best first (4 of 4 settings; all in summary.csv):"
+    );
+    assert_eq!(
+        lines.last().unwrap().to_string(),
         format!(
-            "8 runs: 8 run now, 0 kept from before, 0 failed; results in {}\n",
+            "8 runs: 8 run now, 0 kept from before, 0 failed; results in {}",
             dir("whole").display()
         )
     );
     assert_eq!(stderr(&whole), "", "no progress bar off a terminal");
     let header = fs::read_to_string(dir("whole").join("results.csv")).unwrap();
     assert!(header.starts_with("run,RESERVATIONDEPTH,BFCHUNKSIZE,seed,status,error,"));
+    // The table's first row is the setting of summary.csv with the least average wait,
+    // written [DD:]HH:MM:SS.
+    let summary = fs::read_to_string(dir("whole").join("summary.csv")).unwrap();
+    let columns: Vec<&str> = summary.lines().next().unwrap().split(',').collect();
+    let at = columns.iter().position(|c| *c == "avg_wait").unwrap();
+    let best = summary
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (
+                f[at].parse::<f64>().unwrap(),
+                f[1].to_string(),
+                f[2].to_string(),
+            )
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .unwrap();
+    let wait = best.0.round() as i64;
+    let clock = format!("{}:{:02}:{:02}", wait / 3600, wait / 60 % 60, wait % 60);
+    let row = lines[2];
+    assert!(
+        row.starts_with(&format!(
+            "  RESERVATIONDEPTH={} BFCHUNKSIZE={}",
+            best.1, best.2
+        )) && row.contains(&clock),
+        "{row} vs {best:?}"
+    );
     for k in ["1", "2"] {
         let shard = format!("{k}/2");
         let o = sweep(
@@ -1025,11 +1059,85 @@ fn compare_prints_and_writes_the_change() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(text.contains("avg_wait"), "{text}");
+    // What differs leads, every time in [DD:]HH:MM:SS, with the change's sign.
+    assert!(
+        text.contains("What differs (A -> B):\n  RESERVATIONDEPTH[0]          1 -> 8\n"),
+        "{text}"
+    );
+    let wait = text
+        .lines()
+        .find(|l| l.starts_with("avg_wait "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let fields: Vec<&str> = wait.split_whitespace().collect();
+    assert_eq!(fields[1], "[D:]H:M:S", "{wait}");
+    assert!(
+        fields[2].contains(':') && fields[4].starts_with(['+', '-', '0']),
+        "{wait}"
+    );
     assert!(text.contains("Who waits less under B"), "{text}");
-    for name in ["compare.csv", "credentials.csv", "compare.json"] {
+    assert!(
+        !text.contains("Warning"),
+        "the same jobs run under both: {text}"
+    );
+    for name in [
+        "compare.csv",
+        "credentials.csv",
+        "compare.json",
+        "held-a.csv",
+        "held-b.csv",
+    ] {
         assert!(out.join(name).exists(), "{name}");
     }
+}
+
+/// When a limit of B holds jobs that A runs, the averages are over different job sets: the
+/// comparison says so, gives the wait over the jobs both run, and writes B's held jobs.
+#[test]
+fn compare_warns_when_the_job_sets_differ() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = write(
+        tmp.path(),
+        "t.swf",
+        b"; MaxProcs: 4\n\
+          1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n\
+          2 10 -1 100 1 -1 -1 1 100 -1 1 2 1 -1 1 -1 -1 -1\n\
+          3 20 -1 100 2 -1 -1 2 100 -1 1 2 1 -1 1 -1 -1 -1\n",
+    );
+    let a = write(tmp.path(), "a.cfg", b"RESERVATIONDEPTH 1\n");
+    let b = write(tmp.path(), "b.cfg", b"SYSTEMMAXPROCPERJOB 2\n");
+    let out = tmp.path().join("cmp");
+    let text = succeeds(&[
+        "compare",
+        trace.to_str().unwrap(),
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        text.contains("  SYSTEMMAXPROCPERJOB          – -> 2\n"),
+        "{text}"
+    );
+    // Under A job 1 runs first and 2 and 3 wait for it (90 s and 80 s); under B job 1 is
+    // held and they start at once.
+    assert!(
+        text.contains(
+            "Warning: A and B simulate different jobs (A 3 with 0 held, B 2 with 1 held), so \
+             their averages are over different job sets. Over the 2 jobs both simulate: \
+             average wait A 0:01:25, B 0:00:00 (B - A -0:01:25)."
+        ),
+        "{text}"
+    );
+    let held = fs::read_to_string(out.join("held-b.csv")).unwrap();
+    assert_eq!(
+        held,
+        "id,submit,procs,wcl,user,limit,job,value,reason\n\
+         1,0,4,100,1,SYSTEMMAXPROCPERJOB,4,2,SYSTEMMAXPROCPERJOB: job needs 4 > 2\n"
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("held-a.csv")).unwrap(),
+        "id,submit,procs,wcl,user,limit,job,value,reason\n"
+    );
 }
 
 /// scripts/slurm-sweep.sh against a stand-in for sbatch that runs each array task's batch
@@ -1276,7 +1384,7 @@ fn inspect_draws_the_schedule_at_an_instant() {
     succeeds(&["inspect", k, "--at", "10:00:00:00", "gantt", "--out", c]);
     let svg = fs::read_to_string(&chart).unwrap();
     for text in [
-        "iteration at 240:00:00",
+        "iteration at 10:00:00:00",
         "reservation",
         "Backfill windows left after",
     ] {

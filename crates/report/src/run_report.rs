@@ -66,7 +66,7 @@ pub fn figures(runs: &[RunData]) -> (Vec<Figure>, Page) {
             "Top: dedicated processors over total processors, averaged over bins of {}. \
              Bottom: processors asked for by the jobs waiting in the queue, as a share of the \
              machine (above 100 %: more work waits than the machine could start).",
-            words(bins.width().round() as i64)
+            mauisim_sim::units::clock(bins.width().round() as i64)
         ),
         width: 1000,
         height: 640,
@@ -375,11 +375,11 @@ const SUMMARY_ROWS: &[(&str, &str, Format)] = &[
     ("jobs", "jobs", Format::Count),
     ("offered_load", "offered load", Format::Percent),
     ("utilization", "utilization", Format::Percent),
-    ("avg_wait", "average wait", Format::Hours),
-    ("median_wait", "median wait", Format::Hours),
-    ("p95_wait", "95th percentile wait", Format::Hours),
-    ("max_wait", "longest wait", Format::Hours),
-    ("avg_response", "average turnaround", Format::Hours),
+    ("avg_wait", "average wait", Format::Duration),
+    ("median_wait", "median wait", Format::Duration),
+    ("p95_wait", "95th percentile wait", Format::Duration),
+    ("max_wait", "longest wait", Format::Duration),
+    ("avg_response", "average turnaround", Format::Duration),
     (
         "avg_bounded_slowdown",
         "average bounded slowdown",
@@ -405,14 +405,14 @@ const SUMMARY_ROWS: &[(&str, &str, Format)] = &[
     ),
     ("cancelled_jobs", "cancelled at their limit", Format::Count),
     ("held", "held (never runnable)", Format::Count),
-    ("makespan", "makespan", Format::Hours),
+    ("makespan", "makespan", Format::Duration),
 ];
 
 #[derive(Clone, Copy)]
 enum Format {
     Count,
     Percent,
-    Hours,
+    Duration,
     Decimal,
 }
 
@@ -420,7 +420,7 @@ fn show(v: f64, f: Format) -> String {
     match f {
         Format::Count => format!("{v:.0}"),
         Format::Percent => format!("{:.2} %", v * 100.0),
-        Format::Hours => mauisim_sim::units::hours(v),
+        Format::Duration => mauisim_sim::units::clock_of(v),
         Format::Decimal => format!("{v:.3}"),
     }
 }
@@ -457,6 +457,17 @@ fn page(runs: &[RunData], figures: &[Figure]) -> Page {
         let mut row = vec![title.to_string()];
         row.extend(runs.iter().map(value));
         about.rows.push(row);
+    }
+    // Then every other setting that differs between the runs (RESERVATIONDEPTH[0], a
+    // weight, --semantics …), so what was compared is on the page.
+    let summaries: Vec<&serde_json::Value> = runs.iter().map(|r| &r.summary).collect();
+    let shown = ["trace", "machine", "BACKFILLPOLICY", "--estimate"];
+    for d in mauisim_sim::settings::differences(&summaries) {
+        if !shown.contains(&d.setting.as_str()) {
+            let mut row = vec![d.setting];
+            row.extend(d.values);
+            about.rows.push(row);
+        }
     }
     let mut metrics = Table::new(header);
     for &(key, title, format) in SUMMARY_ROWS {

@@ -13,6 +13,7 @@ pub mod output;
 pub mod params;
 mod run;
 pub mod scenario;
+pub mod settings;
 pub mod stream;
 mod summary;
 pub mod trace;

@@ -1,40 +1,31 @@
 //! Times and durations as text: one function per style, used by every output.
 //!
-//! - [`clock`]: `3:00:00`, `-1:00:00`, `265:16:40` (hours, minutes, seconds): scenarios,
-//!   windows, Gantt titles, the run summary.
-//! - [`day_clock`]: `11:01:16:40` (Maui's `[DD:]HH:MM:SS`, days always shown):
-//!   `inspect … priority`.
-//! - [`hours`]: `1.90 h`: reports and comparisons.
-//! - [`words`]: `15m`, `4h`, `2d16h`: bucket bounds and bin widths.
+//! - [`clock`]: `3:00:00`, `-1:00:00`, `11:01:16:40` — Maui's `[DD:]HH:MM:SS`, days shown
+//!   from one day on: every instant and duration written as text (summary, inspect,
+//!   scenarios, windows, Gantt titles, reports, compare).
+//! - [`hours`]: `1.90 h`: chart axes' neighbours where a decimal reads better.
+//! - [`words`]: `15m`, `4h`, `2d16h`: the short labels of buckets on chart axes.
 
 use mauisim_core::{Time, FOREVER};
 
-/// `3:00:00`, `-1:00:00`, `0:00:00`; `INFINITY` from [`FOREVER`] on.
+/// `3:00:00`, `-1:00:00`, `11:01:16:40`, `0:00:00`; `INFINITY` from [`FOREVER`] on.
 pub fn clock(t: Time) -> String {
     if t >= FOREVER {
         return "INFINITY".to_string();
     }
     let sign = if t < 0 { "-" } else { "" };
     let a = t.abs();
-    format!("{sign}{}:{:02}:{:02}", a / 3600, a / 60 % 60, a % 60)
+    let (h, m, s) = (a / 3600, a / 60 % 60, a % 60);
+    if h >= 24 {
+        format!("{sign}{}:{:02}:{m:02}:{s:02}", h / 24, h % 24)
+    } else {
+        format!("{sign}{h}:{m:02}:{s:02}")
+    }
 }
 
 /// [`clock`] of a number of seconds that need not be whole (an average), rounded.
 pub fn clock_of(seconds: f64) -> String {
     clock(seconds.round() as Time)
-}
-
-/// `11:01:16:40`, `-0:01:00:00`: days, hours, minutes, seconds.
-pub(crate) fn day_clock(t: Time) -> String {
-    let sign = if t < 0 { "-" } else { "" };
-    let t = t.abs();
-    format!(
-        "{sign}{}:{:02}:{:02}:{:02}",
-        t / 86400,
-        t / 3600 % 24,
-        t / 60 % 60,
-        t % 60
-    )
 }
 
 /// `1.90 h`.
@@ -75,11 +66,12 @@ mod tests {
     fn each_style_reads_as_documented() {
         assert_eq!(clock(3 * 3600), "3:00:00");
         assert_eq!(clock(-3600), "-1:00:00");
-        assert_eq!(clock(955_000), "265:16:40");
+        assert_eq!(clock(955_000), "11:01:16:40");
+        assert_eq!(clock(86_399), "23:59:59");
+        assert_eq!(clock(86_400), "1:00:00:00");
+        assert_eq!(clock(-90_000), "-1:01:00:00");
         assert_eq!(clock(FOREVER), "INFINITY");
         assert_eq!(clock_of(59.5), "0:01:00");
-        assert_eq!(day_clock(955_000), "11:01:16:40");
-        assert_eq!(day_clock(-3600), "-0:01:00:00");
         assert_eq!(hours(6840.0), "1.90 h");
         assert_eq!(words(900), "15m");
         assert_eq!(words(3_600), "1h");

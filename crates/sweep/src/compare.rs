@@ -8,8 +8,10 @@ use crate::error::{Result, SweepError};
 use crate::results::{csv_error, finish, metrics_of};
 use crate::stats;
 use mauisim_core::CredKind;
+use mauisim_sim::output::held_csv_text;
+use mauisim_sim::settings::{self, Difference};
 use mauisim_sim::trace::workload::Trace;
-use mauisim_sim::units::hours;
+use mauisim_sim::units::clock_of;
 use mauisim_sim::{params, RunOptions, RunReport};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -22,8 +24,30 @@ pub struct Comparison {
     pub a: String,
     pub b: String,
     pub seeds: Vec<u64>,
+    /// Every setting that differs between A and B (of the first seed's runs).
+    pub differences: Vec<Difference>,
+    /// When A and B do not simulate the same jobs (first seed): the jobs both simulate.
+    pub matched: Option<MatchedJobs>,
     pub metrics: Vec<MetricChange>,
     pub credentials: Vec<CredentialChange>,
+    /// Each side's `held.csv` (first seed).
+    #[serde(skip)]
+    pub held: [String; 2],
+}
+
+/// A and B simulate different job sets (a limit holds some under one only): the metrics
+/// of the whole runs average different jobs, so the average wait is also given over the
+/// jobs both simulate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchedJobs {
+    pub jobs_a: u64,
+    pub jobs_b: u64,
+    pub held_a: u64,
+    pub held_b: u64,
+    /// Jobs both simulate (and count in the metrics).
+    pub matched: u64,
+    pub avg_wait_a: f64,
+    pub avg_wait_b: f64,
 }
 
 /// One summary metric under A and B (means over seeds).
@@ -57,9 +81,14 @@ pub struct CredentialChange {
 
 /// What one run leaves for the comparison.
 struct RunDigest {
+    summary: serde_json::Value,
     metrics: Vec<(String, f64)>,
     /// (kind, name) → (jobs, total wait).
     waits: BTreeMap<(&'static str, String), (u64, f64)>,
+    /// Job id → wait, of the jobs counted in the metrics.
+    job_waits: BTreeMap<u64, i64>,
+    held: String,
+    held_jobs: u64,
 }
 
 /// Runs `base` under config `a` and config `b` for every seed, `threads` at a time.
@@ -91,13 +120,41 @@ pub fn compare(
             .collect::<Result<Vec<_>>>()
     })?;
     let (under_a, under_b) = digests.split_at(seeds.len());
+    let (first_a, first_b) = (&under_a[0], &under_b[0]);
     Ok(Comparison {
         trace: base.trace.display().to_string(),
         a: a.display().to_string(),
         b: b.display().to_string(),
         seeds: seeds.to_vec(),
+        differences: settings::differences(&[&first_a.summary, &first_b.summary]),
+        matched: matched_jobs(first_a, first_b),
         metrics: metric_changes(under_a, under_b),
         credentials: credential_changes(under_a, under_b, seeds.len()),
+        held: [first_a.held.clone(), first_b.held.clone()],
+    })
+}
+
+fn matched_jobs(a: &RunDigest, b: &RunDigest) -> Option<MatchedJobs> {
+    if a.job_waits.keys().eq(b.job_waits.keys()) {
+        return None;
+    }
+    let (mut matched, mut wait_a, mut wait_b) = (0u64, 0f64, 0f64);
+    for (id, wa) in &a.job_waits {
+        if let Some(wb) = b.job_waits.get(id) {
+            matched += 1;
+            wait_a += *wa as f64;
+            wait_b += *wb as f64;
+        }
+    }
+    let mean = |w: f64| if matched > 0 { w / matched as f64 } else { 0.0 };
+    Some(MatchedJobs {
+        jobs_a: a.job_waits.len() as u64,
+        jobs_b: b.job_waits.len() as u64,
+        held_a: a.held_jobs,
+        held_b: b.held_jobs,
+        matched,
+        avg_wait_a: mean(wait_a),
+        avg_wait_b: mean(wait_b),
     })
 }
 
@@ -109,8 +166,10 @@ fn digest(report: &RunReport) -> RunDigest {
         .collect();
     let jobs = &report.workload.jobs;
     let mut waits = BTreeMap::new();
+    let mut job_waits = BTreeMap::new();
     for i in mauisim_sim::trace::transform::counted(jobs, report.options.transform.warmup) {
         let (job, outcome) = (&jobs[i], &report.outcomes[i]);
+        job_waits.insert(job.id, outcome.wait(job));
         for kind in CredKind::ALL {
             let id = job.creds.get(kind);
             if id.get().is_none() {
@@ -122,7 +181,14 @@ fn digest(report: &RunReport) -> RunDigest {
             entry.1 += outcome.wait(job) as f64;
         }
     }
-    RunDigest { metrics, waits }
+    RunDigest {
+        summary,
+        metrics,
+        waits,
+        job_waits,
+        held: held_csv_text(&report.held, &report.workload.names),
+        held_jobs: report.held.len() as u64,
+    }
 }
 
 fn metric_changes(a: &[RunDigest], b: &[RunDigest]) -> Vec<MetricChange> {
@@ -196,35 +262,64 @@ fn credential_changes(a: &[RunDigest], b: &[RunDigest], seeds: usize) -> Vec<Cre
     rows
 }
 
-/// The comparison as a table for the terminal: every metric, then the `top` credentials
+/// The comparison as a table for the terminal: what differs between A and B, a warning
+/// when they simulate different jobs, every metric in its unit, then the `top` credentials
 /// that wait most more and most less under B.
 pub fn to_text(c: &Comparison, top: usize) -> String {
     let mut out = format!(
         "A: {}\nB: {}\ntrace {}, seeds {:?}\n\n",
         c.a, c.b, c.trace, c.seeds
     );
+    if c.differences.is_empty() {
+        out.push_str("What differs: nothing (A and B run the same settings)\n\n");
+    } else {
+        out.push_str("What differs (A -> B):\n");
+        for d in &c.differences {
+            out.push_str(&format!("  {:<28} {}\n", d.setting, d.values.join(" -> ")));
+        }
+        out.push('\n');
+    }
+    if let Some(m) = &c.matched {
+        out.push_str(&format!(
+            "Warning: A and B simulate different jobs (A {} with {} held, B {} with {} held), \
+             so their averages are over different job sets. Over the {} jobs both simulate: \
+             average wait A {}, B {} (B - A {}).\n\n",
+            m.jobs_a,
+            m.held_a,
+            m.jobs_b,
+            m.held_b,
+            m.matched,
+            clock_of(m.avg_wait_a),
+            clock_of(m.avg_wait_b),
+            signed_clock(m.avg_wait_b - m.avg_wait_a),
+        ));
+    }
     out.push_str(&format!(
-        "{:<28} {:>14} {:>14} {:>14} {:>9}  {}\n",
-        "metric", "A", "B", "B - A", "%", "95% CI of B - A"
+        "{:<28} {:<10} {:>14} {:>14} {:>14} {:>9}  {}\n",
+        "metric", "unit", "A", "B", "B - A", "B - A %", "95% CI of B - A"
     ));
     for m in &c.metrics {
+        let unit = Unit::of(&m.metric);
         let percent = m
             .change_percent
             .map_or("-".to_string(), |p| format!("{p:+.1}%"));
         let ci = m.ci95.map_or(String::new(), |[lo, hi]| {
-            format!("[{}, {}]", num(lo), num(hi))
+            format!("[{}, {}]", unit.change(lo), unit.change(hi))
         });
         out.push_str(&format!(
-            "{:<28} {:>14} {:>14} {:>14} {:>9}  {ci}\n",
+            "{:<28} {:<10} {:>14} {:>14} {:>14} {:>9}  {ci}\n",
             m.metric,
-            num(m.a),
-            num(m.b),
-            num(m.change),
+            unit.name(),
+            unit.show(m.a),
+            unit.show(m.b),
+            unit.change(m.change),
             percent
         ));
     }
     for (title, more) in [("more", true), ("less", false)] {
-        out.push_str(&format!("\nWho waits {title} under B (average wait):\n"));
+        out.push_str(&format!(
+            "\nWho waits {title} under B (average wait, [DD:]HH:MM:SS):\n"
+        ));
         let listed: Vec<&CredentialChange> = c
             .credentials
             .iter()
@@ -236,17 +331,87 @@ pub fn to_text(c: &Comparison, top: usize) -> String {
         }
         for r in listed {
             out.push_str(&format!(
-                "  {:<8} {:<12} {:>8} jobs  {:>10} -> {:<10} ({:+.2} h)\n",
+                "  {:<8} {:<12} {:>8} {:<5} {:>11} -> {:<11} ({})\n",
                 r.kind,
                 r.name,
                 num(r.jobs_a),
-                hours(r.avg_wait_a),
-                hours(r.avg_wait_b),
-                r.change / 3600.0
+                if r.jobs_a == 1.0 { "job" } else { "jobs" },
+                clock_of(r.avg_wait_a),
+                clock_of(r.avg_wait_b),
+                signed_clock(r.change)
             ));
         }
     }
     out
+}
+
+/// A value of a `summary.json` metric as text in its unit: `1:53:24` for a time,
+/// `68.56 %` for a share, the number otherwise.
+pub fn show_metric(metric: &str, value: f64) -> String {
+    match Unit::of(metric) {
+        Unit::Share => format!("{} %", Unit::Share.show(value)),
+        unit => unit.show(value),
+    }
+}
+
+/// How a metric of `summary.json` reads: a time, a share, or a plain number.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Unit {
+    Time,
+    Share,
+    Number,
+}
+
+impl Unit {
+    fn of(metric: &str) -> Unit {
+        let time = ["wait", "response", "makespan", "delay"];
+        if time.iter().any(|t| metric.contains(t)) {
+            Unit::Time
+        } else if metric == "utilization"
+            || metric.ends_with("_fraction")
+            || metric.contains("accuracy")
+        {
+            Unit::Share
+        } else {
+            Unit::Number
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Unit::Time => "[D:]H:M:S",
+            Unit::Share => "%",
+            Unit::Number => "",
+        }
+    }
+
+    fn show(self, x: f64) -> String {
+        match self {
+            Unit::Time => clock_of(x),
+            Unit::Share => format!("{:.2}", 100.0 * x),
+            Unit::Number => num(x),
+        }
+    }
+
+    /// A change, with its sign.
+    fn change(self, x: f64) -> String {
+        match self {
+            Unit::Time => signed_clock(x),
+            Unit::Share => format!("{:+.2}", 100.0 * x),
+            Unit::Number if x > 0.0 => format!("+{}", num(x)),
+            Unit::Number => num(x),
+        }
+    }
+}
+
+/// `+1:02:03`, `-0:00:05`, `0:00:00`.
+fn signed_clock(seconds: f64) -> String {
+    let rounded = seconds.round();
+    if rounded > 0.0 {
+        format!("+{}", clock_of(rounded))
+    } else {
+        clock_of(rounded)
+    }
 }
 
 fn num(x: f64) -> String {
@@ -313,7 +478,8 @@ pub fn to_csv(c: &Comparison) -> Result<(String, String)> {
     Ok((finish(metrics)?, finish(creds)?))
 }
 
-/// Writes `compare.csv`, `credentials.csv` and `compare.json` into `dir`, all or none.
+/// Writes `compare.csv`, `credentials.csv`, `compare.json` and each side's held jobs
+/// (`held-a.csv`, `held-b.csv`) into `dir`, all or none.
 pub fn write(dir: &Path, c: &Comparison) -> Result<()> {
     let (metrics, creds) = to_csv(c)?;
     let json = serde_json::to_string_pretty(c).expect("comparison serialises") + "\n";
@@ -321,6 +487,8 @@ pub fn write(dir: &Path, c: &Comparison) -> Result<()> {
         ("compare.csv".to_string(), metrics),
         ("credentials.csv".to_string(), creds),
         ("compare.json".to_string(), json),
+        ("held-a.csv".to_string(), c.held[0].clone()),
+        ("held-b.csv".to_string(), c.held[1].clone()),
     ];
     mauisim_sim::output::write_files_atomically(dir, &files)?;
     Ok(())

@@ -14,10 +14,18 @@ pub struct Status {
     /// Runs with a result (this time or before).
     pub done: usize,
     pub total: usize,
+    /// Runs kept from an earlier invocation (counted in `done`).
+    pub reused: usize,
     pub failed: usize,
     /// The best value of the watched metric so far, and the run that gave it.
     pub best: Option<(f64, String)>,
 }
+
+/// Runs of the current sweep with a result, for the Ctrl-C message (a sweep interrupted
+/// keeps them and the same command resumes it).
+pub static RUNS_KEPT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// Whether a sweep is running (so Ctrl-C speaks of its runs).
+pub static SWEEPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Told about a sweep's progress; called from the worker threads.
 pub trait Progress: Sync {
@@ -32,7 +40,7 @@ impl Progress for Silent {
 }
 
 /// How a sweep went.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Report {
     /// Runs of this invocation's slice.
     pub total: usize,
@@ -42,6 +50,8 @@ pub struct Report {
     pub ran: usize,
     /// Runs whose result is an error (made now or before).
     pub failed: usize,
+    /// The watched metric per setting, best first.
+    pub settings: Vec<results::SettingResult>,
 }
 
 /// Runs every run of `shard` (1-based `[K, N]`, or the whole grid) that `dir` has no
@@ -84,6 +94,9 @@ pub fn execute(
         }
     }
     let reused = status.done;
+    status.reused = reused;
+    RUNS_KEPT.store(reused, std::sync::atomic::Ordering::SeqCst);
+    SWEEPING.store(true, std::sync::atomic::Ordering::SeqCst);
     progress.update(&status);
     let status = Mutex::new(status);
     let written: Result<()> = pool(threads)?.install(|| {
@@ -92,6 +105,7 @@ pub fn execute(
             store.write(index, &result)?;
             let mut s = status.lock().expect("no thread panics holding the status");
             s.done += 1;
+            RUNS_KEPT.store(s.done, std::sync::atomic::Ordering::SeqCst);
             match &result {
                 Ok(text) => note_best(&mut s, &checked.plan.metric, grid, index, text),
                 Err(_) => s.failed += 1,
@@ -100,6 +114,7 @@ pub fn execute(
             Ok(())
         })
     });
+    SWEEPING.store(false, std::sync::atomic::Ordering::SeqCst);
     written?;
     let rows = results::collect(grid, &store, &indexes)?;
     results::write(grid, &store, &rows)?;
@@ -112,6 +127,7 @@ pub fn execute(
         reused,
         ran: pending.len(),
         failed,
+        settings: results::by_setting(grid, &rows, &checked.plan.metric),
     })
 }
 

@@ -234,6 +234,55 @@ pub fn summary_csv(grid: &Grid, rows: &[Row]) -> Result<String> {
     finish(out)
 }
 
+/// One setting (a run without its seed) and the watched metric over its seeds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SettingResult {
+    /// `RESERVATIONDEPTH=4 BACKFILLPOLICY=BESTFIT`.
+    pub label: String,
+    pub runs: usize,
+    pub mean: Option<f64>,
+    pub ci95: Option<f64>,
+}
+
+/// The watched metric's mean (and 95 % interval) per setting, best first; settings
+/// without a value last, in grid order.
+pub fn by_setting(grid: &Grid, rows: &[Row], metric: &crate::Metric) -> Vec<SettingResult> {
+    let mut out: Vec<SettingResult> = rows
+        .chunk_by(|a, b| a.setting == b.setting)
+        .map(|group| {
+            let values: Vec<f64> = group
+                .iter()
+                .filter_map(|r| match &r.outcome {
+                    Outcome::Ok(values) => value_of(values, &metric.name).and_then(Number::as_f64),
+                    Outcome::Failed(_) => None,
+                })
+                .collect();
+            let e = stats::estimate(&values);
+            let label: Vec<String> = grid
+                .axes
+                .iter()
+                .zip(&group[0].values)
+                .map(|(axis, v)| format!("{}={v}", axis.name))
+                .collect();
+            SettingResult {
+                label: label.join(" "),
+                runs: group.len(),
+                mean: (e.n > 0).then_some(e.mean),
+                ci95: e.ci95,
+            }
+        })
+        .collect();
+    // A stable sort keeps grid order among equals and for settings without a value.
+    out.sort_by(|a, b| match (a.mean, b.mean) {
+        (Some(x), Some(y)) if metric.better(x, y) => std::cmp::Ordering::Less,
+        (Some(x), Some(y)) if metric.better(y, x) => std::cmp::Ordering::Greater,
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        _ => std::cmp::Ordering::Equal,
+    });
+    out
+}
+
 pub(crate) fn csv_error(e: csv::Error) -> SweepError {
     SweepError::Usage(format!("writing CSV: {e}"))
 }

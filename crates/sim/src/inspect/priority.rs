@@ -255,7 +255,7 @@ pub fn to_text(report: &PriorityReport) -> String {
         out,
         "Job priorities at t={} ({}): {idle} idle job{}, highest first",
         report.at,
-        crate::units::day_clock(report.at),
+        crate::units::clock(report.at),
         if idle == 1 { "" } else { "s" }
     );
     if report.jobs.is_empty() {

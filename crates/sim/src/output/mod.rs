@@ -407,6 +407,11 @@ fn write_held_csv(path: &Path, report: &RunReport) -> Result<()> {
 
 /// `held.csv`: jobs that could never run, with the limit that holds them.
 pub(crate) fn held_csv(path: &Path, held: &[(Job, Blocked)], names: &Names) -> Result<()> {
+    fs::write(path, held_csv_text(held, names)).map_err(io_err(path))
+}
+
+/// The text of `held.csv` (a header only if no job is held).
+pub fn held_csv_text(held: &[(Job, Blocked)], names: &Names) -> String {
     #[derive(Serialize)]
     struct HeldRow<'a> {
         id: u64,
@@ -419,18 +424,14 @@ pub(crate) fn held_csv(path: &Path, held: &[(Job, Blocked)], names: &Names) -> R
         value: u64,
         reason: String,
     }
-    let file = fs::File::create(path).map_err(io_err(path))?;
     let mut out = csv::WriterBuilder::new()
         .has_headers(false)
-        .from_writer(BufWriter::new(file));
-    let csv_err = |e: csv::Error| SimError::Input {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    };
+        .from_writer(Vec::new());
+    // Numbers and strings into memory: nothing here can fail.
     out.write_record([
         "id", "submit", "procs", "wcl", "user", "limit", "job", "value", "reason",
     ])
-    .map_err(csv_err)?;
+    .expect("held.csv header");
     for (job, limit) in held {
         out.serialize(HeldRow {
             id: job.id,
@@ -443,9 +444,9 @@ pub(crate) fn held_csv(path: &Path, held: &[(Job, Blocked)], names: &Names) -> R
             value: limit.limit,
             reason: crate::params::limits::describe(limit, names),
         })
-        .map_err(csv_err)?;
+        .expect("held.csv row");
     }
-    out.flush().map_err(io_err(path))
+    String::from_utf8(out.into_inner().expect("held.csv in memory")).expect("held.csv is UTF-8")
 }
 
 fn write_schedule_swf(path: &Path, report: &RunReport) -> Result<()> {
