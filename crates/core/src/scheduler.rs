@@ -101,6 +101,10 @@ pub struct Scheduler {
     /// Scratch (Maui's passes with limits), by priority rank: whether the job is in 3.3.1's
     /// hard-level queue, the one its backfill draws from. Empty: every job is.
     in_hard_queue: Vec<bool>,
+    /// Scratch (Maui's passes with limits), by priority rank: whether one of 3.3.1's
+    /// `MQueueSelectJobs` calls lets the job through this iteration, so that its
+    /// `EffQueueDuration` is brought up to date. Empty: every job not ineligible is.
+    passes_selection: Vec<bool>,
     /// Scratch (Maui's passes): the reservations made this iteration, by priority rank.
     held: Vec<(usize, HeldId)>,
     /// Maui's passes with limits: the running jobs as they were when they started, whose
@@ -161,6 +165,7 @@ impl Scheduler {
             machine,
             fate: Vec::new(),
             in_hard_queue: Vec::new(),
+            passes_selection: Vec::new(),
             held: Vec::new(),
             maui_running: Vec::new(),
             blocks: Vec::new(),
@@ -461,6 +466,7 @@ impl Scheduler {
         let selects = self.throttle.is_some() || self.fairshare.has_caps();
         let maui = self.maui_passes();
         self.in_hard_queue.clear();
+        self.passes_selection.clear();
         let mut soft_only = if maui && self.throttle.is_some() {
             self.maui_select(now, &order, queue)
         } else {
@@ -535,10 +541,18 @@ impl Scheduler {
             }
         }
         if maui {
-            // 3.3.1 sets EffQueueDuration of every job its selections let through.
+            // 3.3.1 sets EffQueueDuration of every job its selections let through
+            // (`MQueueSelectJobs`; with limits, `passes_selection` says which).
             for (rank, &pos) in order.iter().enumerate() {
                 let job = &mut queue[pos];
-                if self.fate[rank] != Fate::Ineligible {
+                let fate = self.fate[rank];
+                let selected = match self.passes_selection.get(rank) {
+                    Some(&passes) => {
+                        passes || matches!(fate, Fate::StartedInPriorityPass | Fate::Backfilled)
+                    }
+                    None => fate != Fate::Ineligible,
+                };
+                if selected {
                     job.selected_queued = Some((now - job.eff_queue_start).max(0));
                 }
                 job.held_reservation = self.fate[rank] == Fate::Reserved;
@@ -801,6 +815,15 @@ impl Scheduler {
     /// soft one sees all of it. A job outside the hard queue restarts its effective queue
     /// time (JOBPRIOACCRUALPOLICY QUEUEPOLICY or FULLPOLICY). A fairshare cap keeps a job
     /// out of both. Returns whether some job is in the hard queue only.
+    ///
+    /// Only the `MQueueSelectJobs` calls that follow bring a job's `EffQueueDuration` up
+    /// to date (MPolicy.c), and they hold it to the active limits against the whole
+    /// usage (`MQueueCheckSingleJob`, `MJobCheckPolicies`): a job of the soft queue
+    /// passes them, but a job in the hard queue only because the running jobs that fill
+    /// its user's limit rank below it does not. Such a job keeps its last
+    /// `EffQueueDuration` (its priority stands still) without restarting its queue time,
+    /// and the queue time it accrued meanwhile counts again, all at once, the next time
+    /// a selection lets it through.
     fn maui_select(&mut self, now: Time, order: &[usize], queue: &mut [QueuedJob]) -> bool {
         let accrual = self.policy.priority.accrual;
         let mut running: Vec<(i64, Time, u64, JobIdx)> = {
@@ -845,6 +868,8 @@ impl Scheduler {
         self.cap_lifts_at = None;
         self.in_hard_queue.clear();
         self.in_hard_queue.resize(order.len(), true);
+        self.passes_selection.clear();
+        self.passes_selection.resize(order.len(), true);
         let mut soft_only = false;
         for (rank, &pos) in order.iter().enumerate() {
             let job = &mut queue[pos];
@@ -877,6 +902,14 @@ impl Scheduler {
             }
             self.in_hard_queue[rank] = hard.is_none() && cap.is_none();
             job.soft_violation = soft.is_some() || cap.is_some();
+            // The usage now counts every running job: 3.3.1's first `MQueueSelectJobs`
+            // (hard, over the hard queue) sees it so, and its soft ones hold the soft
+            // queue to the soft limits, which it is within.
+            self.passes_selection[rank] = !job.soft_violation
+                || (self.in_hard_queue[rank]
+                    && (held
+                        || t.check_active(creds, system, job, Level::Hard, now)
+                            .is_none()));
             if job.soft_violation {
                 if self.in_hard_queue[rank] {
                     soft_only = true;

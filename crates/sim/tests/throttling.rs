@@ -504,3 +504,35 @@ fn maui_holds_a_job_to_the_running_jobs_ranked_above_it() {
     assert_eq!(queue_start(Semantics::Maui), 10);
     assert_eq!(queue_start(Semantics::ResearchEasy), 20);
 }
+
+/// 3.3.1 brings a job's queue time in its priority up to date only when a selection lets
+/// it through against the whole usage: J (job 4, class priority 1000) ranks above its
+/// user's running R (job 6, started at 10), so it stays in the hard queue, but with R
+/// filling MAXJOB 1 no selection lets it through (iterations at 15 and 20, as jobs arrive
+/// and end), and its priority stands still at the 5 s it had waited when R started. Once
+/// R ends it counts its whole queue time again. (Fillers of other users keep the nodes.)
+#[test]
+fn maui_freezes_the_queue_time_of_a_job_its_running_jobs_hold() {
+    let config = "USERCFG[DEFAULT] MAXJOB=1\nCREDWEIGHT 1\nCLASSWEIGHT 1\n\
+                  CLASSCFG[high] PRIORITY=1000\n";
+    let specs = [
+        (1, 0, HOUR, 2, "v", "g", ""),
+        (2, 0, 10, 1, "x", "g", ""),
+        (3, 0, 20, 1, "y", "g", ""),
+        (4, 5, HOUR, 3, "u", "g", "high"),
+        (5, 7, HOUR, 4, "z", "g", ""),
+        (6, 8, 100, 1, "u", "g", ""),
+        (7, 15, 30, 1, "t", "g", ""),
+    ];
+    let selected = |at, semantics| {
+        let (started, s) = run_until(config, &specs, 4, semantics, at);
+        let r_runs = (11..=110).contains(&at);
+        assert_eq!(started[5], (6, r_runs.then_some(10)), "{started:?}");
+        let j = s.queue.iter().find(|q| q.id == 4).expect("J waits");
+        j.selected_queued
+    };
+    // At 10 the selection lets J through (5 s) before R starts; at 20 R holds it.
+    assert_eq!(selected(21, Semantics::Maui), Some(5));
+    // R ends at 110: J is let through again, with all of its 105 s.
+    assert_eq!(selected(111, Semantics::Maui), Some(105));
+}
