@@ -318,6 +318,15 @@ fn three_job_trace(dir: &Path) -> PathBuf {
     )
 }
 
+/// `mauisim inspect TRACE -c CONFIG --at 00:10:00 priority EXTRA…`.
+fn inspect_priority_at_ten_minutes(trace: &str, config: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "inspect", trace, "-c", config, "--at", "00:10:00", "priority",
+    ];
+    args.extend_from_slice(extra);
+    succeeds(&args)
+}
+
 /// `inspect … priority`: the diagnose -p table, and the same numbers as CSV and JSON.
 #[test]
 fn inspect_priority_in_every_format() {
@@ -332,19 +341,11 @@ fn inspect_priority_in_every_format() {
     // The queue time now (Maui's semantics count the queue time its last selection saw,
     // asserted below).
     let inspect = |format: &str| {
-        succeeds(&[
-            "inspect",
+        inspect_priority_at_ten_minutes(
             trace,
-            "-c",
             config,
-            "--semantics",
-            "research-easy",
-            "--at",
-            "00:10:00",
-            "priority",
-            "--format",
-            format,
-        ])
+            &["--semantics", "research-easy", "--format", format],
+        )
     };
     let text = inspect("text");
     assert!(
@@ -380,9 +381,7 @@ fn inspect_priority_in_every_format() {
     // Under the default (Maui) semantics job 2 counts the minute it had waited at the last
     // selection (0:02:00); job 3 had waited none then, and a job selected with no queue
     // time counts its queue time now, as 3.3.1 does.
-    let maui = succeeds(&[
-        "inspect", trace, "-c", config, "--at", "00:10:00", "priority", "--format", "csv",
-    ]);
+    let maui = inspect_priority_at_ten_minutes(trace, config, &["--format", "csv"]);
     let rows: Vec<&str> = maui.lines().skip(1).collect();
     assert_eq!(
         rows,
@@ -406,17 +405,7 @@ fn inspect_priority_percent_contribution_applies_component_weights() {
         b"SERVICEWEIGHT 10\nQUEUETIMEWEIGHT 1\nPROCWEIGHT 100\n",
     );
     let (trace, config) = (trace.to_str().unwrap(), config.to_str().unwrap());
-    let text = succeeds(&[
-        "inspect",
-        trace,
-        "-c",
-        config,
-        "--semantics",
-        "research-easy",
-        "--at",
-        "00:10:00",
-        "priority",
-    ]);
+    let text = inspect_priority_at_ten_minutes(trace, config, &["--semantics", "research-easy"]);
     let row = text
         .lines()
         .find(|l| l.starts_with("Percent Contribution"))
