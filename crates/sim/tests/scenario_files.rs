@@ -266,4 +266,29 @@ limit = 100
         e.starts_with("s.toml:3: semantics: expected maui, maui-3.3.1 or research-easy"),
         "{e}"
     );
+    // Maui's is the default; a variant may choose its own.
+    assert_eq!(nodes(""), ["A 0 n[2-3]", "B 0 n1"]);
+    let with_variant = |semantics: &str| {
+        format!(
+            "{}[[variant]]\nname = \"v\"\nsemantics = \"{semantics}\"\n",
+            text("")
+        )
+    };
+    let s = parse(&with_variant("research-easy")).unwrap();
+    let r = scenario::run(&s).unwrap();
+    let nodes_of = |v: usize| -> Vec<String> {
+        r.variants[v]
+            .jobs
+            .iter()
+            .map(|j| format!("{} {}", j.name, j.nodes))
+            .collect()
+    };
+    assert_eq!(nodes_of(0), ["A n[2-3]", "B n1"]);
+    assert_eq!(nodes_of(1), ["A n[0-1]", "B n2"]);
+    let e = parse(&with_variant("slurm")).map(|_| ()).unwrap_err();
+    assert!(
+        e.starts_with("s.toml:")
+            && e.contains("semantics: expected maui, maui-3.3.1 or research-easy, found `slurm`"),
+        "{e}"
+    );
 }
