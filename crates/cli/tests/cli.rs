@@ -944,8 +944,7 @@ fn sweep_from_the_command_line() {
         })
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .unwrap();
-    let wait = best.0.round() as i64;
-    let clock = format!("{}:{:02}:{:02}", wait / 3600, wait / 60 % 60, wait % 60);
+    let clock = mauisim_sim::units::clock_of(best.0);
     let row = lines[2];
     assert!(
         row.starts_with(&format!(

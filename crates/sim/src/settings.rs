@@ -152,9 +152,7 @@ fn maui_name(path: &str) -> Option<String> {
         return (field == "depth").then(|| format!("RESERVATIONDEPTH[{i}]"));
     }
     if let Some(rest) = path.strip_prefix("reservation_qos[") {
-        let i = rest
-            .strip_suffix(']')
-            .or_else(|| rest.split_once(']').map(|p| p.0))?;
+        let (i, _) = rest.split_once(']')?;
         return Some(format!("RESERVATIONQOSLIST[{i}]"));
     }
     for prefix in [

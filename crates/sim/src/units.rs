@@ -3,7 +3,6 @@
 //! - [`clock`]: `3:00:00`, `-1:00:00`, `11:01:16:40` — Maui's `[DD:]HH:MM:SS`, days shown
 //!   from one day on: every instant and duration written as text (summary, inspect,
 //!   scenarios, windows, Gantt titles, reports, compare).
-//! - [`hours`]: `1.90 h`: chart axes' neighbours where a decimal reads better.
 //! - [`words`]: `15m`, `4h`, `2d16h`: the short labels of buckets on chart axes.
 
 use mauisim_core::{Time, FOREVER};
@@ -26,11 +25,6 @@ pub fn clock(t: Time) -> String {
 /// [`clock`] of a number of seconds that need not be whole (an average), rounded.
 pub fn clock_of(seconds: f64) -> String {
     clock(seconds.round() as Time)
-}
-
-/// `1.90 h`.
-pub fn hours(seconds: f64) -> String {
-    format!("{:.2} h", seconds / 3600.0)
 }
 
 /// `1 job`, `2 jobs`: a count with its noun, plural unless the count is one.
@@ -72,7 +66,6 @@ mod tests {
         assert_eq!(clock(-90_000), "-1:01:00:00");
         assert_eq!(clock(FOREVER), "INFINITY");
         assert_eq!(clock_of(59.5), "0:01:00");
-        assert_eq!(hours(6840.0), "1.90 h");
         assert_eq!(words(900), "15m");
         assert_eq!(words(3_600), "1h");
         assert_eq!(words(64 * 3_600), "2d16h");
