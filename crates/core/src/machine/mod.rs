@@ -19,6 +19,7 @@
 //! processors are free) so that a decision visits the free nodes, not the machine.
 
 mod allocate;
+mod node_bitmap;
 
 use crate::check::{Rule, Violation};
 use crate::job::{JobIdx, QueuedJob};
@@ -27,6 +28,7 @@ use crate::profile::{Profile, Window, FOREVER};
 use crate::slots::{merge_ranges, SlotPool, SlotRange};
 use crate::Time;
 use allocate::{contiguous, largest_block, take_in_order};
+use node_bitmap::NodeBitmap;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -114,11 +116,14 @@ pub struct Machine {
     /// holds them until it ends; it may go negative for that instant).
     free: Vec<i64>,
     jobs_on: Vec<u32>,
-    /// Nodes with free processors, in node order and by free processors.
-    free_set: BTreeSet<u32>,
+    /// Nodes with free processors, in node order, and (pooled processors on unlike nodes
+    /// only) by free processors.
+    free_set: NodeBitmap,
     by_free: Vec<BTreeSet<u32>>,
-    /// Processors free on the nodes of `free_set`, summed.
-    free_total: i64,
+    /// The nodes of `free_set` without a claim ahead (free until a job takes them), and
+    /// their free processors summed.
+    free_plain: NodeBitmap,
+    plain_procs: i64,
     /// Per node (per-node mode): claims that are not running jobs (reservations and
     /// standing reservations), the only claims that can start after now.
     ahead: Vec<u32>,
@@ -149,6 +154,15 @@ pub struct Machine {
     exhaustive: bool,
     /// Changes to claims so far: what `misfits` is valid for.
     version: u64,
+    /// Changes to claims ahead so far: what `ranked_ahead` is valid for.
+    ahead_version: u64,
+    /// Changes to running jobs so far (starts, ends, extensions).
+    running_version: u64,
+    /// The reservations of the last iteration, carried to this one (see
+    /// [`CarriedSearches`]).
+    carried: CarriedSearches,
+    /// The nodes with a claim ahead ranked at an instant (see [`Machine::rank_ahead`]).
+    ranked_ahead: std::cell::RefCell<RankedAhead>,
     /// Job shapes that did not fit at (version, now): (shape, procs, wcl).
     #[allow(clippy::type_complexity)]
     misfits: std::cell::RefCell<((u64, Time), Vec<((crate::node::Request, u32), u64, Time)>)>,
@@ -183,9 +197,10 @@ impl Machine {
             origin,
             free: spec.nodes.iter().map(|s| s.procs as i64).collect(),
             jobs_on: vec![0; n],
-            free_set: BTreeSet::new(),
-            by_free: vec![BTreeSet::new(); if uniform { 0 } else { max_procs + 1 }],
-            free_total: 0,
+            free_set: NodeBitmap::new(n),
+            by_free: vec![BTreeSet::new(); if pooled && !uniform { max_procs + 1 } else { 0 }],
+            free_plain: NodeBitmap::new(n),
+            plain_procs: 0,
             ahead: if pooled { Vec::new() } else { vec![0; n] },
             ahead_nodes: NodeSet::default(),
             running: BTreeMap::new(),
@@ -204,6 +219,14 @@ impl Machine {
             keeps_promises: true,
             exhaustive: false,
             version: 0,
+            ahead_version: 0,
+            running_version: 0,
+            carried: CarriedSearches::default(),
+            ranked_ahead: std::cell::RefCell::new(RankedAhead {
+                ahead_version: 0,
+                at: Time::MIN,
+                nodes: Vec::new(),
+            }),
             misfits: std::cell::RefCell::new(((0, Time::MIN), Vec::new())),
             slots,
             busy: vec![
@@ -436,6 +459,7 @@ impl Machine {
     /// Takes `nodes` for `job` from `now` to its planned end.
     fn commit(&mut self, now: Time, job: &QueuedJob, nodes: Allocation) {
         self.version += 1;
+        self.running_version += 1;
         let end = now + job.wcl;
         self.profile.occupy(now, end, job.procs);
         let per_task = self.need(job);
@@ -521,7 +545,19 @@ impl Machine {
                 Vec::new(),
             )
         } else {
-            self.earliest_placement(now, job)?
+            let carried = self.carried_search(now, job);
+            let is_carried = carried.is_some();
+            let (at, nodes) = match carried {
+                Some(found) => found,
+                None => self.earliest_placement(now, job)?,
+            };
+            if self.carries_searches() {
+                let (rank, version) = (self.held.len(), self.running_version);
+                let key = SearchKey::of(job);
+                self.carried
+                    .record(rank, version, now, key, (at, &nodes), is_carried);
+            }
+            (at, nodes)
         };
         let end = at + job.wcl;
         self.version += 1;
@@ -539,7 +575,7 @@ impl Machine {
                 self.claim_ahead(n);
             }
         }
-        if !self.pooled {
+        if !self.pooled && self.keeps_promises {
             self.promising.insert(job.idx, nodes.clone());
         }
         self.held.push(Held {
@@ -552,6 +588,38 @@ impl Machine {
         Some((at, HeldId(id)))
     }
 
+    /// The earliest placement of `job` as the last iteration found it, when it must be the
+    /// same now (see [`CarriedSearches`]): the running jobs are those it saw, every
+    /// reservation made before this one in this iteration is the one it made, no running
+    /// job's planned end has passed since, and the placement still lies after now (a start
+    /// now picks nodes by another rule).
+    fn carried_search(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
+        if !self.carries_searches() {
+            return None;
+        }
+        let (at, nodes) =
+            self.carried
+                .find(self.held.len(), self.running_version, SearchKey::of(job))?;
+        let since = self.carried.found_at;
+        let end_passed = self
+            .by_end
+            .range((since + 1, JobIdx(0))..(now + 1, JobIdx(0)))
+            .next()
+            .is_some();
+        (at > now && !end_passed).then(|| (at, nodes.clone()))
+    }
+
+    /// Whether reservations' searches are carried between iterations: for Maui's
+    /// LASTAVAILABLE on nodes tracked one by one, whose placements the argument of
+    /// [`CarriedSearches`] covers (not when every node question is answered exhaustively,
+    /// the reference of the differential tests).
+    fn carries_searches(&self) -> bool {
+        !self.pooled
+            && !self.exhaustive
+            && self.maui_order
+            && self.spec.allocation == AllocationPolicy::LastAvailable
+    }
+
     /// The nodes a reservation holds (empty when processors are pooled).
     #[cfg(test)]
     pub(crate) fn held_nodes(&self, id: HeldId) -> &[(u32, u64)] {
@@ -559,6 +627,11 @@ impl Machine {
     }
 
     pub(crate) fn release(&mut self, id: HeldId) {
+        self.carried.stop_recording();
+        self.release_one(id);
+    }
+
+    fn release_one(&mut self, id: HeldId) {
         let h = &mut self.held[id.0 as usize];
         if !h.live {
             return;
@@ -580,8 +653,9 @@ impl Machine {
     /// promises the next iteration honours.
     pub(crate) fn release_all(&mut self) {
         for i in 0..self.held.len() {
-            self.release(HeldId(i as u32));
+            self.release_one(HeldId(i as u32));
         }
+        self.carried.end_iteration();
         self.held.clear();
         std::mem::swap(&mut self.promised, &mut self.promising);
         self.promising.clear();
@@ -593,6 +667,7 @@ impl Machine {
             return;
         };
         self.version += 1;
+        self.running_version += 1;
         self.by_end.remove(&(p.end, job));
         self.profile.advance(freed);
         self.profile.release(freed, p.end, p.procs);
@@ -622,6 +697,7 @@ impl Machine {
             return;
         };
         self.version += 1;
+        self.running_version += 1;
         self.by_end.remove(&(p.end, job));
         p.end = until;
         self.by_end.insert((until, job));
@@ -815,17 +891,10 @@ impl Machine {
             }
         } else {
             // A free node without a claim ahead is free until a job takes it: those are
-            // summed from the index, and only the others are visited.
+            // summed from the index, and only the others are visited, those free for
+            // longer than `shorter` (the first of their ranking).
             let expired = self.expired_on(now);
-            let mut forever = self.free_total;
-            let ahead_free = || {
-                self.ahead_nodes
-                    .iter()
-                    .filter(|&n| self.free[n as usize] > 0)
-            };
-            for n in ahead_free() {
-                forever -= self.free[n as usize];
-            }
+            let mut forever = self.plain_procs;
             for (&n, &extra) in &expired {
                 if self.ahead[n as usize] == 0 {
                     let f = self.free[n as usize];
@@ -833,13 +902,17 @@ impl Machine {
                 }
             }
             visit(forever, FOREVER);
-            let ahead_expired = expired
-                .keys()
-                .copied()
-                .filter(|&n| self.ahead[n as usize] > 0 && self.free[n as usize] <= 0);
-            for n in ahead_free().chain(ahead_expired) {
-                let (free, until) = self.node_window(n, now);
-                visit(free, until);
+            self.rank_ahead(now);
+            let ranking = self.ranked_ahead.borrow();
+            let longer = ranking
+                .nodes
+                .iter()
+                .take_while(|&&(free_for, _)| free_for > shorter);
+            for &(_, n) in longer {
+                if self.free[n as usize] > 0 || expired.contains_key(&n) {
+                    let (free, until) = self.node_window(n, now);
+                    visit(free, until);
+                }
             }
         }
         (procs > 0).then_some(Window { procs, duration })
@@ -886,11 +959,11 @@ impl Machine {
         let mut freed: Vec<u32> = self
             .expired_jobs(now)
             .flat_map(|p| p.nodes.iter().map(|&(n, _)| n))
-            .filter(|n| !self.free_set.contains(n))
+            .filter(|&n| !self.free_set.contains(n))
             .collect();
         freed.sort_unstable();
         freed.dedup();
-        self.free_set.iter().copied().chain(freed)
+        self.free_set.iter().chain(freed)
     }
 
     /// The running jobs whose planned end has come by `now`.
@@ -1022,9 +1095,11 @@ impl Machine {
 
     /// Maui's LASTAVAILABLE starting now (see `allocate::maui_key`): the nodes free for
     /// longest first, the last node first among equals. Every free node without a claim
-    /// ahead is free for ever, so those come in reverse node order straight from the index,
-    /// merged with the few that have a claim ahead or are freed by a job past its planned
-    /// end, which are ranked one by one; the walk stops once the job is placed.
+    /// ahead is free for ever, so those come in reverse node order straight from the index;
+    /// the nodes with a claim ahead come from their ranking (made once per instant and set
+    /// of claims ahead, as the backfill starts one job after another around the same
+    /// reservations), and the few freed by a job past its planned end are ranked one by
+    /// one. The three are merged, and the walk stops once the job is placed.
     fn place_now_free_longest(
         &self,
         now: Time,
@@ -1033,73 +1108,78 @@ impl Machine {
         per_task: Res,
         tasks: u64,
     ) -> Option<Allocation> {
-        let mut exact: Vec<u32> = self
-            .ahead_nodes
-            .iter()
-            .filter(|&n| self.free[n as usize] > 0)
-            .collect();
-        exact.extend(
-            self.expired_jobs(now)
-                .flat_map(|p| p.nodes.iter().map(|&(n, _)| n)),
-        );
-        exact.sort_unstable();
-        exact.dedup();
         let free_for = |n: u32| {
             self.next_claim_after(n as usize, now + 1)
                 .map_or(FOREVER, |s| s - now)
         };
-        let mut ranked: Vec<(Time, u32, u64)> = exact
-            .iter()
-            .map(|&n| {
-                (
-                    free_for(n),
-                    n,
-                    self.hostable(n as usize, now, end, job, per_task),
-                )
-            })
-            .filter(|&(_, _, h)| h > 0)
+        let mut expired: Vec<u32> = self
+            .expired_jobs(now)
+            .flat_map(|p| p.nodes.iter().map(|&(n, _)| n))
             .collect();
-        ranked.sort_unstable_by_key(|r| std::cmp::Reverse((r.0, r.1)));
-        let mut ranked = ranked.into_iter().peekable();
-        let mut forever = self
-            .free_set
+        expired.sort_unstable();
+        expired.dedup();
+        let is_expired = |n: u32| expired.binary_search(&n).is_ok();
+        let mut expired_plain: Vec<(Time, u32)> = expired
+            .iter()
+            .filter(|&&n| self.ahead[n as usize] == 0)
+            .map(|&n| (free_for(n), n))
+            .collect();
+        expired_plain.sort_unstable_by(|a, b| b.cmp(a));
+        self.rank_ahead(now);
+        let ranking = self.ranked_ahead.borrow();
+        let ahead = ranking
+            .nodes
+            .iter()
+            .copied()
+            .filter(|&(_, n)| self.free[n as usize] > 0 || is_expired(n));
+        let forever = self
+            .free_plain
             .iter()
             .rev()
-            .filter(|n| exact.binary_search(n).is_err())
-            .map(|&n| {
-                (
-                    FOREVER,
-                    n,
-                    self.hostable(n as usize, now, end, job, per_task),
-                )
-            })
-            .filter(|&(_, _, h)| h > 0)
-            .peekable();
+            .filter(|&n| !is_expired(n))
+            .map(|n| (FOREVER, n));
+        let ranked = merge_descending(merge_descending(ahead, expired_plain.into_iter()), forever);
         let mut left = tasks;
         let mut alloc = Vec::new();
-        while left > 0 {
-            let first_ranked = match (ranked.peek(), forever.peek()) {
-                (Some(a), Some(b)) => (a.0, a.1) > (b.0, b.1),
-                (Some(_), None) => true,
-                (None, Some(_)) => false,
-                (None, None) => return None,
-            };
-            let (_, n, h) = if first_ranked {
-                ranked.next()
-            } else {
-                forever.next()
+        for (_, n) in ranked {
+            if left == 0 {
+                break;
             }
-            .expect("peeked");
-            let k = h.min(left);
-            alloc.push((n, k));
-            left -= k;
+            let h = self.hostable(n as usize, now, end, job, per_task);
+            if h > 0 {
+                let k = h.min(left);
+                alloc.push((n, k));
+                left -= k;
+            }
         }
-        Some(alloc)
+        (left == 0).then_some(alloc)
+    }
+
+    /// Ranks the nodes with a claim ahead by how long they stay free after `now` (the
+    /// longest first, the last node first among equals), unless the ranking is already
+    /// of this instant and of these claims ahead.
+    fn rank_ahead(&self, now: Time) {
+        let mut cache = self.ranked_ahead.borrow_mut();
+        if (cache.ahead_version, cache.at) == (self.ahead_version, now) {
+            return;
+        }
+        let ranking = &mut cache.nodes;
+        ranking.clear();
+        ranking.extend(self.ahead_nodes.iter().map(|n| {
+            let free_for = self
+                .next_claim_after(n as usize, now + 1)
+                .map_or(FOREVER, |s| s - now);
+            (free_for, n)
+        }));
+        ranking.sort_unstable_by(|a, b| b.cmp(a));
+        cache.ahead_version = self.ahead_version;
+        cache.at = now;
     }
 
     /// Maui's LASTAVAILABLE starting at `t` after now: the last node first. A node can
     /// host a task at `t` only if it is free now, a running job on it ends by `t`, or it
-    /// has a claim ahead; only those are visited.
+    /// has a claim ahead; only those are visited, the free ones straight from the index in
+    /// reverse node order, and the walk stops once the job is placed.
     fn place_later_last_node_first(
         &self,
         t: Time,
@@ -1108,15 +1188,16 @@ impl Machine {
         per_task: Res,
         tasks: u64,
     ) -> Option<Allocation> {
-        let mut nodes: Vec<u32> = self.free_set.iter().copied().collect();
-        nodes.extend(
-            self.expired_jobs(t)
-                .flat_map(|p| p.nodes.iter().map(|&(n, _)| n)),
-        );
-        nodes.extend(self.ahead_nodes.iter());
-        nodes.sort_unstable_by(|a, b| b.cmp(a));
-        nodes.dedup();
-        let cands = nodes.into_iter().map(|n| NodeCandidate {
+        let mut others: Vec<u32> = self
+            .expired_jobs(t)
+            .flat_map(|p| p.nodes.iter().map(|&(n, _)| n))
+            .chain(self.ahead_nodes.iter())
+            .filter(|&n| !self.free_set.contains(n))
+            .collect();
+        others.sort_unstable_by(|a, b| b.cmp(a));
+        others.dedup();
+        let nodes = merge_descending(self.free_set.iter().rev(), others.into_iter());
+        let cands = nodes.map(|n| NodeCandidate {
             node: n,
             tasks: self.hostable(n as usize, t, end, job, per_task),
             free_procs: 0,
@@ -1140,7 +1221,7 @@ impl Machine {
         };
         let policy = self.spec.allocation;
         if expired.is_empty() && policy == AllocationPolicy::FirstAvailable {
-            for &n in &self.free_set {
+            for n in self.free_set.iter() {
                 if take(n, self.free[n as usize], &mut alloc) {
                     return Some(alloc);
                 }
@@ -1157,7 +1238,7 @@ impl Machine {
             }
             return None;
         }
-        let mut nodes: Vec<u32> = self.free_set.iter().copied().collect();
+        let mut nodes: Vec<u32> = self.free_set.iter().collect();
         nodes.extend(expired.keys().copied());
         nodes.sort_unstable_by(|a, b| b.cmp(a));
         nodes.dedup();
@@ -1264,33 +1345,52 @@ impl Machine {
         let f = self.free[n as usize];
         if f > 0 {
             self.free_set.insert(n);
-            self.by_free[f as usize].insert(n);
-            self.free_total += f;
+            if let Some(bucket) = self.by_free.get_mut(f as usize) {
+                bucket.insert(n);
+            }
+            if self.ahead.get(n as usize).is_none_or(|&k| k == 0) {
+                self.free_plain.insert(n);
+                self.plain_procs += f;
+            }
         }
     }
 
     fn unindex(&mut self, n: u32) {
         let f = self.free[n as usize];
         if f > 0 {
-            self.free_set.remove(&n);
-            self.by_free[f as usize].remove(&n);
-            self.free_total -= f;
+            self.free_set.remove(n);
+            if let Some(bucket) = self.by_free.get_mut(f as usize) {
+                bucket.remove(&n);
+            }
+            if self.free_plain.remove(n) {
+                self.plain_procs -= f;
+            }
         }
     }
 
     fn claim_ahead(&mut self, n: u32) {
+        self.ahead_version += 1;
         let k = &mut self.ahead[n as usize];
         *k += 1;
         if *k == 1 {
             self.ahead_nodes.insert(n);
+            if self.free_plain.remove(n) {
+                self.plain_procs -= self.free[n as usize];
+            }
         }
     }
 
     fn unclaim_ahead(&mut self, n: u32) {
+        self.ahead_version += 1;
         let k = &mut self.ahead[n as usize];
         *k -= 1;
         if *k == 0 {
             self.ahead_nodes.remove(n);
+            let f = self.free[n as usize];
+            if f > 0 {
+                self.free_plain.insert(n);
+                self.plain_procs += f;
+            }
         }
     }
 
@@ -1317,6 +1417,134 @@ impl Machine {
             }
         }
     }
+}
+
+/// The nodes with a claim ahead, by how long they stay free after `at` (the longest
+/// first, the last node first among equals), for the claims ahead of `ahead_version`.
+#[derive(Debug, Clone)]
+struct RankedAhead {
+    ahead_version: u64,
+    at: Time,
+    nodes: Vec<(Time, u32)>,
+}
+
+/// What a reservation's earliest placement depends on besides the machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct SearchKey {
+    job: JobIdx,
+    procs: u64,
+    wcl: Time,
+    request: crate::node::Request,
+    partition: u32,
+}
+
+impl SearchKey {
+    fn of(job: &QueuedJob) -> Self {
+        SearchKey {
+            job: job.idx,
+            procs: job.procs,
+            wcl: job.wcl,
+            request: job.request,
+            partition: partition_of(job),
+        }
+    }
+}
+
+/// The reservations' earliest placements of one iteration, carried to the next.
+///
+/// A reservation's earliest start and nodes under Maui's LASTAVAILABLE depend only on the
+/// claims on the nodes (the running jobs', the standing reservations' and those of the
+/// reservations made before it in the iteration) and on which running jobs are past their
+/// planned end, not otherwise on the instant: whether a start at an instant is feasible is
+/// a property of the claims, and a later start takes the last nodes that can host it. So
+/// while no job starts, ends or is extended, an iteration that reserves the same jobs in
+/// the same order finds the same placements, as long as no planned end passes in between
+/// and each placement still lies after now. A machine drained for a wide job reserves that
+/// job on thousands of nodes at every submission: this spares the search, not the claims.
+#[derive(Debug, Clone, Default)]
+struct CarriedSearches {
+    /// The last iteration's placements in reservation order, made (or carried) at
+    /// `found_at` under version `found_version` of the running jobs.
+    found: Vec<(SearchKey, Time, Allocation)>,
+    found_version: Option<u64>,
+    found_at: Time,
+    /// This iteration's so far, while they are made in order under one version of the
+    /// running jobs and none is released.
+    recording: Vec<(SearchKey, Time, Allocation)>,
+    recording_version: Option<u64>,
+    recording_at: Time,
+    /// Every placement recorded so far came from `found` (so the claims are the ones the
+    /// next of `found` was searched around).
+    all_carried: bool,
+    stopped: bool,
+}
+
+impl CarriedSearches {
+    fn find(
+        &self,
+        rank: usize,
+        running_version: u64,
+        key: SearchKey,
+    ) -> Option<(Time, &Allocation)> {
+        let in_step = !self.stopped
+            && self.recording.len() == rank
+            && (rank == 0 || self.all_carried)
+            && self.found_version == Some(running_version);
+        let (k, at, nodes) = self.found.get(rank).filter(|_| in_step)?;
+        (*k == key).then_some((*at, nodes))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        rank: usize,
+        running_version: u64,
+        now: Time,
+        key: SearchKey,
+        placement: (Time, &Allocation),
+        carried: bool,
+    ) {
+        if self.stopped
+            || rank != self.recording.len()
+            || self.recording_version.is_some_and(|v| v != running_version)
+        {
+            self.stopped = true;
+            return;
+        }
+        if rank == 0 {
+            self.recording_at = now;
+            self.all_carried = true;
+        }
+        self.recording_version = Some(running_version);
+        self.all_carried &= carried;
+        self.recording.push((key, placement.0, placement.1.clone()));
+    }
+
+    fn stop_recording(&mut self) {
+        self.stopped = true;
+    }
+
+    fn end_iteration(&mut self) {
+        let version = self.recording_version.take();
+        self.found = std::mem::take(&mut self.recording);
+        self.found_version = version.filter(|_| !self.stopped);
+        self.found_at = self.recording_at;
+        self.stopped = false;
+    }
+}
+
+/// Two descending sequences without common items merged into one descending sequence.
+fn merge_descending<T: Ord + Copy>(
+    a: impl Iterator<Item = T>,
+    b: impl Iterator<Item = T>,
+) -> impl Iterator<Item = T> {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    std::iter::from_fn(move || match (a.peek(), b.peek()) {
+        (Some(x), Some(y)) if x >= y => a.next(),
+        (Some(_), Some(_)) | (None, Some(_)) => b.next(),
+        (Some(_), None) => a.next(),
+        (None, None) => None,
+    })
 }
 
 /// The one-processor tasks the nodes without a claim ahead can host at an instant of an
@@ -1350,7 +1578,7 @@ impl PlainNodes {
             .collect();
         followed_ends.sort_unstable();
         PlainNodes {
-            capacity: m.spec.total_procs() as i64 - followed.iter().map(|&n| cap(n)).sum::<i64>(),
+            capacity: m.profile.total() - followed.iter().map(|&n| cap(n)).sum::<i64>(),
             held: ends.iter().map(|&(_, p)| p).sum(),
             followed_held: followed_ends.iter().map(|&(_, p)| p).sum(),
             ends,
