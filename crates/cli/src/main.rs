@@ -62,6 +62,9 @@ struct ReportArgs {
     /// Also write every chart as PNG (drawn with the bundled font).
     #[arg(long)]
     png: bool,
+    /// No progress line on stderr.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 #[derive(clap::Args)]
@@ -98,6 +101,9 @@ struct GenerateArgs {
     /// Lowest estimate accuracy (runtime / requested time is uniform in [this, 1]).
     #[arg(long, default_value_t = 0.05)]
     accuracy_min: f64,
+    /// No progress line on stderr.
+    #[arg(long, short)]
+    quiet: bool,
     #[arg(long, default_value_t = 200)]
     users: u64,
     #[arg(long, default_value_t = 20)]
@@ -310,6 +316,9 @@ struct InspectArgs {
     /// For `gantt`: how far back before the instant the chart starts.
     #[arg(long, value_name = "TIME", value_parser = parse_time, default_value = "6:00:00")]
     before: i64,
+    /// No progress line on stderr.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -500,8 +509,13 @@ fn report(args: ReportArgs) -> anyhow::Result<()> {
         (None, [one]) => one.clone(),
         (None, _) => anyhow::bail!("several directories: say where the report goes with --out"),
     };
+    let progress = progress::RunProgress::new(
+        args.quiet,
+        &format!("drawing the report into {}", out.display()),
+    );
     let written =
         mauisim_report::report(&args.dirs, &out, mauisim_report::Options { png: args.png })?;
+    progress.finish();
     println!(
         "{} charts: {}",
         written.files.iter().filter(|f| f.ends_with(".svg")).count(),
@@ -589,7 +603,12 @@ fn generate(a: GenerateArgs) -> anyhow::Result<()> {
         users: a.users,
         groups: a.groups,
     };
+    let progress = progress::RunProgress::new(
+        a.quiet,
+        &format!("generating {} jobs into {}", a.jobs, a.out.display()),
+    );
     mauisim_sim::trace::generate::write_file(&model, &a.out)?;
+    progress.finish();
     println!("{}: {}", a.out.display(), model.describe());
     Ok(())
 }
@@ -600,14 +619,22 @@ fn inspect(args: InspectArgs) -> anyhow::Result<()> {
         Ok((Duration::Infinity, _)) => anyhow::bail!("--at: INFINITY is not an instant"),
         Err(e) => anyhow::bail!("--at `{}`: {}", args.at, e.0),
     };
-    let prepared = mauisim_sim::prepare(&run_options(args.trace.trace, args.trace.options, None))?;
+    let options = run_options(args.trace.trace, args.trace.options, None);
+    let mut progress =
+        progress::RunProgress::new(args.quiet, &format!("reading {}", options.trace.display()));
+    let prepared = mauisim_sim::prepare(&options)?;
     for warning in &prepared.config.warnings {
-        eprintln!("{warning}");
+        progress.println(warning);
     }
+    let first = prepared.workload.jobs.iter().map(|j| j.submit).min();
+    progress.simulating(first.map(|first| (first, at.max(first))));
     if let View::Gantt = args.view {
-        return draw_gantt(&prepared, at, args.out.as_deref(), args.before);
+        let drawn = draw_gantt(&prepared, at, args.out.as_deref(), args.before);
+        progress.finish();
+        return drawn;
     }
     let mut snapshot = mauisim_sim::snapshot(&prepared, at);
+    progress.finish();
     match args.view {
         View::Priority => {
             let report = priority::report(&prepared, &mut snapshot);

@@ -73,6 +73,14 @@ impl RunProgress {
         self.poller = Some((done, poll));
     }
 
+    /// Prints a line above the progress line (a warning while reading, say).
+    pub fn println(&self, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
+        }
+    }
+
     /// Back to a spinner saying `what`.
     pub fn phase(&mut self, what: &str) {
         self.stop_polling();

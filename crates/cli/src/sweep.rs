@@ -108,6 +108,9 @@ pub struct CompareArgs {
     /// Where compare.csv, credentials.csv and compare.json go.
     #[arg(long, short)]
     out: PathBuf,
+    /// No progress line on stderr.
+    #[arg(long, short)]
+    quiet: bool,
     #[command(flatten)]
     options: TraceOptions,
 }
@@ -305,7 +308,17 @@ pub fn compare(args: CompareArgs) -> anyhow::Result<()> {
     };
     let threads = threads(args.jobs);
     let base = run_options(args.trace, args.options, None);
+    let runs = mauisim_sim::units::count(2 * seeds.len() as u64, "run");
+    let progress = crate::progress::RunProgress::new(
+        args.quiet,
+        &format!(
+            "comparing {} and {} ({runs})",
+            args.a.display(),
+            args.b.display()
+        ),
+    );
     let comparison = compare::compare(&base, &args.a, &args.b, &seeds, threads)?;
+    progress.finish();
     compare::write(&args.out, &comparison)
         .with_context(|| format!("writing {}", args.out.display()))?;
     print!("{}", compare::to_text(&comparison, args.top));

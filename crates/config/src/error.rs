@@ -68,6 +68,18 @@ pub enum ConfigError {
     },
     #[error("{location}: {message}")]
     Include { location: Location, message: String },
+    /// Every error of one file, in file order (a site fixes them all in one go).
+    #[error("{}", list(.0))]
+    Several(Vec<ConfigError>),
+}
+
+fn list(errors: &[ConfigError]) -> String {
+    let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    format!(
+        "{} errors in the config:\n{}",
+        errors.len(),
+        lines.join("\n")
+    )
 }
 
 impl ConfigError {
@@ -86,6 +98,16 @@ impl ConfigError {
                 Some(location)
             }
             ConfigError::Io { .. } => None,
+            ConfigError::Several(errors) => errors.first().and_then(|e| e.location()),
+        }
+    }
+
+    /// One error as itself, several as [`ConfigError::Several`]; `None` for none.
+    pub fn all(mut errors: Vec<ConfigError>) -> Option<ConfigError> {
+        match errors.len() {
+            0 => None,
+            1 => errors.pop(),
+            _ => Some(ConfigError::Several(errors)),
         }
     }
 }

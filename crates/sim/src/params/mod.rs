@@ -6,6 +6,7 @@
 
 pub mod credentials;
 pub mod limits;
+mod maui_names;
 pub mod node_cfg;
 
 use crate::params::credentials::{CredConfig, DEFAULT};
@@ -163,9 +164,18 @@ pub fn from_str(text: &str, name: &str) -> Result<LoadedConfig, ConfigError> {
 pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
     let mut warnings: Vec<String> = parsed.warnings.iter().map(|w| w.to_string()).collect();
     let mut config = SimConfig::default();
+    let mut errors = Vec::new();
+    let mut no_effect = NoEffect::default();
     for entry in &parsed.entries {
-        apply(&mut config, entry, &mut warnings)?;
+        if let Err(e) = apply(&mut config, entry, &mut warnings, &mut no_effect) {
+            errors.push(e);
+        }
     }
+    // The checks across entries would repeat what a refused entry left out.
+    if let Some(e) = ConfigError::all(errors) {
+        return Err(e);
+    }
+    warnings.extend(no_effect.summary());
     config.credentials.check()?;
     check_fairshare(&config, &mut warnings)?;
     reservation_groups(&mut config, &mut warnings);
@@ -410,27 +420,6 @@ const PARAMS: &[Param] = &[
     },
 ];
 
-/// Maui parameters that are understood by name but not simulated yet: a warning, not an
-/// "unknown parameter" guess.
-const NOT_YET_SIMULATED: &[&str] = &[
-    "DEFERTIME",
-    "FSENFORCEMENT",
-    "USEMACHINESPEEDFORFS",
-    "SERVERHOST",
-    "SERVERPORT",
-    "SERVERMODE",
-    "ADMIN1",
-    "ADMIN2",
-    "ADMIN3",
-    "LOGFILE",
-    "LOGLEVEL",
-    "RMCFG",
-    "SCHEDCFG",
-    "STATDIR",
-    "SIMRESOURCETRACEFILE",
-    "SIMWORKLOADTRACEFILE",
-];
-
 /// Whether `name` is a parameter mauisim simulates (not merely recognises).
 pub fn is_simulated(name: &str) -> bool {
     PARAMS.iter().any(|p| p.names.contains(&name)) || priority_param(name).is_some()
@@ -451,7 +440,7 @@ pub fn known_names() -> Vec<&'static str> {
         .iter()
         .flat_map(|p| p.names.iter().copied())
         .chain(priority)
-        .chain(NOT_YET_SIMULATED.iter().copied())
+        .chain(maui_names::UNSIMULATED.iter().map(|p| p.name))
         .collect()
 }
 
@@ -508,11 +497,48 @@ fn apply_priority_param(
     Ok(())
 }
 
+/// The parameters of a file that have no effect on a simulation, told in one line.
+#[derive(Debug, Default)]
+struct NoEffect {
+    file: Option<std::sync::Arc<str>>,
+    names: Vec<String>,
+}
+
+impl NoEffect {
+    fn add(&mut self, entry: &Entry) {
+        self.file.get_or_insert_with(|| entry.location.file.clone());
+        if !self.names.contains(&entry.name) {
+            self.names.push(entry.name.clone());
+        }
+    }
+
+    fn summary(&self) -> Option<String> {
+        let file = self.file.as_ref()?;
+        Some(format!(
+            "{file}: note: {} without effect on what Maui 3.3.1 schedules in a simulation ignored: {}",
+            crate::units::count(self.names.len() as u64, "parameter"),
+            self.names.join(", ")
+        ))
+    }
+}
+
 fn apply(
     config: &mut SimConfig,
     entry: &Entry,
     warnings: &mut Vec<String>,
+    no_effect: &mut NoEffect,
 ) -> Result<(), ConfigError> {
+    let renamed;
+    let entry = match maui_names::alias_of(&entry.name) {
+        Some(name) => {
+            renamed = Entry {
+                name: name.to_string(),
+                ..entry.clone()
+            };
+            &renamed
+        }
+        None => entry,
+    };
     if let Some(param) = PARAMS
         .iter()
         .find(|p| p.names.contains(&entry.name.as_str()))
@@ -523,11 +549,19 @@ fn apply(
         return apply_priority_param(config, entry, param, warnings);
     }
     let location = &entry.location;
-    if NOT_YET_SIMULATED.contains(&entry.name.as_str()) {
-        warnings.push(format!(
-            "{location}: warning: {} is a Maui parameter mauisim does not simulate yet; ignored",
-            entry.name
-        ));
+    if let Some(known) = maui_names::lookup(&entry.name) {
+        match known.kind {
+            maui_names::Kind::NoEffect => no_effect.add(entry),
+            maui_names::Kind::Schedules => {
+                return Err(ConfigError::at(
+                    location.clone(),
+                    format!(
+                        "{} ({}) changes what Maui schedules, and mauisim does not simulate it: the schedule would not be your Maui's; remove the line (or comment it out with #) to simulate without it",
+                        entry.name, known.what
+                    ),
+                ));
+            }
+        }
     } else {
         let names = known_names();
         let hint = match cfg::closest(&entry.name, &names) {
@@ -651,10 +685,35 @@ fn finite_duration(
     }
 }
 
-fn backfill_policy(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(), ConfigError> {
-    let choices = BackfillPolicy::ALL.map(|p| (p.name(), p));
-    c.policy.backfill = keyword(e, &choices)?;
+/// BACKFILLPOLICY: a policy's name; or, as Maui 3.3.1 reads any other word (MPar.c), a
+/// boolean: OFF, FALSE, NO or 0 turn backfill off, ON, TRUE, YES or 1 keep the policy
+/// set so far (FIRSTFIT unless an earlier line chose another).
+fn backfill_policy(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(), ConfigError> {
+    let (text, at) = scalar(e)?;
+    match boolean_word(text) {
+        Some(false) => c.policy.backfill = BackfillPolicy::None,
+        Some(true) => w.push(format!(
+            "{at}: note: BACKFILLPOLICY {text} keeps the backfill policy set so far, as Maui 3.3.1 reads it: {}",
+            c.policy.backfill.name()
+        )),
+        None => {
+            let choices = BackfillPolicy::ALL.map(|p| (p.name(), p));
+            c.policy.backfill = keyword(e, &choices)?;
+        }
+    }
     Ok(())
+}
+
+/// The words Maui 3.3.1 reads as a boolean where a parameter expects a keyword
+/// (`MUBoolFromString`), case as in its lists.
+fn boolean_word(text: &str) -> Option<bool> {
+    match text {
+        "1" | "true" | "True" | "TRUE" | "ON" | "yes" | "Yes" | "YES" => Some(true),
+        "0" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" | "no" | "No" | "NO" => {
+            Some(false)
+        }
+        _ => None,
+    }
 }
 
 /// A keyword value out of `choices` (case-insensitive).
@@ -844,17 +903,28 @@ fn accrual_policy(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(
     Ok(())
 }
 
-fn fs_policy(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(), ConfigError> {
+/// FSPOLICY: a metric, with an optional % (ratio); as in Maui 3.3.1, a true boolean word
+/// is DEDICATEDPS. The guide's own example writes PSDEDICATED, which 3.3.1 does not know
+/// (it leaves FSPOLICY as it was: no fairshare): read as the guide means it, DEDICATEDPS,
+/// with a warning that the site's Maui differs.
+fn fs_policy(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(), ConfigError> {
     let (text, at) = scalar(e)?;
     let upper = text.to_ascii_uppercase();
     let (name, ratio) = match upper.strip_suffix('%') {
         Some(name) => (name, true),
         None => (upper.as_str(), false),
     };
+    let boolean = boolean_word(text.strip_suffix('%').unwrap_or(text));
+    if name == "PSDEDICATED" {
+        w.push(format!(
+            "{at}: warning: FSPOLICY {text}: the guide's spelling of DEDICATEDPS, simulated as such; Maui 3.3.1 does not know it and tracks no fairshare (write DEDICATEDPS)"
+        ));
+    }
     let fs = &mut c.policy.fairshare;
     fs.metric = match name {
         "NONE" if !ratio => None,
-        "DEDICATEDPS" => Some(FsMetric::DedicatedPs),
+        _ if boolean == Some(true) => Some(FsMetric::DedicatedPs),
+        "DEDICATEDPS" | "PSDEDICATED" => Some(FsMetric::DedicatedPs),
         "DEDICATEDPES" => Some(FsMetric::DedicatedPes),
         "UTILIZEDPS" => Some(FsMetric::UtilizedPs),
         _ => {
@@ -928,11 +998,6 @@ fn fs_target(text: &str) -> Result<FsTarget, String> {
     if value < 0.0 {
         return Err(format!(
             "a fairshare target cannot be negative, found `{text}`"
-        ));
-    }
-    if kind != TargetKind::AbsoluteCap && value > 100.0 {
-        return Err(format!(
-            "a share target is a percentage of the delivered usage (0 to 100), found `{text}`"
         ));
     }
     Ok(FsTarget { value, kind })
@@ -1173,8 +1238,15 @@ fn credential_attr(
             settings.xf_target = Some(target);
         }
         "FSTARGET" => {
-            settings.fs_target =
-                Some(fs_target(&attr.value).map_err(|m| err(format!("{object_name}: {m}")))?);
+            let target = fs_target(&attr.value).map_err(|m| err(format!("{object_name}: {m}")))?;
+            if target.kind != TargetKind::AbsoluteCap && target.value > 100.0 {
+                // Maui 3.3.1 takes the number as given (MFS.c `MFSTargetFromString`).
+                w.push(format!(
+                    "{at}: warning: {object_name}={}: above 100 % of the delivered usage, which usage never reaches; taken as given, as Maui 3.3.1 does",
+                    attr.value.trim()
+                ));
+            }
+            settings.fs_target = Some(target);
             object.fs_target_location = Some(at.clone());
         }
         other => unreachable!("attribute {other} is listed in CRED_ATTRS"),
@@ -1228,15 +1300,6 @@ mod tests {
             vec!["maui.cfg:2:1: warning: unknown parameter RESERVATIONDEPT; did you mean RESERVATIONDEPTH?; ignored"]
         );
         assert_eq!(c.config, SimConfig::default());
-    }
-
-    #[test]
-    fn not_yet_simulated_parameters_warn_by_name() {
-        let c = load("DEFERTIME 1:00:00\n").unwrap();
-        assert_eq!(
-            c.warnings,
-            vec!["maui.cfg:1:1: warning: DEFERTIME is a Maui parameter mauisim does not simulate yet; ignored"]
-        );
     }
 
     #[test]
@@ -1339,16 +1402,128 @@ mod tests {
             "maui.cfg:1:14: USERCFG[ann] FSTARGET: expected a number with an optional +, -, ^ or %, found `25*`"
         );
         assert_eq!(
-            err("USERCFG[ann] FSTARGET=120\n"),
-            "maui.cfg:1:14: USERCFG[ann] FSTARGET: a share target is a percentage of the delivered usage (0 to 100), found `120`"
-        );
-        assert_eq!(
             err("USERCFG[ann] FSTARGET=-5\n"),
             "maui.cfg:1:14: USERCFG[ann] FSTARGET: a fairshare target cannot be negative, found `-5`"
         );
         assert_eq!(
             err("FSPOLICY DEDICATEDPS%\nFSUSERWEIGHT 1\nUSERCFG[ann] FSTARGET=0\n"),
             "maui.cfg:3:14: USERCFG[ann] FSTARGET=0 cannot be used with a ratio FSPOLICY (…%): 1 − usage/target divides by the target"
+        );
+    }
+
+    /// The guide's and 3.3.1's own spellings (issue 25, item 5), read as 3.3.1 reads them
+    /// or, where 3.3.1 is broken against the guide, as the guide means them with a warning.
+    #[test]
+    fn the_guide_and_maui_spellings_are_read() {
+        let c = load("BACKFILLPOLICY ON\n").unwrap();
+        assert_eq!(c.config.policy.backfill, BackfillPolicy::FirstFit);
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg:1:16: note: BACKFILLPOLICY ON keeps the backfill policy set so far, as Maui 3.3.1 reads it: FIRSTFIT"]
+        );
+        let c = load("BACKFILLPOLICY BESTFIT\nBACKFILLPOLICY TRUE\n").unwrap();
+        assert_eq!(c.config.policy.backfill, BackfillPolicy::BestFit);
+        for off in ["OFF", "FALSE", "0", "no"] {
+            let c = load(&format!("BACKFILLPOLICY {off}\n")).unwrap();
+            assert_eq!(c.config.policy.backfill, BackfillPolicy::None, "{off}");
+        }
+        let c = load("FSPOLICY PSDEDICATED\nFSUSERWEIGHT 1\n").unwrap();
+        assert_eq!(
+            c.config.policy.fairshare.metric,
+            Some(FsMetric::DedicatedPs)
+        );
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg:1:10: warning: FSPOLICY PSDEDICATED: the guide's spelling of DEDICATEDPS, simulated as such; Maui 3.3.1 does not know it and tracks no fairshare (write DEDICATEDPS)"]
+        );
+        let c = load("FSPOLICY TRUE%\nFSUSERWEIGHT 1\n").unwrap();
+        assert_eq!(
+            c.config.policy.fairshare.metric,
+            Some(FsMetric::DedicatedPs)
+        );
+        assert!(c.config.policy.fairshare.ratio);
+        let c = load("FSPOLICY DEDICATEDPS\nFSUSERWEIGHT 1\nUSERCFG[ann] FSTARGET=120\n").unwrap();
+        let ann = c.config.credentials.objects(CredKind::User)["ann"]
+            .settings
+            .fs_target;
+        assert_eq!(ann.map(|t| t.value), Some(120.0));
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg:3:14: warning: USERCFG[ann] FSTARGET=120: above 100 % of the delivered usage, which usage never reaches; taken as given, as Maui 3.3.1 does"]
+        );
+    }
+
+    /// Every parameter of Maui 3.3.1's table (MConst.c `MCfg`, names as listed there)
+    /// is either simulated or known with what a simulation does with it (issue 25, item
+    /// 1): "unknown parameter" is left for true typos.
+    #[test]
+    fn every_maui_3_3_1_parameter_is_known() {
+        let names = include_str!("maui-3.3.1-parameters.txt");
+        let unknown: Vec<&str> = names
+            .lines()
+            .filter(|n| {
+                let simulated =
+                    is_simulated(n) || maui_names::alias_of(n).is_some_and(is_simulated);
+                !simulated && maui_names::lookup(n).is_none()
+            })
+            .collect();
+        assert_eq!(names.lines().count(), 359);
+        assert!(unknown.is_empty(), "not known: {unknown:?}");
+        let sorted = maui_names::UNSIMULATED
+            .windows(2)
+            .all(|w| w[0].name < w[1].name);
+        assert!(sorted, "the table is searched by halving");
+        let simulated_and_listed: Vec<&str> = maui_names::UNSIMULATED
+            .iter()
+            .map(|p| p.name)
+            .filter(|n| is_simulated(n))
+            .collect();
+        assert!(simulated_and_listed.is_empty(), "{simulated_and_listed:?}");
+    }
+
+    /// A 3.3.1 parameter that changes the schedule and is not simulated is refused with
+    /// what it does; one without effect is accepted and named once; a typo is still an
+    /// unknown parameter with a suggestion only when one is close.
+    #[test]
+    fn unsimulated_parameters_are_refused_or_summed_up() {
+        let e = load("DEFERTIME 1:00:00\n").unwrap_err().to_string();
+        assert!(e.starts_with("maui.cfg:1:1: DEFERTIME ("), "{e}");
+        assert!(
+            e.ends_with("remove the line (or comment it out with #) to simulate without it"),
+            "{e}"
+        );
+        let c = load("LOGFILE maui.log\nLOGLEVEL 3\nLOGFILE other.log\n").unwrap();
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg: note: 2 parameters without effect on what Maui 3.3.1 schedules in a simulation ignored: LOGFILE, LOGLEVEL"]
+        );
+        let c = load("QUEUETIMEWEIGTH 1\nZZZZ 1\n").unwrap();
+        assert_eq!(
+            c.warnings,
+            [
+                "maui.cfg:1:1: warning: unknown parameter QUEUETIMEWEIGTH; did you mean QUEUETIMEWEIGHT?; ignored",
+                "maui.cfg:2:1: warning: unknown parameter ZZZZ; ignored",
+            ]
+        );
+    }
+
+    /// A file's errors all come in one run, in file order, and nothing after them is
+    /// checked across entries.
+    #[test]
+    fn every_error_of_a_file_is_reported_at_once() {
+        let e =
+            load("RESERVATIONDEPTH two\nBACKFILLPOLICY SOMETIMES\nQUEUETIMEWEIGHT 1\nFSDEPTH 0\n")
+                .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "3 errors in the config:\n\
+             maui.cfg:1:18: RESERVATIONDEPTH: expected an integer, found `two`\n\
+             maui.cfg:2:16: BACKFILLPOLICY: expected FIRSTFIT, BESTFIT, GREEDY or NONE, found `SOMETIMES`\n\
+             maui.cfg:4:9: FSDEPTH: expected 1 to 24 windows, found 0"
+        );
+        assert_eq!(
+            e.location().map(|l| l.to_string()),
+            Some("maui.cfg:1:18".to_string())
         );
     }
 

@@ -1,0 +1,796 @@
+//! The parameters of Maui 3.3.1's parameter table (MConst.c `MCfg`, 359 names, and the `*CFG` objects) that
+//! mauisim does not simulate, each with what a simulation does with it: accepted when it
+//! has no effect on which job starts when and where (logging, servers, resource and
+//! accounting managers, files, Maui's own simulation settings that command-line options
+//! replace), refused when it changes the schedule, so that no site config is quietly
+//! simulated as something else. The names mauisim simulates are in the parameter table of
+//! the parent module; a test checks that the two together hold every name of 3.3.1's.
+
+/// What a simulation does with a parameter it does not simulate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// No effect on the schedule: accepted, named once in a summary line.
+    NoEffect,
+    /// Changes the schedule: refused, with what it does.
+    Schedules,
+}
+
+/// One parameter and what it controls, in a few words.
+#[derive(Debug)]
+pub(super) struct Unsimulated {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub what: &'static str,
+}
+
+/// The parameter `name` (uppercase) if 3.3.1 has it and mauisim does not simulate it.
+pub(super) fn lookup(name: &str) -> Option<&'static Unsimulated> {
+    UNSIMULATED
+        .binary_search_by(|p| p.name.cmp(name))
+        .ok()
+        .map(|i| &UNSIMULATED[i])
+}
+
+const fn no_effect(name: &'static str, what: &'static str) -> Unsimulated {
+    Unsimulated {
+        name,
+        kind: Kind::NoEffect,
+        what,
+    }
+}
+
+const fn schedules(name: &'static str, what: &'static str) -> Unsimulated {
+    Unsimulated {
+        name,
+        kind: Kind::Schedules,
+        what,
+    }
+}
+
+/// In name order (for the binary search).
+pub(super) const UNSIMULATED: &[Unsimulated] = &[
+    no_effect("ADMIN1", "security: admin level 1 users"),
+    no_effect("ADMIN2", "security: admin level 2 users"),
+    no_effect("ADMIN3", "security: admin level 3 users"),
+    no_effect("ADMIN4", "security: admin level 4 users"),
+    no_effect("ADMINHOSTS", "security: hosts allowed admin commands"),
+    no_effect("ADMINS", "security: admin users"),
+    schedules(
+        "ALLOCLOCALITYPOLICY",
+        "node allocation locality (RMSPECIFIC asks RM for proximate nodes)",
+    ),
+    no_effect("AMCFG", "accounting manager connection"),
+    no_effect(
+        "APIFAILURETHRESHHOLD",
+        "resource manager connection: API failure count before reset",
+    ),
+    no_effect(
+        "ATTRATTRCAP",
+        "ignored by 3.3.1: ATTR subcomponent cap never parsed, factor NYI",
+    ),
+    no_effect(
+        "ATTRATTRWEIGHT",
+        "ignored by 3.3.1: ATTR subcomponent weight never parsed, factor NYI",
+    ),
+    no_effect(
+        "ATTRSTATECAP",
+        "ignored by 3.3.1: ATTR subcomponent cap never parsed, factor NYI",
+    ),
+    no_effect(
+        "ATTRSTATEWEIGHT",
+        "ignored by 3.3.1: ATTR subcomponent weight never parsed, factor NYI",
+    ),
+    no_effect(
+        "BACKFILLPROCFACTOR",
+        "ignored by 3.3.1: stored, never read (meant: favour large backfill jobs)",
+    ),
+    no_effect("BANKAPPENDMACHINENAME", "accounting manager connection"),
+    no_effect("BANKCHARGEPOLICY", "accounting manager: charging policy"),
+    no_effect(
+        "BANKDEFERONJOBFAILURE",
+        "accounting manager: defer jobs when bank fails",
+    ),
+    no_effect(
+        "BANKFALLBACKACCOUNT",
+        "accounting manager: account used when allocation exhausted",
+    ),
+    no_effect("BANKFLUSHINTERVAL", "accounting manager connection"),
+    no_effect("BANKHOST", "accounting manager connection"),
+    no_effect("BANKPORT", "accounting manager connection"),
+    no_effect("BANKPROTOCOL", "accounting manager connection"),
+    no_effect(
+        "BANKSERVER",
+        "old name of BANKHOST: accounting manager connection",
+    ),
+    no_effect("BANKTIMEOUT", "accounting manager connection"),
+    no_effect("BANKTYPE", "accounting manager connection"),
+    schedules(
+        "BFPRIORITYPOLICY",
+        "backfill job ordering (DURATION, HWDURATION, RANDOM)",
+    ),
+    no_effect(
+        "CHECKPOINTEXPIRATIONTIME",
+        "Maui state checkpoint: data expiry",
+    ),
+    no_effect("CHECKPOINTFILE", "Maui state checkpoint: file path"),
+    no_effect("CHECKPOINTINTERVAL", "Maui state checkpoint: interval"),
+    no_effect("CLIENTCFG", "security: client keys/config"),
+    no_effect("CLIENTTIMEOUT", "client commands: timeout"),
+    no_effect(
+        "COMINTERFRAMECOST",
+        "Maui simulation statistics: communication cost between frames",
+    ),
+    no_effect(
+        "COMINTRAFRAMECOST",
+        "Maui simulation statistics: communication cost within frame",
+    ),
+    no_effect("COMPUTEHOSTS", "server/hosts: list shown only"),
+    no_effect(
+        "DEFAULTACCOUNT",
+        "ignored by 3.3.1: never parsed (meant: default AM account)",
+    ),
+    schedules(
+        "DEFAULTCLASSLIST",
+        "default classes nodes accept when RM reports none (PBS only)",
+    ),
+    no_effect("DEFAULTDOMAIN", "server/hosts: default DNS domain"),
+    no_effect(
+        "DEFAULTQMHOST",
+        "ignored by 3.3.1: queue manager host, never parsed",
+    ),
+    schedules("DEFERCOUNT", "deferrals before a job is held (batch hold)"),
+    schedules("DEFERSTARTCOUNT", "start failures before a job is deferred"),
+    schedules("DEFERTIME", "how long a deferred job stays held"),
+    no_effect("DIRECTORYSERVER", "server connection: directory service"),
+    no_effect("DISPLAYFLAGS", "client display options"),
+    schedules(
+        "ENABLEMULTINODEJOBS",
+        "whether jobs may span multiple nodes",
+    ),
+    schedules(
+        "ENABLEMULTIREQJOBS",
+        "whether multi-req jobs are accepted (PBS)",
+    ),
+    no_effect("EVENTSERVER", "server connection: event service"),
+    no_effect(
+        "FEATURENODETYPEHEADER",
+        "node type from feature name; used only for accounting charges",
+    ),
+    schedules(
+        "FEATUREPARTITIONHEADER",
+        "node partition taken from feature name prefix",
+    ),
+    schedules(
+        "FEATUREPROCSPEEDHEADER",
+        "node processor speed taken from feature name prefix",
+    ),
+    no_effect("FEEDBACKPROGRAM", "notification: job feedback script"),
+    no_effect("FSCONFIGFILE", "ignored by 3.3.1: file path, never parsed"),
+    no_effect(
+        "FSENFORCEMENT",
+        "ignored by 3.3.1: never parsed (fairshare enforcement)",
+    ),
+    no_effect(
+        "FSSECONDARYGROUPS",
+        "PBS RM interface: secondary group lookup for fairshare",
+    ),
+    no_effect(
+        "IGNPBSGROUPLIST",
+        "PBS RM interface: ignore -W group_list when mapping group",
+    ),
+    schedules(
+        "JOBAGGREGATIONTIME",
+        "minimum wait after job submissions before next iteration",
+    ),
+    no_effect(
+        "JOBMAXSTARTTIME",
+        "RM: cancel PBS jobs stuck starting (prolog hang)",
+    ),
+    schedules(
+        "JOBNODEMATCHPOLICY",
+        "EXACTNODE/EXACTPROC matching of job node/proc requests",
+    ),
+    no_effect(
+        "JOBPRIOF",
+        "ignored by 3.3.1: job attribute priority function, never parsed",
+    ),
+    no_effect("JOBPURGETIME", "RM: how long vanished job records are kept"),
+    no_effect(
+        "JOBSIZEPOLICY",
+        "ignored by 3.3.1: stored, never read (job size policy)",
+    ),
+    no_effect(
+        "JOBSYNCTIME",
+        "ignored by 3.3.1: RM job sync deadline, never read",
+    ),
+    no_effect("LOCKFILE", "file path: scheduler lock file"),
+    no_effect("LOGDIR", "logging"),
+    no_effect("LOGFACILITY", "logging"),
+    no_effect("LOGFILE", "logging"),
+    no_effect("LOGFILEMAXSIZE", "logging"),
+    no_effect("LOGFILEROLLDEPTH", "logging"),
+    no_effect("LOGLEVEL", "logging"),
+    no_effect(
+        "MACHINECONFIGFILE",
+        "ignored by 3.3.1: file path, never parsed",
+    ),
+    no_effect("MAILPROGRAM", "notification: mail program"),
+    schedules(
+        "MAXJOBPERACCOUNTCOUNT",
+        "old-style hard active job limit, ACCOUNTCFG[DEFAULT] MAXJOB",
+    ),
+    schedules(
+        "MAXJOBPERACCOUNTPOLICY",
+        "old-style: FALSE clears default account MAXJOB limit",
+    ),
+    schedules(
+        "MAXJOBPERGROUPCOUNT",
+        "old-style hard active job limit, GROUPCFG[DEFAULT] MAXJOB",
+    ),
+    schedules(
+        "MAXJOBPERGROUPPOLICY",
+        "old-style: FALSE clears default group MAXJOB limit",
+    ),
+    no_effect(
+        "MAXJOBPERITERATION",
+        "ignored by 3.3.1: stored, never read (jobs started per iteration)",
+    ),
+    schedules(
+        "MAXJOBPERUSERCOUNT",
+        "old-style hard active job limit, USERCFG[DEFAULT] MAXJOB",
+    ),
+    schedules(
+        "MAXJOBPERUSERPOLICY",
+        "old-style: FALSE clears default user MAXJOB limit",
+    ),
+    schedules(
+        "MAXJOBQUEUEDPERACCOUNTCOUNT",
+        "old-style hard idle job limit, ACCOUNTCFG[DEFAULT] MAXIJOB",
+    ),
+    schedules(
+        "MAXJOBQUEUEDPERACCOUNTPOLICY",
+        "old-style: FALSE clears default account MAXIJOB limit",
+    ),
+    schedules(
+        "MAXJOBQUEUEDPERGROUPCOUNT",
+        "old-style hard idle job limit, GROUPCFG[DEFAULT] MAXIJOB",
+    ),
+    schedules(
+        "MAXJOBQUEUEDPERGROUPPOLICY",
+        "old-style: FALSE clears default group MAXIJOB limit",
+    ),
+    schedules(
+        "MAXJOBQUEUEDPERUSERCOUNT",
+        "old-style hard idle job limit, USERCFG[DEFAULT] MAXIJOB",
+    ),
+    schedules(
+        "MAXJOBQUEUEDPERUSERPOLICY",
+        "old-style: FALSE clears default user MAXIJOB limit",
+    ),
+    schedules(
+        "MAXNODEPERUSERCOUNT",
+        "old-style hard node limit, USERCFG[DEFAULT] MAXNODE",
+    ),
+    schedules(
+        "MAXNODEPERUSERPOLICY",
+        "old-style: FALSE clears default user MAXNODE limit",
+    ),
+    no_effect(
+        "MAXPEPERUSERCOUNT",
+        "ignored by 3.3.1: never parsed (old per-user MAXPE limit)",
+    ),
+    no_effect(
+        "MAXPEPERUSERPOLICY",
+        "ignored by 3.3.1: never parsed (old per-user MAXPE policy)",
+    ),
+    schedules(
+        "MAXPROCPERACCOUNTCOUNT",
+        "old-style hard account limit; 3.3.1 sets MAXNODE, not MAXPROC",
+    ),
+    schedules(
+        "MAXPROCPERACCOUNTPOLICY",
+        "old-style: FALSE clears default account MAXNODE limit",
+    ),
+    schedules(
+        "MAXPROCPERGROUPCOUNT",
+        "old-style hard group limit; 3.3.1 sets MAXNODE, not MAXPROC",
+    ),
+    schedules(
+        "MAXPROCPERGROUPPOLICY",
+        "old-style: FALSE clears default group MAXNODE limit",
+    ),
+    schedules(
+        "MAXPROCPERUSERCOUNT",
+        "old-style hard proc limit, USERCFG[DEFAULT] MAXPROC",
+    ),
+    schedules(
+        "MAXPROCPERUSERPOLICY",
+        "old-style: FALSE clears default user MAXPROC limit",
+    ),
+    schedules(
+        "MAXPROCSECONDPERACCOUNTCOUNT",
+        "old-style hard proc-second limit, ACCOUNTCFG[DEFAULT] MAXPS",
+    ),
+    schedules(
+        "MAXPROCSECONDPERACCOUNTPOLICY",
+        "old-style: FALSE clears default account MAXPS limit",
+    ),
+    schedules(
+        "MAXPROCSECONDPERGROUPCOUNT",
+        "old-style hard proc-second limit, GROUPCFG[DEFAULT] MAXPS",
+    ),
+    schedules(
+        "MAXPROCSECONDPERGROUPPOLICY",
+        "old-style: FALSE clears default group MAXPS limit",
+    ),
+    schedules(
+        "MAXPROCSECONDPERUSERCOUNT",
+        "old-style hard proc-second limit, USERCFG[DEFAULT] MAXPS",
+    ),
+    schedules(
+        "MAXPROCSECONDPERUSERPOLICY",
+        "old-style: FALSE clears default user MAXPS limit",
+    ),
+    schedules(
+        "MAXSLEEPITERATION",
+        "force full scheduling pass every N iterations (non-sim)",
+    ),
+    no_effect("MCSOCKETPROTOCOL", "server connection: socket protocol"),
+    schedules(
+        "METAMAXTASKS",
+        "max tasks per meta-job/reservation allocation",
+    ),
+    schedules(
+        "MINADMINSTIME",
+        "minimum suspend time after resource-limit suspension",
+    ),
+    no_effect(
+        "MINDISPATCHTIME",
+        "ignored by 3.3.1: stored, never read (min time between dispatches)",
+    ),
+    schedules(
+        "NODEALLOCMAXPS",
+        "charge jobs whole allocated nodes' procs in PS limits",
+    ),
+    schedules(
+        "NODEAVAILABILITYPOLICY",
+        "node availability by dedicated/utilized/combined resources",
+    ),
+    schedules(
+        "NODECPUOVERCOMMITFACTOR",
+        "scales node processor count (applied in PBS interface)",
+    ),
+    no_effect(
+        "NODEDOWNSTATEDELAYTIME",
+        "ignored by 3.3.1: never parsed; built-in default used",
+    ),
+    schedules(
+        "NODELOADPOLICY",
+        "ADJUSTPROCS: node load reduces available processors",
+    ),
+    schedules("NODEMAXLOAD", "node treated busy above this load"),
+    schedules(
+        "NODEMEMOVERCOMMITFACTOR",
+        "scales node memory/swap (applied in PBS interface)",
+    ),
+    no_effect(
+        "NODEPOLLFREQUENCY",
+        "resource manager: PBS node polling interval",
+    ),
+    no_effect(
+        "NODEPURGETIME",
+        "resource manager: remove nodes not reported",
+    ),
+    schedules(
+        "NODESETATTRIBUTE",
+        "node sets: attribute defining sets (FEATURE, PROCSPEED…)",
+    ),
+    schedules(
+        "NODESETDELAY",
+        "node sets: how long to wait for a set to be free",
+    ),
+    schedules("NODESETLIST", "node sets: allowed set values"),
+    schedules("NODESETPOLICY", "node sets: ONEOF/ANYOF/FIRSTOF selection"),
+    schedules(
+        "NODESETPRIORITYTYPE",
+        "node sets: how candidate sets are ranked",
+    ),
+    schedules(
+        "NODESETTOLERANCE",
+        "node sets: allowed speed spread within a set",
+    ),
+    no_effect(
+        "NODESYNCTIME",
+        "resource manager: node expected-state sync deadline",
+    ),
+    schedules(
+        "NODEUNTRACKEDLOADFACTOR",
+        "untracked node load reduces available processors",
+    ),
+    no_effect(
+        "NOTIFICATIONINTERVAL",
+        "notification: admin notification interval",
+    ),
+    no_effect(
+        "NOTIFICATIONPROGRAM",
+        "notification: admin notification program",
+    ),
+    schedules("PARCFG", "partition settings"),
+    no_effect(
+        "PARIGNQUEUELIST",
+        "ignored by 3.3.1: stored, never read (queues ignoring partitions)",
+    ),
+    no_effect("PLOTMAXPROC", "statistics display matrix bounds"),
+    no_effect("PLOTMAXTIME", "statistics display matrix bounds"),
+    no_effect("PLOTMINPROC", "statistics display matrix bounds"),
+    no_effect("PLOTMINTIME", "statistics display matrix bounds"),
+    no_effect("PLOTPROCSCALE", "statistics display matrix scale"),
+    no_effect("PLOTTIMESCALE", "statistics display matrix scale"),
+    schedules(
+        "PREEMPTPOLICY",
+        "preemption method: REQUEUE, SUSPEND, CHECKPOINT, OVERCOMMIT",
+    ),
+    schedules(
+        "QOSFLAGS",
+        "old-style QOSCFG[q] QFLAGS (NOBF, PREEMPTOR, IGN* …)",
+    ),
+    no_effect("QOSNAME", "ignored by 3.3.1 (no longer supported)"),
+    schedules("QOSPRIORITY", "old-style QOSCFG[q] PRIORITY"),
+    schedules("QOSQTWEIGHT", "old-style QOSCFG[q] QTWEIGHT"),
+    schedules("QOSTARGETQT", "old-style QOSCFG[q] QTTARGET"),
+    schedules("QOSTARGETXF", "old-style QOSCFG[q] XFTARGET"),
+    schedules("QOSXFWEIGHT", "old-style QOSCFG[q] XFWEIGHT"),
+    schedules("QUEUECFG", "queue (class) settings of the resource manager"),
+    no_effect(
+        "QUEUETIMETARGETWEIGHT",
+        "ignored by 3.3.1 (old name, not translated)",
+    ),
+    schedules(
+        "REJECTNEGPRIOJOBS",
+        "jobs with negative priority are not scheduled",
+    ),
+    no_effect(
+        "REMOTESTARTCOMMAND",
+        "ignored by 3.3.1: never parsed (remote start command)",
+    ),
+    no_effect(
+        "RESCTLPOLICY",
+        "security: who may create reservations via client",
+    ),
+    no_effect(
+        "RESDEPTH",
+        "cap on reservations per node (default 24); mauisim has no such cap",
+    ),
+    no_effect(
+        "RESERVATIONRETRYTIME",
+        "RM race: retry reserved start while LL/PBS node state lags",
+    ),
+    no_effect(
+        "RESLIMITPOLICY",
+        "security: limit policy for user-created reservations",
+    ),
+    no_effect(
+        "RESOURCECOLLECTIONPOLICY",
+        "ignored by 3.3.1: resource daemon setting, never parsed",
+    ),
+    no_effect(
+        "RESOURCEDAEMON",
+        "ignored by 3.3.1: resource daemon setting, never parsed",
+    ),
+    no_effect(
+        "RESOURCEDATAFILE",
+        "ignored by 3.3.1: resource daemon file, never parsed",
+    ),
+    schedules(
+        "RESOURCELIMITPOLICY",
+        "enforce job resource usage limits (cancel/suspend violators)",
+    ),
+    no_effect(
+        "RESOURCELOCKFILE",
+        "ignored by 3.3.1: resource daemon file, never parsed",
+    ),
+    no_effect(
+        "RESOURCEPORT",
+        "ignored by 3.3.1: resource daemon port, never parsed",
+    ),
+    no_effect(
+        "RESOURCEREPORTWAIT",
+        "ignored by 3.3.1: resource daemon setting, never parsed",
+    ),
+    no_effect(
+        "RESOURCESAMPLEINTERVAL",
+        "ignored by 3.3.1: resource daemon setting, never parsed",
+    ),
+    no_effect("RMAUTHTYPE", "resource manager connection"),
+    no_effect("RMCFG", "resource manager connection"),
+    no_effect("RMCONFIGFILE", "resource manager connection"),
+    no_effect("RMEPORT", "resource manager connection"),
+    no_effect("RMHOST", "resource manager connection"),
+    no_effect(
+        "RMLOCALDISKFS",
+        "resource manager: filesystem reported as node disk",
+    ),
+    no_effect("RMNAME", "resource manager connection"),
+    no_effect("RMNMPORT", "resource manager connection"),
+    no_effect("RMPORT", "resource manager connection"),
+    no_effect(
+        "RMSERVER",
+        "old name of RMHOST: resource manager connection",
+    ),
+    no_effect("RMTIMEOUT", "resource manager connection"),
+    no_effect("RMTYPE", "resource manager connection"),
+    no_effect("SCHEDCFG", "scheduler server settings"),
+    no_effect(
+        "SERVERCONFIGFILE",
+        "file path: config file (environment only)",
+    ),
+    no_effect("SERVERHOMEDIR", "directory path: Maui home"),
+    no_effect("SERVERHOST", "server connection"),
+    no_effect(
+        "SERVERMODE",
+        "Maui run mode (NORMAL/TEST/SIMULATION); mauisim always simulates",
+    ),
+    no_effect("SERVERNAME", "server connection"),
+    no_effect("SERVERPORT", "server connection"),
+    no_effect(
+        "SIMAUTOSHUTDOWN",
+        "Maui simulation mode setting: exit when queue empties",
+    ),
+    no_effect(
+        "SIMCHECKPOINTINTERVAL",
+        "ignored by 3.3.1: Maui simulation setting, never parsed",
+    ),
+    no_effect(
+        "SIMCOMRATE",
+        "Maui simulation statistics: communication cost rate",
+    ),
+    no_effect(
+        "SIMCOMTYPE",
+        "Maui simulation statistics: communication model (value discarded)",
+    ),
+    schedules(
+        "SIMDEFAULTJOBFLAGS",
+        "Maui simulation: flags added to every trace job",
+    ),
+    no_effect(
+        "SIMEXITITERATION",
+        "Maui simulation: exit at iteration; mauisim --window/--first",
+    ),
+    schedules(
+        "SIMFLAGS",
+        "Maui simulation: trace fields to ignore (class, hostlist, mode…)",
+    ),
+    schedules(
+        "SIMIGNOREJOBFLAGS",
+        "Maui simulation: trace job flags to drop",
+    ),
+    schedules(
+        "SIMNODECONFIGURATION",
+        "Maui simulation: node config (PARTITIONED splits by memory)",
+    ),
+    no_effect(
+        "SIMNODECOUNT",
+        "Maui simulation: node count; mauisim --nodes/--node-file",
+    ),
+    schedules(
+        "SIMRANDOMIZEJOBSIZE",
+        "Maui simulation: randomize job task counts",
+    ),
+    no_effect(
+        "SIMRESOURCETRACEFILE",
+        "Maui simulation: resource trace; mauisim --node-file",
+    ),
+    no_effect(
+        "SIMSCALEJOBRUNTIME",
+        "Maui simulation: runtime scaled by speed; mauisim --scale-by-speed",
+    ),
+    no_effect(
+        "SIMSTARTTIME",
+        "Maui simulation clock start; mauisim uses trace times (--shift)",
+    ),
+    no_effect(
+        "SIMSTOPITERATION",
+        "Maui simulation mode setting: pause at iteration",
+    ),
+    no_effect(
+        "SIMTIMEPOLICY",
+        "Maui simulation clock mode (REAL); mauisim's event clock replaces it",
+    ),
+    no_effect(
+        "SIMWORKLOADTRACEFILE",
+        "Maui simulation: workload trace; mauisim TRACE argument",
+    ),
+    schedules(
+        "SMAXJOBPERACCOUNTCOUNT",
+        "old-style soft active job limit, ACCOUNTCFG[DEFAULT] MAXJOB",
+    ),
+    schedules(
+        "SMAXJOBPERGROUPCOUNT",
+        "old-style soft active job limit, GROUPCFG[DEFAULT] MAXJOB",
+    ),
+    schedules(
+        "SMAXJOBPERUSERCOUNT",
+        "old-style soft active job limit, USERCFG[DEFAULT] MAXJOB",
+    ),
+    schedules(
+        "SMAXJOBQUEUEDPERACCOUNTCOUNT",
+        "old-style soft idle job limit, ACCOUNTCFG[DEFAULT] MAXIJOB",
+    ),
+    schedules(
+        "SMAXJOBQUEUEDPERGROUPCOUNT",
+        "old-style soft idle job limit, GROUPCFG[DEFAULT] MAXIJOB",
+    ),
+    schedules(
+        "SMAXJOBQUEUEDPERUSERCOUNT",
+        "old-style soft idle job limit, USERCFG[DEFAULT] MAXIJOB",
+    ),
+    schedules(
+        "SMAXNODEPERUSERCOUNT",
+        "old-style soft node limit, USERCFG[DEFAULT] MAXNODE",
+    ),
+    no_effect(
+        "SMAXPEPERUSERCOUNT",
+        "ignored by 3.3.1: never parsed (old soft per-user MAXPE)",
+    ),
+    schedules(
+        "SMAXPROCPERACCOUNTCOUNT",
+        "old-style soft account limit; 3.3.1 sets MAXNODE, not MAXPROC",
+    ),
+    schedules(
+        "SMAXPROCPERGROUPCOUNT",
+        "old-style soft group limit; 3.3.1 sets MAXNODE, not MAXPROC",
+    ),
+    schedules(
+        "SMAXPROCPERUSERCOUNT",
+        "old-style soft proc limit, USERCFG[DEFAULT] MAXPROC",
+    ),
+    schedules(
+        "SMAXPROCSECONDPERACCOUNTCOUNT",
+        "old-style soft proc-second limit, ACCOUNTCFG[DEFAULT] MAXPS",
+    ),
+    schedules(
+        "SMAXPROCSECONDPERGROUPCOUNT",
+        "old-style soft proc-second limit, GROUPCFG[DEFAULT] MAXPS",
+    ),
+    schedules(
+        "SMAXPROCSECONDPERUSERCOUNT",
+        "old-style soft proc-second limit, USERCFG[DEFAULT] MAXPS",
+    ),
+    schedules(
+        "SRACCESS",
+        "standing reservation: SHARED or dedicated access",
+    ),
+    schedules("SRACCOUNTLIST", "standing reservation: accounts allowed in"),
+    schedules(
+        "SRCFG",
+        "standing reservations: nodes kept for a recurring time window",
+    ),
+    no_effect(
+        "SRCHARGEACCOUNT",
+        "accounting: account charged for idle standing-reservation time",
+    ),
+    schedules("SRCLASSLIST", "standing reservation: classes allowed in"),
+    schedules("SRDAYS", "standing reservation: days of week active"),
+    schedules(
+        "SRDEPTH",
+        "standing reservation: how many periods ahead to reserve",
+    ),
+    schedules("SRENDTIME", "standing reservation: end time within period"),
+    schedules("SRFEATURES", "standing reservation: required node features"),
+    schedules("SRFLAGS", "standing reservation: reservation flags"),
+    schedules("SRGROUPLIST", "standing reservation: groups allowed in"),
+    schedules("SRHOSTLIST", "standing reservation: nodes to reserve"),
+    no_effect(
+        "SRIDLETIME",
+        "ignored by 3.3.1: stored, never read (SR idle release time)",
+    ),
+    no_effect(
+        "SRMAXTASKS",
+        "ignored by 3.3.1: never parsed (SR max tasks)",
+    ),
+    schedules(
+        "SRMAXTIME",
+        "standing reservation: max walltime of jobs allowed in",
+    ),
+    no_effect("SRMINLOAD", "ignored by 3.3.1: never parsed (SR min load)"),
+    no_effect(
+        "SRMINTASKS",
+        "ignored by 3.3.1: never parsed (SR min tasks)",
+    ),
+    no_effect("SRNAME", "ignored by 3.3.1 (no longer supported)"),
+    schedules(
+        "SRPARTITION",
+        "standing reservation: partition of reserved nodes",
+    ),
+    schedules(
+        "SRPERIOD",
+        "standing reservation: period (DAY, WEEK, INFINITY)",
+    ),
+    schedules("SRPRIORITY", "standing reservation: priority"),
+    schedules("SRQOSLIST", "standing reservation: QOS allowed in"),
+    schedules("SRRESOURCES", "standing reservation: resources per task"),
+    schedules(
+        "SRSTARTTIME",
+        "standing reservation: start time within period",
+    ),
+    schedules(
+        "SRTASKCOUNT",
+        "standing reservation: number of tasks reserved",
+    ),
+    no_effect(
+        "SRTIMELOGIC",
+        "ignored by 3.3.1: never parsed (SR ACL time logic)",
+    ),
+    schedules("SRTPN", "standing reservation: tasks per node"),
+    schedules("SRUSERLIST", "standing reservation: users allowed in"),
+    schedules("SRWENDTIME", "standing reservation: weekly end time"),
+    schedules("SRWSTARTTIME", "standing reservation: weekly start time"),
+    no_effect("STATDIR", "directory path: statistics"),
+    no_effect(
+        "STEPCOUNT",
+        "Maui run control: iterations in SINGLESTEP mode",
+    ),
+    schedules(
+        "TASKDISTRIBUTIONPOLICY",
+        "how tasks are spread over allocated nodes",
+    ),
+    no_effect("TOOLSDIR", "directory path: tools"),
+    no_effect("TRAPFUNCTION", "debugging trap"),
+    no_effect("TRAPJOB", "debugging trap"),
+    no_effect("TRAPNODE", "debugging trap"),
+    no_effect("TRAPRES", "debugging trap"),
+    schedules(
+        "UJOBWEIGHT",
+        "RES priority subcomponent: user's active job count",
+    ),
+    schedules(
+        "UPROCWEIGHT",
+        "RES priority subcomponent: user's active processors",
+    ),
+    no_effect(
+        "USECPUTIME",
+        "client display: show CPU limit instead of walltime",
+    ),
+    no_effect("USEJOBREGEX", "client commands: job name regex matching"),
+    no_effect(
+        "USELOCALMACHINEPRIORITY",
+        "ignored by 3.3.1: never parsed (local machine priority)",
+    ),
+    schedules(
+        "USEMACHINESPEED",
+        "node speed used for job walltime/allocation",
+    ),
+    schedules(
+        "USEMACHINESPEEDFORFS",
+        "fairshare usage scaled by node speed",
+    ),
+    no_effect("USESYSLOG", "logging"),
+    schedules(
+        "USESYSTEMQUEUETIME",
+        "queue time counted from system-eligible time",
+    ),
+    no_effect(
+        "XFACTORTARGETWEIGHT",
+        "ignored by 3.3.1 (old name, not translated)",
+    ),
+];
+
+/// Old names 3.3.1 reads as another parameter that mauisim simulates (MConfig.c).
+const ALIASES: &[(&str, &str)] = &[
+    ("AFSWEIGHT", "FSACCOUNTWEIGHT"),
+    ("BACKFILLTYPE", "BACKFILLPOLICY"),
+    ("DIRECTSPECWEIGHT", "CREDWEIGHT"),
+    ("GFSWEIGHT", "FSGROUPWEIGHT"),
+    ("SERVICETARGETWEIGHT", "SERVICEWEIGHT"),
+    ("SERVICEWCAP", "SERVICECAP"),
+    ("SYSCFG", "SYSTEMCFG"),
+    ("UFSWEIGHT", "FSUSERWEIGHT"),
+];
+
+/// The parameter an old name stands for, if it is one.
+pub(super) fn alias_of(name: &str) -> Option<&'static str> {
+    ALIASES
+        .iter()
+        .find(|(old, _)| *old == name)
+        .map(|&(_, new)| new)
+}
