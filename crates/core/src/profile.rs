@@ -31,6 +31,20 @@ pub struct Window {
 pub struct Profile {
     total: i64,
     slots: Vec<Slot>,
+    /// Changes to `slots` so far: what `minima` is valid for.
+    version: u64,
+    /// For [`Profile::fits_from`]: the least free processors from one instant on.
+    minima: std::cell::RefCell<Minima>,
+}
+
+/// The running minimum of free processors over the slots from the one holding `start`
+/// (index `first`) on, as far as questions have needed it.
+#[derive(Debug, Clone, Default)]
+struct Minima {
+    version: u64,
+    start: Time,
+    first: usize,
+    least: Vec<i64>,
 }
 
 impl Profile {
@@ -43,6 +57,11 @@ impl Profile {
                 time: origin,
                 free: total,
             }],
+            version: 0,
+            minima: std::cell::RefCell::new(Minima {
+                version: u64::MAX,
+                ..Minima::default()
+            }),
         }
     }
 
@@ -53,6 +72,7 @@ impl Profile {
     /// Drops breakpoints before `now`; the segment containing `now` then starts at `now`.
     /// O(k) for k dropped breakpoints.
     pub(crate) fn advance(&mut self, now: Time) {
+        self.version += 1;
         let first_after = self.slots.partition_point(|s| s.time <= now);
         if first_after > 1 {
             self.slots.drain(..first_after - 1);
@@ -107,6 +127,7 @@ impl Profile {
         if start >= end || delta == 0 {
             return;
         }
+        self.version += 1;
         let first = self.split(start);
         let last = if end >= FOREVER {
             self.slots.len()
@@ -152,6 +173,34 @@ impl Profile {
             i += 1;
         }
         true
+    }
+
+    /// [`Profile::fits`] for many questions from one instant (a backfill scan asks once
+    /// per candidate, and most do not fit): the least free processors from `start` on are
+    /// kept as a running minimum over the slots until the profile changes, so that each
+    /// question is a binary search for its end instead of a walk over the slots.
+    pub(crate) fn fits_from(&self, start: Time, duration: Time, procs: u64) -> bool {
+        let need = procs as i64;
+        let end = start.saturating_add(duration.max(1));
+        let mut m = self.minima.borrow_mut();
+        if (m.version, m.start) != (self.version, start) {
+            m.version = self.version;
+            m.start = start;
+            m.first = self.segment(start);
+            m.least.clear();
+        }
+        // The slots from `first` to `last` (inclusive) begin before `end`.
+        let before_end = self.slots.partition_point(|s| s.time < end);
+        if before_end <= m.first {
+            return true;
+        }
+        let last = before_end - 1;
+        while m.first + m.least.len() <= last {
+            let free = self.slots[m.first + m.least.len()].free;
+            let least = m.least.last().map_or(free, |&l| l.min(free));
+            m.least.push(least);
+        }
+        m.least[last - m.first] >= need
     }
 
     /// The earliest `t >= after` at which `procs` processors are free during
@@ -286,6 +335,38 @@ mod tests {
         assert!(!p.fits(0, 101, 10));
         assert!(p.fits(0, 1000, 2));
         assert!(!p.fits(0, 1000, 3));
+    }
+
+    proptest::proptest! {
+        /// The kept running minimum answers as the walk over the slots does, from one
+        /// instant and several, with the profile changing (and advancing) in between.
+        #[test]
+        fn fits_from_answers_as_fits(
+            ops in proptest::collection::vec(
+                (0u8..4, 0i64..500, 1i64..300, 0u64..12),
+                1..60,
+            ),
+        ) {
+            let mut p = Profile::new(10, 0);
+            let mut now = 0;
+            for (op, a, b, procs) in ops {
+                match op {
+                    0 => p.occupy(now + a, now + a + b, procs.min(10)),
+                    1 => {
+                        now += a / 10;
+                        p.advance(now);
+                    }
+                    _ => {
+                        let start = now + if op == 2 { 0 } else { a / 5 };
+                        proptest::prop_assert_eq!(
+                            p.fits_from(start, b, procs),
+                            p.fits(start, b, procs),
+                            "start {} duration {} procs {}", start, b, procs
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -1195,7 +1195,8 @@ impl Scheduler {
                 continue;
             }
             considered += 1;
-            if considered > depth || self.machine.free_now(now) <= 0 {
+            let free_now = self.machine.free_now(now);
+            if considered > depth || free_now <= 0 {
                 break;
             }
             if !self.within_limits(now, rank, &queue[pos], level, soft_only) {
@@ -1206,7 +1207,9 @@ impl Scheduler {
                 self.chunk_expires_at = chunk_ends;
                 continue;
             }
-            if self.machine.fits(now, job) {
+            // Wider than the processors free now: no window holds it (most candidates
+            // of a long queue on a full machine), without asking the profile.
+            if job.procs as i64 <= free_now && self.machine.fits(now, job) {
                 self.start(now, job, pos, true, out);
                 self.fate[rank] = Fate::Backfilled;
                 any = true;

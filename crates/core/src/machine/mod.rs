@@ -390,7 +390,7 @@ impl Machine {
     /// touching any reservation.
     #[inline]
     pub(crate) fn fits(&self, now: Time, job: &QueuedJob) -> bool {
-        if !self.profile.fits(now, job.wcl, job.procs) {
+        if !self.profile.fits_from(now, job.wcl, job.procs) {
             return false;
         }
         self.pooled || self.fits_on_nodes(now, job)
