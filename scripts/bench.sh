@@ -21,6 +21,8 @@
 #             synthetic 100,000-node machine with 1 M jobs (scripts/synthetic_swf.py)
 #   maui      the Maui 3.3.1 semantics (nodes one by one) against research-easy on KTH-SP2
 #             (also with per-user limits) and the first 5,000 jobs of CEA-Curie (issues 24, 26)
+#   growth    cost curves: the first 25k ... 400k jobs of RICC-2010 and of a generated trace,
+#             time per job against the average idle queue (reports/growth.csv and .svg)
 #   history   KTH-SP2 FCFS and CEA-Curie EASY only (both per-event, as the first records):
 #             the two cases scripts/bench-history.sh follows across commits
 #   sweep     a 100-run sweep over KTH-SP2 (5 RESERVATIONDEPTHs x 2 BACKFILLPOLICYs x 10
@@ -151,6 +153,39 @@ case "$suite" in
       bench "CEA-Curie first 5,000 jobs, research-easy" "$curie" --first 5000 --semantics research-easy
       bench "CEA-Curie first 5,000 jobs, --semantics maui" "$curie" --first 5000 --semantics maui
     fi
+    exit 0 ;;
+  growth)
+    # Cost curves: the first 25k ... 400k jobs of RICC-2010 and of a generated trace
+    # (128 x 8 processors, offered load 0.98), EASY, one run each (runs > 1: the median):
+    # simulation time per job against the average idle queue (time-average, by Little's
+    # law: jobs x mean wait / makespan). Writes reports/growth.csv and reports/growth.svg.
+    csv=reports/growth.csv
+    echo "trace,jobs,avg_idle_queue,sim_seconds,us_per_job" > "$out/growth.csv"
+    "$bin" generate --jobs 400000 --nodes 128 --procs-per-node 8 --load 0.98 --seed 1 --quiet \
+      --out "$out/generated.swf" > /dev/null
+    for t in "RICC-2010:$shared/RICC-2010-2.swf.gz" "generated (load 0.98):$out/generated.swf"; do
+      name=${t%%:*}; file=${t#*:}
+      [ -f "$file" ] || { echo "growth: $file not found; skipped" >&2; continue; }
+      for n in 25000 50000 100000 200000 400000; do
+        sims=()
+        for _ in $(seq "$runs"); do
+          rm -rf "$out/o"
+          $pin "$bin" run "$file" --first "$n" --semantics research-easy --out "$out/o" -q
+          sims+=("$(grep -o '"sim_seconds": [0-9.e-]*' "$out/o/summary.json" | cut -d' ' -f2)")
+        done
+        python3 - "$name" "$out/o/summary.json" "${sims[*]}" >> "$out/growth.csv" <<'PY'
+import json, sys, statistics as st
+name, path, sims = sys.argv[1], sys.argv[2], [float(x) for x in sys.argv[3].split()]
+s = json.load(open(path))
+queue = s["jobs"] * s["avg_wait"] / s["makespan"] if s["makespan"] > 0 else 0.0
+sim = st.median(sims)
+print(f'{name},{s["jobs"]},{queue:.1f},{sim:.3f},{sim / s["jobs"] * 1e6:.2f}')
+PY
+      done
+    done
+    cp "$out/growth.csv" "$csv"
+    column -s, -t "$csv"
+    cargo run --release -q -p mauisim-report --example growth_chart -- "$csv" reports/growth.svg
     exit 0 ;;
   history)
     bench "KTH-SP2 EASY (--filter published, per-event)" "$kth" --filter published --event-order per-event
