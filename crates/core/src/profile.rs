@@ -181,6 +181,10 @@ impl Profile {
     /// question is a binary search for its end instead of a walk over the slots.
     pub(crate) fn fits_from(&self, start: Time, duration: Time, procs: u64) -> bool {
         let need = procs as i64;
+        if self.free_at(start) < need {
+            // Most questions of a long queue on a full machine end here.
+            return false;
+        }
         let end = start.saturating_add(duration.max(1));
         let mut m = self.minima.borrow_mut();
         if (m.version, m.start) != (self.version, start) {

@@ -1081,9 +1081,22 @@ const CRED_ATTRS: &[(&str, &[CredKind])] = &[
     ("FSTARGET", &CredKind::ALL),
 ];
 
-/// Credential attributes of Maui that later parts of mauisim simulate (fairshare,
-/// throttling, partitions, QOS flags): accepted with a warning.
-const CRED_ATTRS_NOT_YET: &[&str] = &["PLIST", "PDEF", "QFLAGS", "FLAGS", "MAX.WCLIMIT", "MINPROC"];
+/// Credential attributes of Maui 3.3.1 that change the schedule and that mauisim does not
+/// simulate yet, with what they do: refused, as the parameters of the kind are.
+const CRED_ATTRS_NOT_YET: &[(&str, &str)] = &[
+    ("PLIST", "the partitions its jobs may use"),
+    ("PDEF", "the partition its jobs use by default"),
+    (
+        "QFLAGS",
+        "QOS flags: preemption, backfill, reservation and limit exemptions",
+    ),
+    (
+        "FLAGS",
+        "QOS flags: preemption, backfill, reservation and limit exemptions",
+    ),
+    ("MAX.WCLIMIT", "the longest walltime its jobs may ask for"),
+    ("MINPROC", "the fewest processors its jobs may ask for"),
+];
 
 fn credential_cfg(
     c: &mut SimConfig,
@@ -1145,14 +1158,13 @@ fn credential_attr(
                 owners.join(", ")
             )));
         }
-    } else if CRED_ATTRS_NOT_YET.contains(&attr.name.as_str()) {
-        w.push(format!(
-            "{at}: warning: {object_name} is not simulated yet; ignored"
-        ));
-        return Ok(());
+    } else if let Some((_, what)) = CRED_ATTRS_NOT_YET.iter().find(|(n, _)| *n == attr.name) {
+        return Err(err(format!(
+            "{object_name} ({what}) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
+        )));
     } else {
         let mut known: Vec<&str> = CRED_ATTRS.iter().map(|(n, _)| *n).collect();
-        known.extend(CRED_ATTRS_NOT_YET);
+        known.extend(CRED_ATTRS_NOT_YET.iter().map(|(n, _)| *n));
         known.extend(limits::LIMIT_NAMES);
         let hint = match cfg::closest(&attr.name, &known) {
             Some(near) => format!("; did you mean {near}?"),
@@ -1721,29 +1733,39 @@ mod tests {
         assert_eq!(e, "maui.cfg:1:14: XFMINWCLIMIT cannot be INFINITY");
     }
 
+    /// A node attribute that changes the schedule and is not simulated is refused with
+    /// what it does; OS and ARCH, which no trace's job asks for, only warn.
     #[test]
-    fn later_parts_attributes_warn_and_are_ignored() {
-        let c = load("USERCFG[steve] MAXJOB=2,4 PLIST=p1 PRIORITY=3\n").unwrap();
-        assert_eq!(c.config.credentials.user["steve"].settings.priority, 3.0);
+    fn unsimulated_node_attributes_are_refused_or_warn() {
+        let e = load("NODECFG[n1] PROCS=4 MAXJOB=2\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "maui.cfg:1:21: NODECFG[n1] MAXJOB (the most jobs the node runs at once) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
+        );
+        let c = load("NODECFG[n1] PROCS=4 OS=linux\n").unwrap();
         assert_eq!(
             c.warnings,
-            vec!["maui.cfg:1:27: warning: USERCFG[steve] PLIST is not simulated yet; ignored"]
+            ["maui.cfg:1:21: warning: NODECFG[n1] OS binds no job of a trace; ignored"]
         );
     }
 
-    /// A QOSCFG line defines its QOS even when every attribute on it is one not simulated
-    /// yet, so a later QDEF may name it (issue 25).
+    /// An attribute that changes the schedule and is not simulated (QOS flags, partitions)
+    /// is refused with what it does, not quietly dropped (issue 25); the line still
+    /// defines its QOS, so the only error is the attribute's, not the QDEF naming it.
     #[test]
-    fn a_qos_line_with_only_flags_defines_the_qos() {
-        let loaded = load("QOSCFG[high] QFLAGS=PREEMPTOR\nUSERCFG[DEFAULT] QDEF=high\n").unwrap();
-        assert!(loaded
-            .config
-            .credentials
-            .objects(CredKind::Qos)
-            .contains_key("high"));
+    fn unsimulated_attributes_are_refused_with_what_they_do() {
+        let e = load("USERCFG[steve] MAXJOB=2,4 PLIST=p1 PRIORITY=3\n").unwrap_err();
         assert_eq!(
-            loaded.warnings,
-            vec!["maui.cfg:1:14: warning: QOSCFG[high] QFLAGS is not simulated yet; ignored"]
+            e.to_string(),
+            "maui.cfg:1:27: USERCFG[steve] PLIST (the partitions its jobs may use) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
+        );
+        let e = load("QOSCFG[high] QFLAGS=PREEMPTOR\nUSERCFG[DEFAULT] QDEF=high\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("maui.cfg:1:14: QOSCFG[high] QFLAGS (QOS flags: "),
+            "{e}"
         );
     }
 

@@ -90,8 +90,18 @@ pub const NODE_ATTRS: &[&str] = &[
     "LOAD",
 ];
 
-const NODE_ATTRS_NOT_YET: &[&str] = &[
-    "MAXJOB", "MAXLOAD", "MAXPROC", "ACCESS", "CLASSES", "OS", "ARCH",
+/// Node attributes of Maui 3.3.1 that mauisim does not simulate yet, with what they do:
+/// refused when they change the schedule, as the parameters of the kind are. OS and ARCH
+/// bind only jobs that ask for an operating system or architecture, which no trace
+/// mauisim reads can: accepted with a warning.
+const NODE_ATTRS_NOT_YET: &[(&str, &str)] = &[
+    ("MAXJOB", "the most jobs the node runs at once"),
+    ("MAXLOAD", "the load above which the node takes no job"),
+    ("MAXPROC", "the most processors of the node jobs may use"),
+    ("ACCESS", "the node's own access policy"),
+    ("CLASSES", "the classes the node accepts"),
+    ("OS", ""),
+    ("ARCH", ""),
 ];
 
 pub(crate) fn allocation_policy(c: &mut NodeConfig, e: &Entry) -> Result<(), ConfigError> {
@@ -217,14 +227,21 @@ pub(crate) fn node_cfg(
                     .map_err(|e| err(format!("column {} of `{value}`: {}", e.column, e.message)))?;
                 object.priority_f = Some(Arc::new(f));
             }
-            other if NODE_ATTRS_NOT_YET.contains(&other) => {
-                w.push(format!(
-                    "{at}: warning: {what} is not simulated yet; ignored"
-                ));
-            }
             other => {
+                if let Some((_, does)) = NODE_ATTRS_NOT_YET.iter().find(|(n, _)| *n == other) {
+                    if does.is_empty() {
+                        w.push(format!(
+                            "{at}: warning: {what} binds no job of a trace; ignored"
+                        ));
+                        continue;
+                    }
+                    return Err(ConfigError::at(
+                        at,
+                        format!("{what} ({does}) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"),
+                    ));
+                }
                 let mut known: Vec<&str> = NODE_ATTRS.to_vec();
-                known.extend(NODE_ATTRS_NOT_YET);
+                known.extend(NODE_ATTRS_NOT_YET.iter().map(|(n, _)| *n));
                 let hint = match cfg::closest(other, &known) {
                     Some(near) => format!("; did you mean {near}?"),
                     None => String::new(),
