@@ -524,6 +524,9 @@ impl Throttle {
 
     /// The first hard active limit the usage now breaks for one of `job`'s credentials
     /// (its QOS overrides apply): after `job` started, nothing of it may be over (`--check`).
+    /// A credential may be over its own limit when a running job of it had a QOS override
+    /// of that limit (guide 6.2.2: the override supersedes the credential's limit), so such
+    /// a break is not one.
     pub(crate) fn over_hard_limit(
         &self,
         tables: &CredTables,
@@ -532,7 +535,25 @@ impl Throttle {
         now: Time,
     ) -> Option<Blocked> {
         let nothing = [0; Metric::COUNT];
-        self.active_break(tables, system, job, &nothing, Level::Hard, now)
+        let found = self.active_break(tables, system, job, &nothing, Level::Hard, now)?;
+        let Owner::Cred(kind, id) = found.owner else {
+            return Some(found);
+        };
+        let overridden = self.running.values().any(|charge| {
+            let creds = &charge.job;
+            let qos = &tables.own(CredKind::Qos, creds.get(CredKind::Qos)).limits;
+            let limit = lookup(
+                tables,
+                qos,
+                kind,
+                id,
+                Scope::Active,
+                found.metric,
+                Level::Hard,
+            );
+            creds.get(kind) == id && matches!(limit, Some((_, Source::QosOverride)))
+        });
+        (!overridden).then_some(found)
     }
 
     /// Whether the active usage equals a recount from the running jobs (`--check`); the
