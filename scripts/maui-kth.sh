@@ -5,6 +5,7 @@
 # (run_mauisim.sh), and prints per config how many jobs start at the same second.
 # Env: JOBS (5000) NODES (100) WORK (/tmp/kth-maui) SWF MAUISIM (/tmp/mauisim-kth) PORT_BASE
 #      MAUI_BUILD (/tmp/maui-build-big; built by build_maui_big.sh if missing) DEPTH (1)
+#      CAP=1: runtimes capped at the wallclock limit (swf_to_maui.py --cap-runtime), a diagnostic
 # Simulation settings added to every config, and why:
 #  * SIMINITIALQUEUEDEPTH $DEPTH (default 1): under NORMAL, 3.3.1 submits its first batch at the
 #    clock start (MSimJobSubmit(-1) resets their submit time), whatever their trace submit
@@ -34,13 +35,13 @@ if [ ! -x "$B/src/bin/maui" ] && ! "$HERE/build_maui_big.sh" "$GITDIR" "$B" > "$
 fi
 export MAUI_BIN=$B/src/bin/maui FIXTIME_SO=$B/fixtime.so MAUI_TIMEOUT=${MAUI_TIMEOUT:-3600}
 
-CASE=$WORK/kth$JOBS
-python3 "$HERE/swf_to_maui.py" "$SWF" "$CASE" --jobs "$JOBS" --nodes "$NODES"
+CASE=$WORK/kth$JOBS${CAP:+cap}
+python3 "$HERE/swf_to_maui.py" "$SWF" "$CASE" --jobs "$JOBS" --nodes "$NODES" ${CAP:+--cap-runtime}
 T0=$(awk '{print $9; exit}' "$CASE/workload")
 
 port=${PORT_BASE:-42000}   # parallel Maui runs need distinct ports (2 apart)
 for cfg in $CONFIGS; do
-    port=$((port + 10)); R=$WORK/$cfg-d$DEPTH
+    port=$((port + 10)); R=$WORK/$cfg-q$DEPTH${CAP:+-cap}
     mkdir -p "$R"
     { cat "$H/configs/$cfg.cfg"; echo "SIMINITIALQUEUEDEPTH  $DEPTH"; } > "$R/policy.cfg"
     poll=$(awk '$1=="RMPOLLINTERVAL"{split($2,a,":"); print a[1]*3600+a[2]*60+a[3]}' "$R/policy.cfg")
@@ -59,6 +60,6 @@ for cfg in $CONFIGS; do
     python3 "$H/first_divergence.py" "$R/maui/maui_jobs.csv" "$R/mauisim/jobs.csv" 3 > "$R/divergence.txt" || true
     same=$(awk '/^identical start/ {print $3, $4}' "$R/compare.txt")
     common=$(awk '/^jobs:/ {print $NF}' "$R/compare.txt")
-    echo "$cfg (depth $DEPTH, $JOBS jobs, $NODES nodes): identical starts $same of $common;" \
+    echo "$cfg (initial queue $DEPTH${CAP:+, runtimes capped}, $JOBS jobs, $NODES nodes): identical starts $same of $common;" \
          "maui completed $done_jobs, $(cat "$R/maui/wall.txt"), exit iteration $iters"
 done

@@ -4,7 +4,7 @@
 (21 fields, guide 16.2), in exactly the format of the Maui reference harness's gen_workload.py,
 so real Maui (simulation mode) and mauisim can replay the same real workload.
 
-usage: swf_to_maui.py SWF[.gz] OUTDIR --jobs N --nodes M [--mem MB] [--t0 EPOCH]
+usage: swf_to_maui.py SWF[.gz] OUTDIR --jobs N --nodes M [--mem MB] [--t0 EPOCH] [--cap-runtime]
 writes OUTDIR/workload and OUTDIR/resource.
 
 Per job: records with runtime <= 0 or no processor count are skipped; tasks = requested procs
@@ -16,6 +16,8 @@ epoch (the harness freezes time() at the first submit minus one poll), so submit
 epoch added (--t0 overrides it; 1000000000 if the header has none).
 --mem: memory per task (field 33). Default 100 as in the harness's reference cases: it never
 binds on the 1024 MB nodes but makes mauisim keep per-node books, as Maui always does.
+--cap-runtime: runtime := min(runtime, requested wallclock), a diagnostic: it takes out the jobs
+that outrun their limit, whose kill Maui times differently (by the poll) from mauisim.
 """
 import argparse, gzip, os
 
@@ -25,6 +27,7 @@ ap.add_argument("--jobs", type=int, required=True)
 ap.add_argument("--nodes", type=int, required=True)
 ap.add_argument("--mem", type=int, default=100)
 ap.add_argument("--t0", type=int, default=None)
+ap.add_argument("--cap-runtime", action="store_true")
 a = ap.parse_args()
 
 t0 = a.t0
@@ -43,7 +46,10 @@ with (gzip.open if a.swf.endswith(".gz") else open)(a.swf, "rt") as fh:
         tasks = req if req > 0 else alloc
         if run <= 0 or tasks <= 0:
             continue
-        jobs.append((jid, submit, max(wait, 0), run, tasks, reqt if reqt > 0 else run, user, group))
+        wcl = reqt if reqt > 0 else run
+        if a.cap_runtime:
+            run = min(run, wcl)
+        jobs.append((jid, submit, max(wait, 0), run, tasks, wcl, user, group))
         if len(jobs) >= a.jobs:
             break
 t0 = 1000000000 if t0 is None else t0

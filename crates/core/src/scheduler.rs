@@ -96,6 +96,9 @@ pub struct Scheduler {
     fairshare: Fairshare,
     /// When a relative fairshare cap that blocked a job in the last iteration lifts.
     cap_lifts_at: Option<Time>,
+    /// When a job blocked by an outstanding-time limit (MAXPS, MAXWC) fits by time alone
+    /// (the earliest such instant of the last iteration): no event marks it.
+    limit_lifts_at: Option<Time>,
     /// Scratch: each job's fate this iteration, by priority rank.
     fate: Vec<Fate>,
     /// Scratch (Maui's passes with limits), by priority rank: whether the job is in 3.3.1's
@@ -157,6 +160,7 @@ impl Scheduler {
             throttle,
             fairshare,
             cap_lifts_at: None,
+            limit_lifts_at: None,
             ranking: PriorityOrder::new(
                 policy.priority_is_queue_order() && !policy.semantics.is_maui(),
                 bounded,
@@ -323,6 +327,7 @@ impl Scheduler {
         [
             self.fairshare.next_change(),
             self.cap_lifts_at,
+            self.limit_lifts_at,
             self.chunk_expires_at,
             self.machine.standing_end_after(self.last_iteration),
         ]
@@ -455,6 +460,7 @@ impl Scheduler {
         out.clear();
         self.advance_to(now);
         self.last_iteration = now;
+        self.limit_lifts_at = None;
         let bounded = windows.is_none() && self.order_by_bounds(now, queue);
         if !bounded {
             self.prioritize(now, queue);
@@ -884,6 +890,7 @@ impl Scheduler {
             let cap = self.fairshare.check_caps(job, now);
             if let Some(b) = hard.or(soft).or(cap) {
                 count_block(&mut self.blocks, &b);
+                earliest(&mut self.limit_lifts_at, t.lifts_at(&b, now));
             }
             if let Some(c) = &cap {
                 if c.scope == Scope::FsRelativeCap {
@@ -1083,6 +1090,7 @@ impl Scheduler {
             None => true,
             Some(b) => {
                 count_block(&mut self.blocks, &b);
+                earliest(&mut self.limit_lifts_at, t.lifts_at(&b, now));
                 if level == Level::Soft {
                     self.fate[rank] = Fate::SoftOnly;
                     *soft_only = true;
@@ -1103,6 +1111,7 @@ impl Scheduler {
             None => true,
             Some(b) => {
                 count_block(&mut self.blocks, &b);
+                earliest(&mut self.limit_lifts_at, t.lifts_at(&b, now));
                 false
             }
         }
@@ -1314,6 +1323,8 @@ impl Scheduler {
             match verdict {
                 Verdict::Blocked(b) => {
                     count_block(&mut self.blocks, &b);
+                    let lift = self.throttle.as_ref().and_then(|t| t.lifts_at(&b, now));
+                    earliest(&mut self.limit_lifts_at, lift);
                     if b.scope == Scope::FsRelativeCap {
                         if let Some(t) = self.fairshare.relative_caps_lift_at(job, now) {
                             self.cap_lifts_at = Some(self.cap_lifts_at.map_or(t, |c| c.min(t)));
@@ -1331,6 +1342,8 @@ impl Scheduler {
                 }
                 Verdict::SoftLimit(b) => {
                     count_block(&mut self.blocks, &b);
+                    let lift = self.throttle.as_ref().and_then(|t| t.lifts_at(&b, now));
+                    earliest(&mut self.limit_lifts_at, lift);
                     soft_only = true;
                     job.soft_violation = true;
                 }
@@ -1464,6 +1477,13 @@ fn may_bound_priorities(p: &PolicyConfig, has_limits: bool, fairshare: &Fairshar
 }
 
 /// Counts one job-iteration blocked by `blocked`'s kind of limit.
+/// Keeps the earlier of `slot` and `t`.
+fn earliest(slot: &mut Option<Time>, t: Option<Time>) {
+    if let Some(t) = t {
+        *slot = Some(slot.map_or(t, |s| s.min(t)));
+    }
+}
+
 fn count_block(blocks: &mut Vec<(LimitKind, u64)>, blocked: &Blocked) {
     let kind = blocked.kind();
     match blocks.iter_mut().find(|(k, _)| *k == kind) {

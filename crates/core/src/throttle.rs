@@ -522,6 +522,31 @@ impl Throttle {
         None
     }
 
+    /// When `blocked`, a block on an outstanding-time limit (MAXPS, MAXWC), lifts by time
+    /// alone: the owner's running jobs' remaining processor-seconds (seconds) fall by their
+    /// processors (their count) every second, so the job fits from that instant on unless
+    /// an event comes first (a job's end, which is an iteration anyway). `None` for every
+    /// other block.
+    pub(crate) fn lifts_at(&self, blocked: &Blocked, now: Time) -> Option<Time> {
+        if blocked.scope != Scope::Active || !matches!(blocked.metric, Metric::Ps | Metric::Wc) {
+            return None;
+        }
+        let usage = match blocked.owner {
+            Owner::Cred(kind, id) => self.active[kind.index()].get(id.get()?)?,
+            Owner::System => &self.system_active,
+            Owner::Pair(..) => self.pairs.get(&blocked.owner)?,
+        };
+        let rate = match blocked.metric {
+            Metric::Ps => usage.ps_procs,
+            _ => usage.wc_jobs,
+        };
+        let over = (blocked.usage + blocked.amount).checked_sub(blocked.limit)?;
+        if rate == 0 || over == 0 || blocked.amount > blocked.limit {
+            return None;
+        }
+        Some(now.saturating_add(over.div_ceil(rate) as Time))
+    }
+
     /// The first hard active limit the usage now breaks for one of `job`'s credentials
     /// (its QOS overrides apply): after `job` started, nothing of it may be over (`--check`).
     /// A credential may be over its own limit when a running job of it had a QOS override
