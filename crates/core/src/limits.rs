@@ -164,6 +164,18 @@ impl Limits {
     pub(crate) fn is_empty(&self) -> bool {
         *self == Limits::NONE
     }
+
+    /// Drops every limit on `metric` (of every scope, own and override).
+    pub(crate) fn drop_metric(&mut self, metric: Metric) {
+        let m = metric as usize;
+        self.active[m] = None;
+        self.idle[m] = None;
+        self.per_job[m] = None;
+        self.override_active[m] = None;
+        self.override_idle[m] = None;
+        self.override_per_job[m] = None;
+        self.per_cred.retain(|p| p.metric != metric);
+    }
 }
 
 impl Serialize for Limits {

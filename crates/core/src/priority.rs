@@ -312,6 +312,11 @@ pub struct PriorityConfig {
     pub allow_negative: bool,
     /// JOBPRIOACCRUALPOLICY.
     pub accrual: AccrualPolicy,
+    /// The target-service factors as Maui 3.3.1 computes them (`--semantics maui-3.3.1`),
+    /// against the guide (DECISIONS.md "Target service"): TQT subtracts the absolute queue
+    /// time stamp from the target, so it is always `ε^−2`; TXF stays `ε^−2` once the
+    /// target is reached instead of growing.
+    pub target_service_3_3_1: bool,
 }
 
 impl Default for PriorityConfig {
@@ -328,6 +333,7 @@ impl Default for PriorityConfig {
             xf_min_wclimit: 120,
             allow_negative: false,
             accrual: AccrualPolicy::QueuePolicy,
+            target_service_3_3_1: false,
         }
     }
 }
@@ -394,6 +400,26 @@ fn target_factor(value: f64, target: f64) -> f64 {
 }
 
 impl PriorityConfig {
+    /// TQT of a job queued `minutes` against a QTTARGET of `target` minutes.
+    #[inline]
+    fn target_queue_time(&self, minutes: f64, target: f64) -> f64 {
+        if self.target_service_3_3_1 {
+            // MPrio.c takes QTTARGET minus the queue time's absolute stamp: always below ε.
+            return TARGET_REACHED;
+        }
+        target_factor(minutes, target)
+    }
+
+    /// TXF of a job of expansion factor `xfactor` against an XFTARGET of `target`.
+    #[inline]
+    fn target_xfactor(&self, xfactor: f64, target: f64) -> f64 {
+        let factor = target_factor(xfactor, target);
+        if self.target_service_3_3_1 {
+            return factor.min(TARGET_REACHED);
+        }
+        factor
+    }
+
     pub fn weight_of(&self, sub: Sub) -> f64 {
         self.weight[sub as usize]
     }
@@ -429,10 +455,11 @@ impl PriorityConfig {
         f[Sub::SpViolation as usize] = if job.soft_violation { 1.0 } else { 0.0 };
         f[Sub::Bypass as usize] = job.bypass as f64;
         if let Some(target) = creds.qt_target {
-            f[Sub::TargetQueueTime as usize] = target_factor(queued / 60.0, target as f64 / 60.0);
+            f[Sub::TargetQueueTime as usize] =
+                self.target_queue_time(queued / 60.0, target as f64 / 60.0);
         }
         if let Some(target) = creds.xf_target {
-            f[Sub::TargetXFactor as usize] = target_factor(xfactor, target);
+            f[Sub::TargetXFactor as usize] = self.target_xfactor(xfactor, target);
         }
         for kind in CredKind::ALL {
             f[Sub::credential(kind) as usize] = creds.priority[kind.index()];
@@ -581,10 +608,12 @@ impl PriorityConfig {
         targ += self.term(Sub::TargetQueueTime, w(Sub::TargetQueueTime), || {
             terms
                 .qt_target_minutes
-                .map_or(0.0, |t| target_factor(minutes, t))
+                .map_or(0.0, |t| self.target_queue_time(minutes, t))
         });
         targ += self.term(Sub::TargetXFactor, w(Sub::TargetXFactor), || {
-            terms.xf_target.map_or(0.0, |t| target_factor(xfactor, t))
+            terms
+                .xf_target
+                .map_or(0.0, |t| self.target_xfactor(xfactor, t))
         });
         // With every delta zero each FS term, and so the component, is +0.
         let fair = match fs {
@@ -882,6 +911,25 @@ mod tests {
             w.breakdown(&j, 4 * 3600, &NO_FS).factor[Sub::TargetXFactor as usize],
             1e8 + 2.0
         );
+    }
+
+    /// `--semantics maui-3.3.1`: TQT is `ε^−2` from the first second (3.3.1 subtracts the
+    /// queue time's absolute stamp from the target), TXF grows towards the target as the
+    /// guide's but stays at `ε^−2` past it; the priority agrees with the breakdown.
+    #[test]
+    fn maui_3_3_1_target_service_is_constant_past_reach() {
+        let mut w = only(Sub::TargetQueueTime, 1.0);
+        w.weight[Sub::TargetXFactor as usize] = 1.0;
+        w.target_service_3_3_1 = true;
+        let mut j = job(0, 3600);
+        j.cred_factors.qt_target = Some(3600);
+        j.cred_factors.xf_target = Some(3.0);
+        let f = |now, sub: Sub| w.breakdown(&j, now, &NO_FS).factor[sub as usize];
+        assert_eq!(f(0, Sub::TargetQueueTime), 1e8);
+        assert_eq!(f(4 * 3600, Sub::TargetQueueTime), 1e8);
+        assert_eq!(f(3600, Sub::TargetXFactor), 1.0);
+        assert_eq!(f(4 * 3600, Sub::TargetXFactor), 1e8);
+        assert_eq!(w.priority(&j, 4 * 3600, &NO_FS), 200_000_000);
     }
 
     #[test]

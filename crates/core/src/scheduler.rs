@@ -147,8 +147,21 @@ impl Scheduler {
         spec: Arc<MachineSpec>,
         pooled: bool,
         origin: Time,
-        policy: PolicyConfig,
+        mut policy: PolicyConfig,
     ) -> Self {
+        if policy.semantics == Semantics::Maui331 {
+            // 3.3.1's target-service factors and its MAXMEM, which it never checks (MPolicy.c).
+            policy.priority.target_service_3_3_1 = true;
+            let tables = &mut policy.creds;
+            let every = tables
+                .defaults
+                .iter_mut()
+                .chain(tables.settings.iter_mut().flatten());
+            for settings in every {
+                settings.limits.drop_metric(Metric::Mem);
+            }
+            policy.system_limits.drop_metric(Metric::Mem);
+        }
         let throttle = Throttle::new(&policy.creds, &policy.system_limits);
         let fairshare = Fairshare::new(&policy.fairshare, &policy.creds, origin);
         let bounded = may_bound_priorities(&policy, throttle.is_some(), &fairshare);

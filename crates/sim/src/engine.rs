@@ -784,8 +784,22 @@ impl<'a, S: Sink> Sim<'a, S> {
         let i = event.job as usize;
         match event.kind {
             EventKind::Limit => {
+                // A poll's re-planning of a job that has ended since (and left the window).
+                if i < self.base || self.entry(i).finished {
+                    return;
+                }
                 let (job, start) = (self.job(i), self.entry(i).outcome.start);
                 let until = match job.overrun.unwrap_or(self.options.max_overrun) {
+                    Some(overrun) if self.options.poll_interval > 0 && self.maui() => {
+                        // Maui plans a job past its limit to end at every poll until the
+                        // poll after the one that cancels it: its nodes stay taken, but a
+                        // reservation may begin on them at once (MJob.c, MRes.c).
+                        let stopped = start + self.stopped_after(job.wcl + overrun).1;
+                        if now + 1 < stopped {
+                            self.push_event(now + 1, EventKind::Limit, i);
+                        }
+                        (now + 1).min(stopped)
+                    }
                     Some(overrun) => start + job.wcl + overrun,
                     None => FOREVER,
                 };
@@ -818,6 +832,11 @@ impl<'a, S: Sink> Sim<'a, S> {
                 self.finish(i);
             }
         }
+    }
+
+    /// Whether the run follows Maui 3.3.1's semantics (either reading).
+    fn maui(&self) -> bool {
+        self.scheduler.policy().semantics.is_maui()
     }
 
     /// Until when job `i`, which ended at `ended` and was seen at `now`, counts for
@@ -983,12 +1002,27 @@ impl<'a, S: Sink> Sim<'a, S> {
         self.scheduler.verify(now, &started)
     }
 
+    /// For a job allowed to run `allowed` (its limit and overrun): how long it may run and
+    /// still end on its own, and how long it runs when it is stopped. Both are `allowed`,
+    /// except that Maui, polling, checks the limit at each poll, cancels a job only once it
+    /// has run strictly longer (MLimit.c `MLimitEnforceAll`), and frees its nodes at the
+    /// poll after. (Jobs start on the poll grid, so the polls after a start are multiples
+    /// of it.)
+    fn stopped_after(&self, allowed: Time) -> (Time, Time) {
+        let poll = self.options.poll_interval;
+        if poll == 0 || !self.maui() {
+            return (allowed, allowed);
+        }
+        let cancelling = (allowed.max(0) / poll + 1) * poll;
+        (cancelling, cancelling + poll)
+    }
+
     /// `--check` when job `i` ends at `end`: it ran no longer than its limit allows.
     fn check_end(&mut self, i: usize, end: Time) {
         let (wcl, start) = (self.job(i).wcl, self.entry(i).outcome.start);
         let allowance = self.job(i).overrun.unwrap_or(self.options.max_overrun);
         if let Some(overrun) = allowance {
-            if end - start > wcl + overrun && self.violation.is_none() {
+            if end - start > self.stopped_after(wcl + overrun).1 && self.violation.is_none() {
                 self.violation = Some(Violation {
                     time: end,
                     rule: Rule::RanPastLimit,
@@ -1050,7 +1084,14 @@ impl<'a, S: Sink> Sim<'a, S> {
             job.runtime
         };
         let (run, cancelled) = match job.overrun.unwrap_or(self.options.max_overrun) {
-            Some(overrun) if runtime > job.wcl + overrun => (job.wcl + overrun, true),
+            Some(overrun) if runtime > job.wcl + overrun => {
+                let (may_end, stopped) = self.stopped_after(job.wcl + overrun);
+                if runtime <= may_end {
+                    (runtime, false)
+                } else {
+                    (stopped, true)
+                }
+            }
             _ => (runtime, false),
         };
         let entry = self.entry_mut(i);

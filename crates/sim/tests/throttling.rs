@@ -443,6 +443,30 @@ fn run_until(
     (started, s)
 }
 
+/// MAXMEM: the guide's limit, which mauisim enforces, and 3.3.1 never checks
+/// (`--semantics maui-3.3.1` reproduces that): two 600 MB jobs of one user under MAXMEM=1000.
+#[test]
+fn maxmem_is_enforced_except_as_maui_3_3_1_runs() {
+    let specs = [(1, 0, HOUR, 1, "u", "g", ""), (2, 0, HOUR, 1, "u", "g", "")];
+    let run = |semantics| {
+        let mut w = world("USERCFG[DEFAULT] MAXMEM=1000\n", &specs);
+        for job in &mut w.jobs {
+            job.mem_mb = 600.0;
+        }
+        w.policy.semantics = semantics;
+        let opts = EngineOptions {
+            pooled: false,
+            ..options(EventOrder::PerInstant)
+        };
+        let s = simulate_until(&w.jobs, machine_of(4), w.policy.clone(), opts, 1);
+        let mut started: Vec<usize> = s.running.iter().map(|r| r.0).collect();
+        started.sort_unstable();
+        started
+    };
+    assert_eq!(run(Semantics::Maui), [0]);
+    assert_eq!(run(Semantics::Maui331), [0, 1]);
+}
+
 /// 3.3.1 selects twice, each level counting its own idle jobs: A and B (20 processors,
 /// over the soft MAXPROC 16) fill the hard MAXIJOB 2, but take no soft idle slot, so C
 /// is in the soft queue and starts in the priority pass; A then starts in the hard
