@@ -317,6 +317,8 @@ struct Sim<'a, S: Sink> {
     /// The latest instant simulated so far (submissions, events, iterations): no
     /// iteration may happen before it.
     latest: Time,
+    /// When NORMAL submission's first batch enters (the first job's submit time).
+    first_batch_entry: Option<Time>,
     /// The first job said to be running at the start that found its processors taken.
     overcommitted: Option<u64>,
     /// The first inconsistency `check` found: the run stops there.
@@ -537,6 +539,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             stop,
             clock: origin,
             latest: origin,
+            first_batch_entry: None,
             overcommitted: None,
             violation: None,
             promises: false,
@@ -686,12 +689,11 @@ impl<'a, S: Sink> Sim<'a, S> {
         match self.options.submission {
             Submission::Replay => Some(submit),
             Submission::Normal { initial } => {
-                let initial = initial as usize;
-                if self.next_submit < initial {
-                    self.load(initial - 1);
-                    let batch = initial.min(self.base + self.live.len());
-                    // Sorted by submit time: the batch's latest is its last job's.
-                    Some(self.job(batch - 1).submit)
+                if self.next_submit < initial as usize {
+                    // 3.3.1 submits the first batch at its clock start whatever the jobs'
+                    // trace times (MSim.c `MSimJobSubmit` resets their submit time): the
+                    // whole batch enters with the first job.
+                    Some(*self.first_batch_entry.get_or_insert(submit))
                 } else {
                     Some(submit)
                 }
