@@ -3,15 +3,13 @@
 # Replays the first $JOBS jobs of the KTH-SP2 SWF trace on $NODES one-processor nodes through
 # the real Maui 3.3.1 (simulation mode, reference harness's run_maui.sh) and through mauisim
 # (run_mauisim.sh), and prints per config how many jobs start at the same second.
-# Env: JOBS (5000) NODES (100) WORK (/tmp/kth-maui) SWF MAUISIM (/tmp/mauisim-kth) PORT_BASE
-#      MAUI_BUILD (/tmp/maui-build-big; built by build_maui_big.sh if missing) DEPTH (1)
+# Env: JOBS (5000) NODES (100) WORK (/tmp/kth-maui) SWF PORT_BASE
+#      MAUISIM (the checkout's target/release/mauisim, built if missing)
+#      MAUI_BUILD (/tmp/maui-build-big; built by build_maui_big.sh if missing)
+#      DEPTH (16, Maui's default SIMINITIALQUEUEDEPTH; the first batch enters at the clock start)
 #      CAP=1: runtimes capped at the wallclock limit (swf_to_maui.py --cap-runtime), a diagnostic
 # Simulation settings added to every config, and why:
-#  * SIMINITIALQUEUEDEPTH $DEPTH (default 1): under NORMAL, 3.3.1 submits its first batch at the
-#    clock start (MSimJobSubmit(-1) resets their submit time), whatever their trace submit
-#    times; mauisim submits it at the latest of them. The harness's synthetic cases give that
-#    batch one submit time so both agree; a real trace does not, so a batch of 1 job, which
-#    both submit at the first poll, keeps the comparison about scheduling. DEPTH=16 shows the rest.
+#  * SIMINITIALQUEUEDEPTH $DEPTH, given to both.
 #  * Maui only: SIMAUTOSHUTDOWN FALSE + SIMEXITITERATION: with autoshutdown, 3.3.1 stops the first
 #    time its queues are empty, i.e. at the trace's first idle gap (after 16 of 5000 jobs).
 #    The exit iteration covers mauisim's last end x 1.5 + 1 day, and is doubled until Maui
@@ -21,9 +19,13 @@ GITDIR=${1:?bare git dir of maui (github.com/marc0f/maui)}; shift
 CONFIGS=${*:-easy}
 HERE=$(cd "$(dirname "$0")" && pwd)
 H=${HARNESS:-/work/shared/maui-reference/harness}
-JOBS=${JOBS:-5000}; NODES=${NODES:-100}; WORK=${WORK:-/tmp/kth-maui}; DEPTH=${DEPTH:-1}
+JOBS=${JOBS:-5000}; NODES=${NODES:-100}; WORK=${WORK:-/tmp/kth-maui}; DEPTH=${DEPTH:-16}
 SWF=${SWF:-$HERE/../traces/KTH-SP2-1996-2.swf.gz}
-export MAUISIM=${MAUISIM:-/tmp/mauisim-kth}
+if [ -z "${MAUISIM:-}" ]; then
+    cargo build --release -q -p mauisim-cli --manifest-path "$HERE/../Cargo.toml"
+    MAUISIM=$HERE/../target/release/mauisim
+fi
+export MAUISIM
 B=${MAUI_BUILD:-/tmp/maui-build-big}
 mkdir -p "$WORK"
 

@@ -17,7 +17,8 @@ epoch added (--t0 overrides it; 1000000000 if the header has none).
 --mem: memory per task (field 33). Default 100 as in the harness's reference cases: it never
 binds on the 1024 MB nodes but makes mauisim keep per-node books, as Maui always does.
 --cap-runtime: runtime := min(runtime, requested wallclock), a diagnostic: it takes out the jobs
-that outrun their limit, whose kill Maui times differently (by the poll) from mauisim.
+that outrun their limit, whose cancellation Maui times by its polls (reports/MAUI-AGREEMENT.md,
+rule 12).
 """
 import argparse, gzip, os
 
