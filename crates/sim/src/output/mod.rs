@@ -136,7 +136,14 @@ pub fn write_file_atomically(path: &Path, contents: &[u8]) -> Result<()> {
         .map_or("out".into(), |n| n.to_string_lossy().into_owned());
     let temporary = dir.join(format!(".{name}.partial-{}", std::process::id()));
     let _staged = crate::interrupt::Staged::new(&temporary);
-    fs::write(&temporary, contents).map_err(io_err(&temporary))?;
+    // On disk before the rename, and the rename on disk after it: a power cut leaves the
+    // old file or the new one (a resumed sweep trusts the runs it finds).
+    let write = || -> std::io::Result<()> {
+        let mut file = fs::File::create(&temporary)?;
+        std::io::Write::write_all(&mut file, contents)?;
+        file.sync_all()
+    };
+    write().map_err(io_err(&temporary))?;
     let _moving = crate::interrupt::publishing();
     fs::rename(&temporary, path).map_err(|e| {
         let _ = fs::remove_file(&temporary);
@@ -144,7 +151,12 @@ pub fn write_file_atomically(path: &Path, contents: &[u8]) -> Result<()> {
             path: path.to_path_buf(),
             source: e,
         }
-    })
+    })?;
+    if let Ok(directory) = fs::File::open(dir) {
+        // Not every platform can sync a directory; the file itself is synced.
+        let _ = directory.sync_all();
+    }
+    Ok(())
 }
 
 /// The manifest of the report last written into a directory: its file names, one a line.
