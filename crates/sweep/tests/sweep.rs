@@ -92,6 +92,40 @@ fn thread_count_resume_and_shards_give_the_same_bytes() {
     assert_same_results(&one, &merged);
 }
 
+/// Two sweeps cannot write into one directory at once: a lock held by a running process
+/// (here process 1, which always runs) refuses the second, changing nothing; one left by a
+/// process that is gone is taken over. A resume removes the staged files a writer stopped
+/// between writing and renaming left behind (a full disk, a kill), and the lock goes with
+/// the sweep.
+#[test]
+fn a_sweep_directory_is_locked_and_a_resume_clears_what_a_stopped_writer_left() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sweep = checked(&["RESERVATIONDEPTH=1,4"], "1");
+    let dir = tmp.path().join("s");
+    execute(&sweep, &dir, 1, None, &Silent).unwrap();
+    let lock = dir.join(mauisim_sweep::store::LOCK);
+    assert!(!lock.exists(), "the lock goes with the sweep");
+
+    fs::write(&lock, "1\n").unwrap();
+    let before = read(&dir, "results.csv");
+    let e = execute(&sweep, &dir, 1, None, &Silent)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("is being written by another sweep (process 1)"),
+        "{e}"
+    );
+    assert_eq!(read(&dir, "results.csv"), before);
+
+    fs::write(&lock, "999999999\n").unwrap();
+    let staged = dir.join("runs/0001/.summary.json.partial-999999999");
+    fs::write(&staged, "half a file").unwrap();
+    let resumed = execute(&sweep, &dir, 1, None, &Silent).unwrap();
+    assert_eq!((resumed.ran, resumed.reused), (0, 2));
+    assert!(!staged.exists(), "the staged file is gone");
+    assert!(!lock.exists());
+}
+
 #[test]
 fn rows_follow_grid_order_and_seeds_change_runs() {
     let tmp = tempfile::tempdir().unwrap();
