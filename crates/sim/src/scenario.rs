@@ -138,6 +138,8 @@ struct ExpectSpec {
     windows: Option<Spanned<Vec<(i64, TimeSpec)>>>,
     /// The nodes the job ran on, as a host list (`n[0-3],gpu1`).
     nodes: Option<Spanned<String>>,
+    /// The job's start priority at `at`, while it waits (as `inspect … priority` shows it).
+    priority: Option<i64>,
     note: Option<String>,
 }
 
@@ -222,6 +224,12 @@ pub enum Check {
     Nodes {
         job: u64,
         hosts: String,
+    },
+    /// The job's start priority at `at`, while it waits.
+    Priority {
+        job: u64,
+        at: Time,
+        priority: i64,
     },
 }
 
@@ -628,11 +636,12 @@ fn expectation(
         e.reservation.is_some(),
         e.windows.is_some(),
         e.nodes.is_some(),
+        e.priority.is_some(),
     ];
     if kinds.iter().filter(|&&k| k).count() != 1 {
         return r.error(
             anchor,
-            "an expectation checks exactly one of start, end, backfilled, reservation, windows, nodes",
+            "an expectation checks exactly one of start, end, backfilled, reservation, windows, nodes, priority",
         );
     }
     let need_job = || match job {
@@ -675,6 +684,12 @@ fn expectation(
         Check::Nodes {
             job: need_job()?,
             hosts: hosts.get_ref().clone(),
+        }
+    } else if let Some(priority) = e.priority {
+        Check::Priority {
+            job: need_job()?,
+            at: need_at()?,
+            priority,
         }
     } else {
         let spanned = e.windows.as_ref().expect("one kind is set");
@@ -863,6 +878,21 @@ fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Res
                 hosts.clone(),
                 prepared.nodes.host_list(&stats.job_nodes[index_of(*job)]),
             ),
+            Check::Priority { job, at, priority } => {
+                let mut snapshot = crate::snapshot(&prepared, *at);
+                snapshot.scheduler.priority_order(*at, &mut snapshot.queue);
+                let i = index_of(*job);
+                let waiting = snapshot.queue.iter().find(|q| q.idx.0 as usize == i);
+                let actual = match waiting {
+                    Some(q) => snapshot.scheduler.breakdown(q, *at).priority.to_string(),
+                    None => "not waiting at that instant".to_string(),
+                };
+                (
+                    format!("{}'s priority at {}", name(*job), clock(*at)),
+                    priority.to_string(),
+                    actual,
+                )
+            }
             Check::Windows { at, windows } => {
                 let snapshot = crate::snapshot(&prepared, *at);
                 let (_, actual) = snapshot.scheduler.plan(*at, &snapshot.queue);
