@@ -71,6 +71,12 @@ pub enum ConfigError {
     /// Every error of one file, in file order (a site fixes them all in one go).
     #[error("{}", list(.0))]
     Several(Vec<ConfigError>),
+    /// An error, and the warnings the same file drew, so that one run tells every problem.
+    #[error("{error}\n{}", warnings.join("\n"))]
+    WithWarnings {
+        error: Box<ConfigError>,
+        warnings: Vec<String>,
+    },
 }
 
 fn list(errors: &[ConfigError]) -> String {
@@ -99,6 +105,18 @@ impl ConfigError {
             }
             ConfigError::Io { .. } => None,
             ConfigError::Several(errors) => errors.first().and_then(|e| e.location()),
+            ConfigError::WithWarnings { error, .. } => error.location(),
+        }
+    }
+
+    /// The error with `warnings` told after it (itself when there are none).
+    pub fn with_warnings(self, warnings: Vec<String>) -> ConfigError {
+        if warnings.is_empty() {
+            return self;
+        }
+        ConfigError::WithWarnings {
+            error: Box::new(self),
+            warnings,
         }
     }
 

@@ -173,7 +173,8 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
     }
     // The checks across entries would repeat what a refused entry left out.
     if let Some(e) = ConfigError::all(errors) {
-        return Err(e);
+        warnings.extend(no_effect.summary());
+        return Err(e.with_warnings(warnings));
     }
     warnings.extend(no_effect.summary());
     config.credentials.check()?;
@@ -1516,6 +1517,22 @@ mod tests {
                 "maui.cfg:1:1: warning: unknown parameter QUEUETIMEWEIGTH; did you mean QUEUETIMEWEIGHT?; ignored",
                 "maui.cfg:2:1: warning: unknown parameter ZZZZ; ignored",
             ]
+        );
+    }
+
+    /// The warnings of a file that has errors come with them: every problem in one run.
+    #[test]
+    fn warnings_come_with_the_errors() {
+        let e = load("QUEUETIMEWEIGTH 1\nBACKFILLPOLICY SOMETIMES\nLOGLEVEL 3\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "maui.cfg:2:16: BACKFILLPOLICY: expected FIRSTFIT, BESTFIT, GREEDY or NONE, found `SOMETIMES`\n\
+             maui.cfg:1:1: warning: unknown parameter QUEUETIMEWEIGTH; did you mean QUEUETIMEWEIGHT?; ignored\n\
+             maui.cfg: note: 1 parameter without effect on what Maui 3.3.1 schedules in a simulation ignored: LOGLEVEL"
+        );
+        assert_eq!(
+            e.location().map(|l| l.to_string()),
+            Some("maui.cfg:2:16".to_string())
         );
     }
 
