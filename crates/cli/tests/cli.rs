@@ -1030,6 +1030,15 @@ fn sweep_bad_requests_write_nothing() {
     assert!(!out.exists());
 }
 
+/// `mauisim compare TRACE A B --out OUT EXTRA…`, which must succeed: what it prints.
+fn compare(trace: &Path, a: &Path, b: &Path, out: &Path, extra: &[&str]) -> String {
+    let paths = [trace, a, b].map(|p| p.to_str().unwrap());
+    let mut args = vec!["compare", paths[0], paths[1], paths[2]];
+    args.extend(extra);
+    args.extend(["--out", out.to_str().unwrap()]);
+    succeeds(&args)
+}
+
 #[test]
 fn compare_prints_and_writes_the_change() {
     let tmp = tempfile::tempdir().unwrap();
@@ -1037,16 +1046,7 @@ fn compare_prints_and_writes_the_change() {
     let a = write(tmp.path(), "a.cfg", b"RESERVATIONDEPTH 1\n");
     let b = write(tmp.path(), "b.cfg", b"RESERVATIONDEPTH 8\n");
     let out = tmp.path().join("cmp");
-    let text = succeeds(&[
-        "compare",
-        trace.to_str().unwrap(),
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-        "--first",
-        "2000",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let text = compare(&trace, &a, &b, &out, &["--first", "2000"]);
     // What differs leads, every time in [DD:]HH:MM:SS, with the change's sign.
     assert!(
         text.contains("What differs (A -> B):\n  RESERVATIONDEPTH[0]          1 -> 8\n"),
@@ -1094,14 +1094,7 @@ fn compare_warns_when_the_job_sets_differ() {
     let a = write(tmp.path(), "a.cfg", b"RESERVATIONDEPTH 1\n");
     let b = write(tmp.path(), "b.cfg", b"SYSTEMMAXPROCPERJOB 2\n");
     let out = tmp.path().join("cmp");
-    let text = succeeds(&[
-        "compare",
-        trace.to_str().unwrap(),
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let text = compare(&trace, &a, &b, &out, &[]);
     assert!(
         text.contains("  SYSTEMMAXPROCPERJOB          – -> 2\n"),
         "{text}"

@@ -907,9 +907,8 @@ impl Scheduler {
             }
             if let Some(c) = &cap {
                 if c.scope == Scope::FsRelativeCap {
-                    if let Some(t) = self.fairshare.relative_caps_lift_at(job, now) {
-                        self.cap_lifts_at = Some(self.cap_lifts_at.map_or(t, |c| c.min(t)));
-                    }
+                    let lift = self.fairshare.relative_caps_lift_at(job, now);
+                    earliest(&mut self.cap_lifts_at, lift);
                 }
             }
             let resets = match (&hard, &cap) {
@@ -1339,9 +1338,8 @@ impl Scheduler {
                     let lift = self.throttle.as_ref().and_then(|t| t.lifts_at(&b, now));
                     earliest(&mut self.limit_lifts_at, lift);
                     if b.scope == Scope::FsRelativeCap {
-                        if let Some(t) = self.fairshare.relative_caps_lift_at(job, now) {
-                            self.cap_lifts_at = Some(self.cap_lifts_at.map_or(t, |c| c.min(t)));
-                        }
+                        let lift = self.fairshare.relative_caps_lift_at(job, now);
+                        earliest(&mut self.cap_lifts_at, lift);
                     }
                     self.fate[rank] = Fate::Ineligible;
                     job.soft_violation = true;

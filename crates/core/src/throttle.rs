@@ -206,11 +206,9 @@ fn lookup(
     pick(&tables.default_of(kind).limits, false).map(|v| (v, Source::Default))
 }
 
-/// The job's QOS's limits: the source of override values.
-fn qos_limits<'t>(tables: &'t CredTables, job: &QueuedJob) -> &'t Limits {
-    &tables
-        .own(CredKind::Qos, job.creds.get(CredKind::Qos))
-        .limits
+/// The limits of the QOS of a job of `creds`: the source of override values.
+fn qos_limits<'t>(tables: &'t CredTables, creds: &QueuedJobCreds) -> &'t Limits {
+    &tables.own(CredKind::Qos, creds.get(CredKind::Qos)).limits
 }
 
 /// One owner's limits at one scope and level, tested metric by metric.
@@ -309,7 +307,7 @@ impl Throttle {
         system: &Limits,
         job: &QueuedJob,
     ) -> Option<Blocked> {
-        let qos = qos_limits(tables, job);
+        let qos = qos_limits(tables, &job.creds);
         let amounts = amounts(job);
         Metric::ALL.into_iter().find_map(|metric| {
             let m = metric as usize;
@@ -494,7 +492,7 @@ impl Throttle {
         set: &[[bool; Metric::COUNT]; 5],
         usage: impl Fn(CredKind, usize, Metric) -> u64,
     ) -> Option<Blocked> {
-        let qos = qos_limits(tables, job);
+        let qos = qos_limits(tables, &job.creds);
         for kind in CredKind::ALL {
             let id = job.creds.get(kind);
             let Some(i) = id.get() else { continue };
@@ -566,7 +564,7 @@ impl Throttle {
         };
         let overridden = self.running.values().any(|charge| {
             let creds = &charge.job;
-            let qos = &tables.own(CredKind::Qos, creds.get(CredKind::Qos)).limits;
+            let qos = qos_limits(tables, creds);
             let limit = lookup(
                 tables,
                 qos,

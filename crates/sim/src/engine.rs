@@ -847,7 +847,7 @@ impl<'a, S: Sink> Sim<'a, S> {
     /// the interval it ended in (MSim.c), so its usage stops at the poll before `now`.
     fn usage_charged_until(&self, i: usize, ended: Time, now: Time) -> Time {
         let poll = self.options.poll_interval;
-        if poll == 0 || !self.scheduler.policy().semantics.is_maui() {
+        if poll == 0 || !self.maui() {
             return ended;
         }
         let start = self.entry(i).outcome.start;
@@ -1234,7 +1234,7 @@ impl<'a, S: Sink> Sim<'a, S> {
                 self.submit_next();
             }
             self.iterate(now);
-            if now == origin && self.scheduler.policy().semantics.is_maui() {
+            if now == origin && self.maui() {
                 // 3.3.1 runs its first two iterations at the same instant (its clock does
                 // not advance on the first, MGUtil.c `MUGetTime`): the second sees the
                 // first one's starts, which matters where limits held jobs back.

@@ -505,14 +505,17 @@ fn maui_drops_a_job_pushed_over_a_soft_limit_before_its_second_priority_call() {
     );
 }
 
+/// One running job per user, and class `high` ranked a thousand above the rest.
+const ONE_JOB_EACH_AND_A_HIGH_CLASS: &str =
+    "USERCFG[DEFAULT] MAXJOB=1\nCREDWEIGHT 1\nCLASSWEIGHT 1\nCLASSCFG[high] PRIORITY=1000\n";
+
 /// 3.3.1's hard selection counts active usage anew in priority order: J (class priority
 /// 1000) ranks above the running R of the same user, so R does not count against J's hard
 /// MAXJOB 1 and J's queue time keeps accruing (JOBPRIOACCRUALPOLICY QUEUEPOLICY); under
 /// the research reading R counts, and J's queue time restarts at every iteration (20).
 #[test]
 fn maui_holds_a_job_to_the_running_jobs_ranked_above_it() {
-    let config = "USERCFG[DEFAULT] MAXJOB=1\nCREDWEIGHT 1\nCLASSWEIGHT 1\n\
-                  CLASSCFG[high] PRIORITY=1000\n";
+    let config = ONE_JOB_EACH_AND_A_HIGH_CLASS;
     let specs = [
         (1, 0, HOUR, 2, "v", "g", ""),
         (2, 0, HOUR, 1, "u", "g", ""),
@@ -537,8 +540,7 @@ fn maui_holds_a_job_to_the_running_jobs_ranked_above_it() {
 /// R ends it counts its whole queue time again. (Fillers of other users keep the nodes.)
 #[test]
 fn maui_freezes_the_queue_time_of_a_job_its_running_jobs_hold() {
-    let config = "USERCFG[DEFAULT] MAXJOB=1\nCREDWEIGHT 1\nCLASSWEIGHT 1\n\
-                  CLASSCFG[high] PRIORITY=1000\n";
+    let config = ONE_JOB_EACH_AND_A_HIGH_CLASS;
     let specs = [
         (1, 0, HOUR, 2, "v", "g", ""),
         (2, 0, 10, 1, "x", "g", ""),

@@ -115,9 +115,7 @@ impl Machine {
         let last_first = -f64::from(c.node);
         match policy {
             AllocationPolicy::LastAvailable if t == now => {
-                let free_for = self
-                    .next_claim_after(c.node as usize, now + 1)
-                    .map_or(FOREVER, |s| s - now);
+                let free_for = self.free_for(c.node as usize, now);
                 Some((-(free_for as f64), last_first, 0.0))
             }
             AllocationPolicy::LastAvailable => Some((last_first, 0.0, 0.0)),
@@ -219,6 +217,12 @@ impl Machine {
         self.spec.nodes[n]
             .procs
             .saturating_sub(self.used_at(n, t).0.procs)
+    }
+
+    /// How long node `n` stays free after `now`: until its next claim that starts later.
+    pub(super) fn free_for(&self, n: usize, now: Time) -> Time {
+        self.next_claim_after(n, now + 1)
+            .map_or(FOREVER, |s| s - now)
     }
 
     /// The first claim on node `n` starting at or after `t`.

@@ -1108,10 +1108,6 @@ impl Machine {
         per_task: Res,
         tasks: u64,
     ) -> Option<Allocation> {
-        let free_for = |n: u32| {
-            self.next_claim_after(n as usize, now + 1)
-                .map_or(FOREVER, |s| s - now)
-        };
         let mut expired: Vec<u32> = self
             .expired_jobs(now)
             .flat_map(|p| p.nodes.iter().map(|&(n, _)| n))
@@ -1122,7 +1118,7 @@ impl Machine {
         let mut expired_plain: Vec<(Time, u32)> = expired
             .iter()
             .filter(|&&n| self.ahead[n as usize] == 0)
-            .map(|&n| (free_for(n), n))
+            .map(|&n| (self.free_for(n as usize, now), n))
             .collect();
         expired_plain.sort_unstable_by(|a, b| b.cmp(a));
         self.rank_ahead(now);
@@ -1139,20 +1135,12 @@ impl Machine {
             .filter(|&n| !is_expired(n))
             .map(|n| (FOREVER, n));
         let ranked = merge_descending(merge_descending(ahead, expired_plain.into_iter()), forever);
-        let mut left = tasks;
-        let mut alloc = Vec::new();
-        for (_, n) in ranked {
-            if left == 0 {
-                break;
-            }
-            let h = self.hostable(n as usize, now, end, job, per_task);
-            if h > 0 {
-                let k = h.min(left);
-                alloc.push((n, k));
-                left -= k;
-            }
-        }
-        (left == 0).then_some(alloc)
+        let cands = ranked.map(|(_, n)| NodeCandidate {
+            node: n,
+            tasks: self.hostable(n as usize, now, end, job, per_task),
+            free_procs: 0,
+        });
+        take_in_order(cands.filter(|c| c.tasks > 0), tasks)
     }
 
     /// Ranks the nodes with a claim ahead by how long they stay free after `now` (the
@@ -1165,12 +1153,8 @@ impl Machine {
         }
         let ranking = &mut cache.nodes;
         ranking.clear();
-        ranking.extend(self.ahead_nodes.iter().map(|n| {
-            let free_for = self
-                .next_claim_after(n as usize, now + 1)
-                .map_or(FOREVER, |s| s - now);
-            (free_for, n)
-        }));
+        let ahead = self.ahead_nodes.iter();
+        ranking.extend(ahead.map(|n| (self.free_for(n as usize, now), n)));
         ranking.sort_unstable_by(|a, b| b.cmp(a));
         cache.ahead_version = self.ahead_version;
         cache.at = now;
