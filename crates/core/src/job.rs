@@ -65,6 +65,9 @@ pub struct QueuedJob {
     /// Share of its dedicated processors the job keeps busy (the trace's average CPU
     /// time over its runtime; 1 when unknown): what FSPOLICY UTILIZEDPS charges.
     pub utilized: f64,
+    /// The standing reservations the job may use (bit `k` for the machine's reservation
+    /// `k`), set when the scheduler admits it.
+    pub standing_access: u64,
     /// Its [`JobTerms`], once the priority order has worked them out.
     pub(crate) priority_terms: Option<JobTerms>,
 }
@@ -95,6 +98,7 @@ impl QueuedJob {
             first_reservation: None,
             reserved_seq: None,
             utilized: 1.0,
+            standing_access: 0,
             priority_terms: None,
         }
     }

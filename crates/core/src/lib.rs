@@ -20,6 +20,7 @@ mod priorityf;
 mod profile;
 mod scheduler;
 mod slots;
+mod standing;
 mod throttle;
 
 /// Seconds. Integer everywhere: no floating-point clock.
@@ -50,4 +51,7 @@ pub use priority::{AccrualPolicy, Breakdown, Component, PriorityConfig, Sub};
 pub use priorityf::{NodeVar, PriorityFn, PriorityFnError};
 pub use profile::{Profile, Window, FOREVER};
 pub use scheduler::{Decisions, Reservation, Scheduler, Start};
+pub use standing::{
+    Recurrence, StandingAccess, StandingReservation, DAY, EVERY_DAY, MAX_STANDING, WEEK,
+};
 pub use throttle::Verdict;

@@ -250,6 +250,8 @@ pub enum Shortfall {
     Disk,
     /// No node has every feature the job requires (in its partition).
     Features,
+    /// It never fits between the windows of the standing reservations it may not use.
+    StandingWindows,
 }
 
 /// The first limit a job breaks: enough to say exactly why it may not run.

@@ -225,8 +225,8 @@ pub struct MachineSpec {
     /// NODECFG[DEFAULT] PRIORITYF: the function of nodes without their own.
     pub priority_f: Option<Arc<PriorityFn>>,
     pub local: Option<Arc<dyn NodeAllocator>>,
-    /// Admin reservations on named nodes: (nodes, start, end), holding the whole node.
-    pub standing: Vec<(Vec<u32>, crate::Time, crate::Time)>,
+    /// Standing reservations (and a scenario's admin reservations), holding whole nodes.
+    pub standing: Vec<crate::standing::StandingReservation>,
 }
 
 impl MachineSpec {

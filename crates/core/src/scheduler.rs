@@ -130,6 +130,11 @@ pub struct Scheduler {
     chunk_expires_at: Option<Time>,
     /// When the scheduler last iterated (standing reservations ending later wake it up).
     last_iteration: Time,
+    /// The last instant the queue or the running jobs changed, and the queue's length
+    /// then: a standing reservation's windows wake the scheduler up for one cycle of them
+    /// after it, and no longer (a job no window end lets in never will).
+    last_change: Time,
+    queue_len_seen: usize,
 }
 
 impl Scheduler {
@@ -192,6 +197,8 @@ impl Scheduler {
             last_completion: None,
             chunk_expires_at: None,
             last_iteration: Time::MIN,
+            last_change: Time::MIN,
+            queue_len_seen: 0,
         }
     }
 
@@ -306,6 +313,7 @@ impl Scheduler {
             }
         }
         job.cred_factors = self.policy.creds.resolve(&job.creds);
+        job.standing_access = self.machine.standing_access(job);
         self.ranking.admitted(job);
         Ok(())
     }
@@ -342,7 +350,8 @@ impl Scheduler {
             self.cap_lifts_at,
             self.limit_lifts_at,
             self.chunk_expires_at,
-            self.machine.standing_end_after(self.last_iteration),
+            self.machine
+                .standing_end_after(self.last_iteration, self.last_change),
         ]
         .into_iter()
         .flatten()
@@ -382,6 +391,7 @@ impl Scheduler {
         self.fairshare
             .job_ended_charged_until(ended, charged_until.min(ended), job);
         self.last_completion = Some(self.last_completion.map_or(freed, |t| t.max(freed)));
+        self.last_change = self.last_change.max(freed);
         self.machine.ended(job, ended, freed);
         if let Some(t) = &mut self.throttle {
             t.discharge(&self.policy.creds, job);
@@ -473,6 +483,10 @@ impl Scheduler {
         out.clear();
         self.advance_to(now);
         self.last_iteration = now;
+        if queue.len() != self.queue_len_seen {
+            self.queue_len_seen = queue.len();
+            self.last_change = now;
+        }
         self.limit_lifts_at = None;
         let bounded = windows.is_none() && self.order_by_bounds(now, queue);
         if !bounded {
@@ -1405,12 +1419,21 @@ impl Scheduler {
     /// its processors are not free now.
     pub fn start_outside_policy(&mut self, now: Time, job: &QueuedJob) -> bool {
         self.advance_to(now);
+        let job = &self.with_standing_access(job);
         if !self.machine.fits(now, job) {
             return false;
         }
         self.take(now, job);
         self.note_running(job);
         true
+    }
+
+    /// `job` with the standing reservations it may use (a job started outside an
+    /// iteration was never admitted).
+    fn with_standing_access(&self, job: &QueuedJob) -> QueuedJob {
+        let mut job = job.clone();
+        job.standing_access = self.machine.standing_access(&job);
+        job
     }
 
     /// Keeps a job started outside an iteration among the running jobs 3.3.1's hard
@@ -1424,6 +1447,7 @@ impl Scheduler {
     /// Like [`Scheduler::start_outside_policy`], on the given nodes (per-node machines).
     pub fn start_outside_policy_on(&mut self, now: Time, job: &QueuedJob, nodes: &[u32]) -> bool {
         self.advance_to(now);
+        let job = &self.with_standing_access(job);
         if !self.machine.start_on(now, job, nodes) {
             return false;
         }

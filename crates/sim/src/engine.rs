@@ -13,8 +13,9 @@ use crate::error::{Result, SimError};
 use crate::params::Submission;
 use crate::trace::workload::Job;
 use mauisim_core::{
-    Blocked, Decisions, FsWindow, JobIdx, LimitKind, MachineSpec, PolicyConfig, QueuedJob,
-    ReservationPolicy, Resources, Rule, Scheduler, Time, Verdict, Violation, FOREVER,
+    Blocked, Decisions, FsWindow, JobIdx, Level, LimitKind, MachineSpec, Metric, PolicyConfig,
+    QueuedJob, ReservationPolicy, Resources, Rule, Scheduler, Scope, Shortfall, Source, Time,
+    Verdict, Violation, FOREVER,
 };
 use serde::Serialize;
 use std::borrow::Cow;
@@ -655,6 +656,31 @@ impl<'a, S: Sink> Sim<'a, S> {
                 self.stats.held.push((i, limit));
                 self.entry_mut(i).finished = true;
                 held[pos] = true;
+            }
+        }
+        if self.scheduler.machine().has_recurring_standing() {
+            // Nothing ran or changed for a whole cycle of the windows: those left never fit.
+            for (pos, job) in self.queue.iter().enumerate() {
+                if held[pos] {
+                    continue;
+                }
+                let i = job.idx.0 as usize;
+                let limit = Blocked {
+                    scope: Scope::PerJob,
+                    level: Level::Hard,
+                    owner: mauisim_core::Owner::System,
+                    metric: Metric::Proc,
+                    source: Source::Machine(Shortfall::StandingWindows),
+                    usage: 0,
+                    amount: job.procs,
+                    limit: 0,
+                };
+                self.stats.held.push((i, limit));
+                held[pos] = true;
+            }
+            for pos in (0..self.queue.len()).filter(|&p| held[p]) {
+                let i = self.queue[pos].idx.0 as usize;
+                self.entry_mut(i).finished = true;
             }
         }
         let mut pos = 0;

@@ -10,8 +10,12 @@
 use crate::error::{Result, SimError};
 use crate::params::credentials::Names;
 use crate::params::node_cfg::{feature_list, NodeCfg, NodeConfig};
+use crate::params::standing::{Acl, Period, StandingCfg};
 use crate::trace::workload::Machine;
-use mauisim_core::{FeatureMask, MachineSpec, NodeSpec, Time};
+use mauisim_core::{
+    CredKind, FeatureMask, MachineSpec, NodeSpec, Recurrence, StandingAccess, StandingReservation,
+    Time, DAY, EVERY_DAY, WEEK,
+};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -120,6 +124,7 @@ pub fn build(
     machine: Machine,
     config: &NodeConfig,
     names: &mut Names,
+    calendar: Time,
 ) -> Result<Nodes> {
     let standing = base
         .as_ref()
@@ -255,7 +260,25 @@ pub fn build(
                     .ok_or_else(|| usage(format!("reservation: no node is named `{n}`")))
             })
             .collect::<Result<Vec<u32>>>()?;
-        reservations.push((ids, start, end));
+        reservations.push(StandingReservation {
+            name: "admin".into(),
+            nodes: ids,
+            when: Recurrence::Once { start, end },
+            access: Default::default(),
+            procs: Vec::new(),
+        });
+    }
+    for sr in &config.standing {
+        if let Some(r) = lay_standing(sr, &specs, &node_names, &features, names, calendar)? {
+            reservations.push(r);
+        }
+    }
+    if reservations.len() > mauisim_core::MAX_STANDING {
+        return Err(usage(format!(
+            "{} standing reservations: mauisim holds at most {}",
+            reservations.len(),
+            mauisim_core::MAX_STANDING
+        )));
     }
     let spec = MachineSpec {
         nodes: specs,
@@ -604,4 +627,188 @@ mod tests {
             .to_string();
         assert!(e.contains("field 18"), "{e}");
     }
+}
+
+/// The local calendar's seconds since 1970-01-01 00:00 at simulated time 0: an SWF
+/// trace's `UnixStartTime` plus its `TimeZone` offset (UTC without one; Maui itself
+/// reads days in its own process's zone), or 0 for a Maui workload trace, whose times
+/// are epochs already.
+pub fn calendar_of(header: &crate::trace::swf::SwfHeader) -> Time {
+    let start = header.positive("UnixStartTime").unwrap_or(0) as Time;
+    let zone = header
+        .pairs
+        .get("TimeZone")
+        .and_then(|v| v.trim().parse::<Time>().ok())
+        .filter(|z| z.abs() <= 86_400)
+        .unwrap_or(0);
+    start + zone
+}
+
+/// A standing reservation laid on the machine: its nodes (every listed host Maui would
+/// match, or TASKCOUNT tasks chosen as 3.3.1 chooses them), its windows in the trace's
+/// calendar, its access list as credential ids; `None` when 3.3.1 makes no window of it.
+fn lay_standing(
+    sr: &StandingCfg,
+    specs: &[NodeSpec],
+    node_names: &[String],
+    features: &[String],
+    names: &mut Names,
+    calendar: Time,
+) -> Result<Option<StandingReservation>> {
+    let at = sr
+        .location
+        .as_ref()
+        .map_or(String::new(), |l| format!("{l}: "));
+    let what = format!("{at}SRCFG[{}]", sr.name);
+    if sr.holds_nothing.is_some() {
+        return Ok(None);
+    }
+    let mut wanted: FeatureMask = 0;
+    for f in &sr.features {
+        match features.iter().position(|x| x == f) {
+            Some(i) => wanted |= 1 << i,
+            None => {
+                return Err(usage(format!(
+                    "{what} NODEFEATURES: no node has feature `{f}`"
+                )))
+            }
+        }
+    }
+    let partition = match &sr.partition {
+        Some(p) => match names.partition_number(p) {
+            Some(number) => number,
+            None => {
+                return Err(usage(format!(
+                    "{what} PARTITION: no node is in partition `{p}`"
+                )))
+            }
+        },
+        None => 0,
+    };
+    let feasible = |n: usize| {
+        let node = &specs[n];
+        node.features & wanted == wanted && (partition == 0 || node.partition == partition)
+    };
+    let per_task = sr.procs_per_task;
+    let tasks_on = |n: usize| {
+        let procs = specs[n].procs;
+        let mut tasks = per_task.map_or(1, |p| procs / p.max(1));
+        if sr.tasks_per_node > 0 {
+            tasks = tasks.min(sr.tasks_per_node);
+        }
+        tasks
+    };
+    let held = |tasks: u64, n: usize| per_task.map_or(specs[n].procs, |p| p * tasks);
+    let mut nodes = Vec::new();
+    let mut procs = Vec::new();
+    if let Some(hosts) = &sr.hosts {
+        // Every feasible listed host, busy or not; TASKCOUNT only bounds each node's tasks.
+        let patterns: Vec<regex::Regex> = hosts
+            .iter()
+            .map(|h| crate::params::standing::host_pattern(h))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|e| usage(format!("{what} HOSTLIST: {e}")))?;
+        for (n, name) in node_names.iter().enumerate() {
+            if feasible(n) && patterns.iter().any(|p| p.is_match(name)) {
+                let mut tasks = tasks_on(n);
+                if sr.task_count > 0 {
+                    tasks = tasks.min(sr.task_count);
+                }
+                if tasks > 0 {
+                    nodes.push(n as u32);
+                    procs.push(held(tasks, n));
+                }
+            }
+        }
+        if nodes.is_empty() {
+            return Err(usage(format!(
+                "{what} HOSTLIST: no node's name matches {} (node names: {})",
+                hosts.join(","),
+                sample_names(node_names)
+            )));
+        }
+    } else if sr.task_count > 0 {
+        // 3.3.1 lays a TASKCOUNT reservation by MINRESOURCE whatever the allocation
+        // policy: the smallest memory class first (64 MB … 8 GB), the last node first.
+        let class = |mem: u64| (0..8).find(|&c| mem <= 64 << c).unwrap_or(8);
+        let mut order: Vec<usize> = (0..specs.len()).filter(|&n| feasible(n)).collect();
+        order.sort_by_key(|&n| (class(specs[n].mem), std::cmp::Reverse(n)));
+        let mut left = sr.task_count;
+        for n in order {
+            if left == 0 {
+                break;
+            }
+            let tasks = tasks_on(n).min(left);
+            if tasks > 0 {
+                nodes.push(n as u32);
+                procs.push(held(tasks, n));
+                left -= tasks;
+            }
+        }
+        if left == sr.task_count {
+            return Err(usage(format!(
+                "{what} TASKCOUNT: no node can hold one of its tasks"
+            )));
+        }
+    } else {
+        return Err(usage(format!(
+            "{what}: neither HOSTLIST nor TASKCOUNT, so it holds no node (Maui 3.3.1 makes no window of it); give one, or remove the reservation"
+        )));
+    }
+    let when = match sr.period {
+        Period::Day => {
+            let close = if sr.end == 0 { DAY } else { sr.end };
+            if close <= sr.start {
+                // 3.3.1's window length wraps and the reservation is never made.
+                return Err(usage(format!(
+                    "{what}: ENDTIME {} is not after STARTTIME {}, and Maui 3.3.1 makes no window then (no wrap past midnight): write an overnight window as STARTTIME=18:00:00 ENDTIME=1:06:00:00",
+                    crate::units::clock(close),
+                    crate::units::clock(sr.start)
+                )));
+            }
+            Recurrence::calendar(DAY, calendar, sr.start, close, sr.days, sr.depth)
+        }
+        Period::Week => {
+            let close = if sr.week_end == 0 { WEEK } else { sr.week_end };
+            if close <= sr.week_start {
+                return Err(usage(format!(
+                    "{what}: WENDTIME is not after WSTARTTIME, and Maui 3.3.1 makes no window then"
+                )));
+            }
+            Recurrence::calendar(WEEK, calendar, sr.week_start, close, EVERY_DAY, sr.depth)
+        }
+        Period::Infinity => Recurrence::Once {
+            start: Time::MIN / 4,
+            end: mauisim_core::FOREVER,
+        },
+    };
+    let mut access = StandingAccess::default();
+    for kind in CredKind::ALL {
+        for (name, acl) in &sr.access[kind.index()] {
+            let id = names.intern(kind, name);
+            let list = match acl {
+                Acl::Any => &mut access.any,
+                Acl::Required => &mut access.required,
+                Acl::Denied => &mut access.denied,
+            };
+            list[kind.index()].push(id);
+        }
+    }
+    access.max_procs = sr.proc_limit;
+    Ok(Some(StandingReservation {
+        name: sr.name.clone(),
+        nodes,
+        procs,
+        when,
+        access,
+    }))
+}
+
+/// The first few node names, for an error that says which names there are.
+fn sample_names(names: &[String]) -> String {
+    let mut shown: Vec<&str> = names.iter().take(4).map(String::as_str).collect();
+    if names.len() > shown.len() {
+        shown.push("…");
+    }
+    shown.join(", ")
 }

@@ -202,11 +202,13 @@ pub fn bind(
             set_class_overrun(job, &config.config, &workload.names);
         }
     }
+    let calendar = nodes::calendar_of(&workload.header);
     let nodes = nodes::build(
         base,
         workload.machine,
         &config.config.nodes,
         &mut workload.names,
+        calendar,
     )?;
     resolve_node_asks(&mut workload.jobs, &nodes)?;
     let pinned = workload

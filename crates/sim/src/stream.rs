@@ -88,7 +88,8 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
     let mut names = Names::default();
     let resolver = Resolver::new(&config.credentials, &mut names);
     let policy = crate::run::policy_for(&config, resolver.tables.clone(), &mut names);
-    let nodes = nodes::build(None, machine, &config.nodes, &mut names)?;
+    let calendar = nodes::calendar_of(&reader.header);
+    let nodes = nodes::build(None, machine, &config.nodes, &mut names, calendar)?;
     // Pooled only if no SWF job could need its nodes tracked (memory, partitions).
     let any_swf_job = Request {
         mem: 1,

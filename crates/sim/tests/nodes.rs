@@ -5,8 +5,8 @@
 //! and with exact estimates a reservation is a promise, as with pooled processors.
 
 use mauisim_core::{
-    AllocationPolicy, BackfillPolicy, MachineSpec, NodeAccess, NodeSpec, PolicyConfig, Request,
-    Semantics,
+    AllocationPolicy, BackfillPolicy, CredId, CredKind, MachineSpec, NodeAccess, NodeSpec,
+    PolicyConfig, Recurrence, Request, Semantics, StandingAccess, StandingReservation, EVERY_DAY,
 };
 use mauisim_sim::engine::{simulate, EngineOptions, EventOrder, Outcome, RunStats};
 use mauisim_sim::trace::workload::Job;
@@ -31,6 +31,47 @@ fn machine() -> impl Strategy<Value = MachineSpec> {
             spec
         },
     )
+}
+
+/// A standing reservation on nodes 0 and 1: once over `[start, start + length)`, or
+/// recurring every 300 s for `length` (at most 250 s) from `start`, kept one or two
+/// periods ahead; `access` 0: no job may use it, 1: user 0's jobs, 2: jobs of at most 2
+/// processors.
+fn standing_reservation(
+    start: i64,
+    length: i64,
+    recurring: bool,
+    access: u8,
+) -> StandingReservation {
+    let when = if recurring {
+        Recurrence::Every {
+            period: 300,
+            origin: start,
+            open: 0,
+            close: length.min(250),
+            days: EVERY_DAY,
+            first_weekday: 0,
+            depth: 1 + (start % 2) as u32,
+        }
+    } else {
+        Recurrence::Once {
+            start,
+            end: start + length,
+        }
+    };
+    let mut list = StandingAccess::default();
+    match access {
+        1 => list.any[CredKind::User.index()] = vec![CredId(0)],
+        2 => list.max_procs = Some(2),
+        _ => {}
+    }
+    StandingReservation {
+        name: "sr".into(),
+        nodes: vec![0, 1],
+        procs: Vec::new(),
+        when,
+        access: list,
+    }
 }
 
 /// Jobs as (submit, runtime, slack, tasks, procs per task, memory class, features).
@@ -149,7 +190,7 @@ proptest! {
         uniform in prop::option::of(2usize..12),
         jobs in jobs(),
         plain in any::<bool>(),
-        standing in prop::option::of((0i64..400, 1i64..400)),
+        standing in prop::option::of((0i64..400, 1i64..400, any::<bool>(), 0u8..3)),
         backfill in backfill(),
         depth in 0u32..4,
         per_event in any::<bool>(),
@@ -157,8 +198,13 @@ proptest! {
         if let Some(n) = uniform {
             spec.nodes = vec![NodeSpec::with_procs(1); n];
         }
-        if let Some((start, length)) = standing {
-            spec.standing = vec![(vec![0], start, start + length)];
+        let mut jobs = jobs;
+        if let Some((start, length, recurring, access)) = standing {
+            spec.standing = vec![standing_reservation(start, length, recurring, access)];
+            // Users 0 and 1, of which the access list may name user 0.
+            for (i, j) in jobs.iter_mut().enumerate() {
+                j.creds.set(CredKind::User, CredId(i as u32 % 2));
+            }
         }
         let jobs: Vec<Job> = if plain {
             jobs.into_iter().map(|mut j| { j.request = Request::default(); j }).collect()
@@ -273,7 +319,7 @@ fn node_config_builds_the_machine() {
     // DEFAULT PROCS splits the machine's processors into nodes; a named object overrides.
     let config =
         read("NODECFG[DEFAULT] PROCS=2 MEM=512\nNODECFG[n1] MEM=2048 FEATURES=[gpu][fast]\n");
-    let built = nodes::build(None, machine, &config, &mut Names::default()).unwrap();
+    let built = nodes::build(None, machine, &config, &mut Names::default(), 0).unwrap();
     assert_eq!(built.names, ["n0", "n1"]);
     let specs = &built.spec.nodes;
     assert_eq!(
@@ -287,17 +333,17 @@ fn node_config_builds_the_machine() {
     assert_eq!(built.features, ["gpu", "fast"]);
     // Named objects with PROCS define the machine.
     let config = read("NODECFG[big] PROCS=64 MEM=65536\nNODECFG[small] PROCS=8\n");
-    let built = nodes::build(None, machine, &config, &mut Names::default()).unwrap();
+    let built = nodes::build(None, machine, &config, &mut Names::default(), 0).unwrap();
     assert_eq!(built.names, ["big", "small"]);
     assert_eq!(built.procs(), 72);
     // A name that is not a node, and a DEFAULT PROCS that does not divide the machine.
     let config = read("NODECFG[gpu7] PRIORITY=5\n");
-    let e = nodes::build(None, machine, &config, &mut Names::default())
+    let e = nodes::build(None, machine, &config, &mut Names::default(), 0)
         .unwrap_err()
         .to_string();
     assert!(e.contains("NODECFG[gpu7]: no node of that name"), "{e}");
     let config = read("NODEALLOCATIONPOLICY LOCAL\n");
-    let e = nodes::build(None, machine, &config, &mut Names::default())
+    let e = nodes::build(None, machine, &config, &mut Names::default(), 0)
         .unwrap_err()
         .to_string();
     assert!(
@@ -305,7 +351,7 @@ fn node_config_builds_the_machine() {
         "{e}"
     );
     let config = read("NODECFG[DEFAULT] PROCS=3\n");
-    let e = nodes::build(None, machine, &config, &mut Names::default())
+    let e = nodes::build(None, machine, &config, &mut Names::default(), 0)
         .unwrap_err()
         .to_string();
     assert!(
@@ -424,7 +470,9 @@ fn a_job_waiting_for_a_standing_reservation_starts_when_it_ends() {
     for semantics in [Semantics::ResearchEasy, Semantics::Maui] {
         for order in [EventOrder::PerEvent, EventOrder::PerInstant] {
             let mut spec = MachineSpec::homogeneous(2, 1);
-            spec.standing = vec![(vec![0], 0, 100)];
+            let mut admin = standing_reservation(0, 100, false, 0);
+            admin.nodes = vec![0];
+            spec.standing = vec![admin];
             let jobs = vec![
                 Job::synthetic(1, 0, 50, 50, 2),
                 Job::synthetic(2, 10, 20, 20, 1),

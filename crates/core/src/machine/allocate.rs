@@ -208,7 +208,7 @@ impl Machine {
         let mut jobs = 0;
         for c in self.claims[n].iter().filter(|c| c.start <= t && t < c.end) {
             used.add(c.takes);
-            jobs += u32::from(c.owner != Owner::Standing);
+            jobs += u32::from(!matches!(c.owner, Owner::Standing(_)));
         }
         (used, jobs)
     }
@@ -225,13 +225,16 @@ impl Machine {
             .map_or(FOREVER, |s| s - now)
     }
 
-    /// The first claim on node `n` starting at or after `t`.
+    /// The first claim on node `n` starting at or after `t`, for a job of every
+    /// credential (as the backfill windows: a standing reservation with an access list
+    /// lets it in).
     pub(super) fn next_claim_after(&self, n: usize, t: Time) -> Option<Time> {
         if self.pooled {
             return None;
         }
         self.claims[n]
             .iter()
+            .filter(|c| c.binds(self.listed_standing))
             .map(|c| c.start)
             .filter(|&s| s >= t)
             .min()

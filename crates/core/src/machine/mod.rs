@@ -35,11 +35,16 @@ use std::sync::Arc;
 /// Where a job's tasks are: (node, tasks) in the order the policy chose the nodes.
 pub type Allocation = Vec<(u32, u64)>;
 
+/// What decides where a job fits besides its size: its request, partition and the
+/// standing reservations it may use.
+type MisfitShape = (crate::node::Request, u32, u64);
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Owner {
     Job(JobIdx),
     Held(u32),
-    Standing,
+    /// A window of standing reservation `k` of [`MachineSpec::standing`].
+    Standing(u32),
 }
 
 /// What one job, reservation or standing reservation takes on one node over an interval.
@@ -49,6 +54,20 @@ struct Claim {
     end: Time,
     takes: Res,
     owner: Owner,
+    /// A job's or reservation's claim: the standing reservations its job may use (bit `k`
+    /// for reservation `k`), whose windows it may overlap.
+    may_use: u64,
+}
+
+impl Claim {
+    /// Whether the claim keeps a job that may use the standing reservations of `may_use`
+    /// off the node: a standing reservation's window does not keep its own jobs off.
+    fn binds(&self, may_use: u64) -> bool {
+        match self.owner {
+            Owner::Standing(k) => may_use & (1 << k) == 0,
+            _ => true,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -138,6 +157,10 @@ pub struct Machine {
     busy_total: Vec<Time>,
     /// Per node: claims (per-node mode only).
     claims: Vec<Vec<Claim>>,
+    /// The standing reservations' windows that hold nodes now: (reservation, start, end).
+    standing_held: Vec<(u32, Time, Time)>,
+    /// The standing reservations with an access list (bit `k` for reservation `k`).
+    listed_standing: u64,
     held: Vec<Held>,
     /// Per node: the nodes each job's reservation held in the last iteration, so that a
     /// reserved job starts where it was promised while they can still host it (another
@@ -165,7 +188,7 @@ pub struct Machine {
     ranked_ahead: std::cell::RefCell<RankedAhead>,
     /// Job shapes that did not fit at (version, now): (shape, procs, wcl).
     #[allow(clippy::type_complexity)]
-    misfits: std::cell::RefCell<((u64, Time), Vec<((crate::node::Request, u32), u64, Time)>)>,
+    misfits: std::cell::RefCell<((u64, Time), Vec<(MisfitShape, u64, Time)>)>,
     /// Identical nodes with pooled processors: slot ranges replace the node index.
     slots: Option<SlotPool>,
     /// Which of memory, swap and disk bind ([`MachineSpec::tracked`]).
@@ -212,6 +235,10 @@ impl Machine {
             } else {
                 vec![Vec::new(); n]
             },
+            standing_held: Vec::new(),
+            listed_standing: spec.standing.iter().enumerate().fold(0, |mask, (k, sr)| {
+                mask | u64::from(sr.has_access_list()) << k
+            }),
             held: Vec::new(),
             promised: BTreeMap::new(),
             promising: BTreeMap::new(),
@@ -252,21 +279,69 @@ impl Machine {
                 m.index(i as u32);
             }
         }
-        let standing = m.spec.standing.clone();
-        for (nodes, start, end) in standing {
-            for node in nodes {
-                let takes = m.spec.nodes[node as usize].capacity();
-                m.claims[node as usize].push(Claim {
+        m.refresh_standing(origin);
+        m
+    }
+
+    /// Brings the standing reservations' windows up to `now`: those that exist at `now`
+    /// (see [`StandingReservation::reserved_at`]) hold their nodes, the ended ones no more.
+    fn refresh_standing(&mut self, now: Time) {
+        if self.spec.standing.is_empty() {
+            return;
+        }
+        let spec = Arc::clone(&self.spec);
+        let wanted: Vec<(u32, Time, Time)> = spec
+            .standing
+            .iter()
+            .enumerate()
+            .flat_map(|(k, sr)| {
+                let windows = sr.reserved_at(now);
+                windows.into_iter().map(move |(s, e)| (k as u32, s, e))
+            })
+            .collect();
+        if wanted == self.standing_held {
+            return;
+        }
+        let old = std::mem::take(&mut self.standing_held);
+        // The processor count leaves the windows out (it bounds every job's node question
+        // from above, and a window may be laid over jobs already running).
+        for &(k, start, _) in old.iter().filter(|w| !wanted.contains(w)) {
+            let sr = &spec.standing[k as usize];
+            for &n in &sr.nodes {
+                let same = |c: &Claim| c.owner == Owner::Standing(k) && c.start == start;
+                self.claims[n as usize].retain(|c| !same(c));
+                self.unclaim_ahead(n);
+            }
+        }
+        for &(k, start, end) in wanted.iter().filter(|w| !old.contains(w)) {
+            let sr = &spec.standing[k as usize];
+            for (i, &n) in sr.nodes.iter().enumerate() {
+                // Processors only: Maui's standing reservation holds no memory.
+                let takes = Res {
+                    procs: held_procs(&spec, sr, i),
+                    ..Res::default()
+                };
+                self.claims[n as usize].push(Claim {
                     start,
                     end,
                     takes,
-                    owner: Owner::Standing,
+                    owner: Owner::Standing(k),
+                    may_use: 0,
                 });
-                m.claim_ahead(node);
-                m.profile.occupy(start.max(origin), end, takes.procs);
+                self.claim_ahead(n);
             }
         }
-        m
+        self.standing_held = wanted;
+        self.version += 1;
+        // Carried reservation searches were made around the old windows.
+        self.running_version += 1;
+    }
+
+    /// The standing reservations `job` may use, as a mask (bit `k` for reservation `k`).
+    pub(crate) fn standing_access(&self, job: &QueuedJob) -> u64 {
+        let srs = self.spec.standing.iter().enumerate();
+        srs.filter(|(_, sr)| sr.allows(&job.creds, job.procs))
+            .fold(0, |mask, (k, _)| mask | 1 << k)
     }
 
     /// Orders nodes as Maui 3.3.1 does, and whether a reserved job is started on the nodes
@@ -283,9 +358,43 @@ impl Machine {
 
     /// The first end of a standing reservation after `t`: nodes it held become free then
     /// without any job ending.
-    pub(crate) fn standing_end_after(&self, t: Time) -> Option<Time> {
-        let ends = self.spec.standing.iter().map(|&(_, _, end)| end);
-        ends.filter(|&end| end > t && end < FOREVER).min()
+    ///
+    /// A recurring reservation's windows count only for one cycle of them after
+    /// `last_change`, the last instant the queue or the running jobs changed: a job that
+    /// no window's end let in over a whole cycle never gets in.
+    pub(crate) fn standing_end_after(&self, t: Time, last_change: Time) -> Option<Time> {
+        let cycle = self.standing_cycle();
+        let ends = self.spec.standing.iter().filter_map(|sr| {
+            let end = sr.end_after(t)?;
+            let recurring = sr.cycle() > 0;
+            (!recurring || end <= last_change.saturating_add(cycle)).then_some(end)
+        });
+        ends.filter(|&end| end < FOREVER).min()
+    }
+
+    /// Whether some standing reservation's windows recur.
+    pub fn has_recurring_standing(&self) -> bool {
+        self.spec.standing.iter().any(|sr| sr.cycle() > 0)
+    }
+
+    /// After how long the standing reservations' windows repeat (0 without recurring
+    /// ones).
+    pub(crate) fn standing_cycle(&self) -> Time {
+        let cycles = self.spec.standing.iter().map(|sr| sr.cycle());
+        cycles.fold(0, |all, c| {
+            if all == 0 {
+                c
+            } else if c == 0 {
+                all
+            } else {
+                lcm(all, c)
+            }
+        })
+    }
+
+    /// The windows of the standing reservations that exist now: (reservation, start, end).
+    pub fn standing_windows(&self) -> &[(u32, Time, Time)] {
+        &self.standing_held
     }
 
     /// Whether processors are pooled (see the module documentation).
@@ -304,6 +413,7 @@ impl Machine {
 
     pub(crate) fn advance(&mut self, now: Time) {
         self.profile.advance(now);
+        self.refresh_standing(now);
     }
 
     /// Processors free at `now` by the plan, summed over nodes.
@@ -400,7 +510,7 @@ impl Machine {
     /// and no longer than one that did not fit since the machine last changed, does not
     /// fit either, which spares backfill most node scans.
     fn fits_on_nodes(&self, now: Time, job: &QueuedJob) -> bool {
-        let key = (job.request, partition_of(job));
+        let key = (job.request, partition_of(job), job.standing_access);
         {
             let mut memo = self.misfits.borrow_mut();
             if memo.0 != (self.version, now) {
@@ -471,6 +581,7 @@ impl Machine {
                     end,
                     takes: per_task.times(tasks),
                     owner: Owner::Job(job.idx),
+                    may_use: job.standing_access,
                 });
             }
         }
@@ -571,6 +682,7 @@ impl Machine {
                     end,
                     takes: per_task.times(tasks),
                     owner: Owner::Held(id),
+                    may_use: job.standing_access,
                 });
                 self.claim_ahead(n);
             }
@@ -802,6 +914,38 @@ impl Machine {
                     .iter()
                     .filter(|c| c.start <= t && t < c.end)
                     .collect();
+                // A standing reservation's window holds the node against the jobs that
+                // may not use it, and against nothing else.
+                for c in &active {
+                    if let Owner::Standing(k) = c.owner {
+                        // A job that began before the window may run into it: the window
+                        // was not kept yet when it started (beyond DEPTH), or it overran.
+                        let intruder = active.iter().find(|o| {
+                            let began_inside = match o.owner {
+                                Owner::Standing(_) => false,
+                                Owner::Held(_) => true,
+                                Owner::Job(_) => o.start >= c.start,
+                            };
+                            began_inside && o.may_use & (1 << k) == 0
+                        });
+                        if let Some(o) = intruder {
+                            let job = match o.owner {
+                                Owner::Job(j) => Some(j),
+                                _ => None,
+                            };
+                            let name = &self.spec.standing[k as usize].name;
+                            return Err(over(
+                                Some(n),
+                                job,
+                                format!("at {t}: inside standing reservation {name}, which it may not use"),
+                            ));
+                        }
+                    }
+                }
+                let active: Vec<&Claim> = active
+                    .into_iter()
+                    .filter(|c| !matches!(c.owner, Owner::Standing(_)))
+                    .collect();
                 let mut used = Res::default();
                 for c in &active {
                     used.add(c.takes);
@@ -926,16 +1070,19 @@ impl Machine {
     /// Node `n`'s processors free now, and until when nothing claims them.
     fn node_window(&self, n: u32, now: Time) -> (i64, Time) {
         let cap = self.spec.nodes[n as usize].procs as i64;
-        let claims = &self.claims[n as usize];
+        // As Maui's MBFGetWindow: for a job of every credential, which a standing
+        // reservation with an access list lets in; each job is then checked on its own.
+        let claims = self.claims[n as usize]
+            .iter()
+            .filter(|c| c.binds(self.listed_standing));
         let single = self.spec.access == NodeAccess::SingleJob;
-        let active = claims.iter().filter(|c| c.start <= now && now < c.end);
+        let active = claims.clone().filter(|c| c.start <= now && now < c.end);
         let free = if single && active.clone().next().is_some() {
             0
         } else {
             cap - active.map(|c| c.takes.procs as i64).sum::<i64>()
         };
         let until = claims
-            .iter()
             .filter(|c| c.start > now)
             .map(|c| c.start)
             .min()
@@ -992,7 +1139,17 @@ impl Machine {
         }
         let cap = spec.nodes[n].capacity();
         let claims = &self.claims[n];
-        let overlapping = claims.iter().filter(|c| c.start < b && a < c.end);
+        let may_use = job.standing_access;
+        let overlapping = claims
+            .iter()
+            .filter(|c| c.start < b && a < c.end && c.binds(may_use));
+        let standing_overlaps = self.ahead[n] > 0
+            && overlapping
+                .clone()
+                .any(|c| matches!(c.owner, Owner::Standing(_)));
+        if standing_overlaps && spec.access != NodeAccess::SingleJob {
+            return self.hostable_around_standing(n, a, b, may_use, per_task);
+        }
         if spec.access == NodeAccess::SingleJob {
             return if overlapping.clone().next().is_some() {
                 0
@@ -1041,6 +1198,98 @@ impl Machine {
         fewest
     }
 
+    /// A job that may use a standing reservation whose window overlaps `[t, end)` takes
+    /// that reservation's nodes first, by the allocation policy, and the others only for
+    /// what they cannot host (Maui's positive affinity, MJobAllocMNL). `None` when no such
+    /// window is held now.
+    fn place_with_affinity(
+        &self,
+        t: Time,
+        now: Time,
+        end: Time,
+        job: &QueuedJob,
+        per_task: Res,
+        tasks: u64,
+    ) -> Option<Option<Allocation>> {
+        let mut preferred: Vec<u32> = Vec::new();
+        for &(k, start, stop) in &self.standing_held {
+            if job.standing_access & (1 << k) != 0 && start < end && t < stop {
+                preferred.extend(&self.spec.standing[k as usize].nodes);
+            }
+        }
+        if preferred.is_empty() {
+            return None;
+        }
+        preferred.sort_unstable();
+        preferred.dedup();
+        let nodes: Vec<u32> = if t == now {
+            self.nodes_free_now(now)
+        } else {
+            (0..self.spec.nodes.len() as u32).collect()
+        };
+        let candidate = |n: u32| {
+            let h = self.hostable(n as usize, t, end, job, per_task);
+            (h > 0).then(|| NodeCandidate {
+                node: n,
+                tasks: h,
+                free_procs: self.free_procs_at(n as usize, t),
+            })
+        };
+        let (inside, outside): (Vec<u32>, Vec<u32>) = nodes
+            .into_iter()
+            .partition(|n| preferred.binary_search(n).is_ok());
+        let inside: Vec<NodeCandidate> = inside.into_iter().filter_map(candidate).collect();
+        let inside_tasks: u64 = inside.iter().map(|c| c.tasks).sum();
+        if inside_tasks >= tasks {
+            return Some(self.choose(t, now, end, job, tasks, inside));
+        }
+        let outside: Vec<NodeCandidate> = outside.into_iter().filter_map(candidate).collect();
+        let rest = self.choose(t, now, end, job, tasks - inside_tasks, outside);
+        Some(rest.map(|rest| {
+            let mut all: Allocation = inside.iter().map(|c| (c.node, c.tasks)).collect();
+            all.extend(rest);
+            all
+        }))
+    }
+
+    /// [`Machine::hostable`] where a standing reservation's window the job may not use
+    /// overlaps `[a, b)`: the fewest tasks at any instant a claim begins.
+    fn hostable_around_standing(
+        &self,
+        n: usize,
+        a: Time,
+        b: Time,
+        may_use: u64,
+        per_task: Res,
+    ) -> u64 {
+        let cap = self.spec.nodes[n].capacity();
+        let claims: Vec<&Claim> = self.claims[n]
+            .iter()
+            .filter(|c| c.start < b && a < c.end)
+            .collect();
+        let points = std::iter::once(a).chain(claims.iter().map(|c| c.start).filter(|&s| s > a));
+        let mut fewest = u64::MAX;
+        for t in points {
+            let active: Vec<&Claim> = claims
+                .iter()
+                .copied()
+                .filter(|c| c.start <= t && t < c.end)
+                .collect();
+            let used = taken(&active, may_use);
+            let free = Res {
+                procs: cap.procs.saturating_sub(used.procs),
+                mem: cap.mem.saturating_sub(used.mem),
+                swap: cap.swap.saturating_sub(used.swap),
+                disk: cap.disk.saturating_sub(used.disk),
+            };
+            fewest = fewest.min(tasks_within(free, per_task));
+            if fewest == 0 {
+                break;
+            }
+        }
+        fewest
+    }
+
     /// The nodes for `job` starting at `t` (`now` ≤ `t`), chosen by the allocation policy,
     /// or `None` if too few can host it for its whole WCL.
     fn place(&self, t: Time, now: Time, job: &QueuedJob) -> Option<Allocation> {
@@ -1058,6 +1307,11 @@ impl Machine {
                 if holds {
                     return Some(promise.clone());
                 }
+            }
+        }
+        if job.standing_access != 0 {
+            if let Some(placed) = self.place_with_affinity(t, now, end, job, per_task, tasks) {
+                return placed;
             }
         }
         let last_node_first =
@@ -1515,6 +1769,48 @@ impl CarriedSearches {
         self.found_at = self.recording_at;
         self.stopped = false;
     }
+}
+
+fn lcm(a: Time, b: Time) -> Time {
+    let gcd = |mut x: Time, mut y: Time| {
+        while y != 0 {
+            (x, y) = (y, x % y);
+        }
+        x
+    };
+    (a / gcd(a, b)).saturating_mul(b)
+}
+
+/// Processors standing reservation `sr` holds on its `i`-th node.
+fn held_procs(spec: &MachineSpec, sr: &crate::standing::StandingReservation, i: usize) -> u64 {
+    let whole = spec.nodes[sr.nodes[i] as usize].procs;
+    sr.procs.get(i).map_or(whole, |&p| p.min(whole))
+}
+
+/// What the claims active at one instant take of a node from a job that may use the
+/// standing reservations of `may_use`. A window it may not use holds its processors
+/// less what the jobs that may use it take there (Maui's MResAdjustDRes: those jobs
+/// consume the reservation rather than add to it).
+fn taken(active: &[&Claim], may_use: u64) -> Res {
+    let mut used = Res::default();
+    for c in active {
+        match c.owner {
+            Owner::Standing(k) => {
+                if may_use & (1 << k) != 0 {
+                    continue;
+                }
+                let inside: u64 = active
+                    .iter()
+                    .filter(|o| !matches!(o.owner, Owner::Standing(_)))
+                    .filter(|o| o.may_use & (1 << k) != 0)
+                    .map(|o| o.takes.procs)
+                    .sum();
+                used.procs += c.takes.procs.saturating_sub(inside);
+            }
+            _ => used.add(c.takes),
+        }
+    }
+    used
 }
 
 /// Two descending sequences without common items merged into one descending sequence.

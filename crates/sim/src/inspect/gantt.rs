@@ -73,7 +73,8 @@ pub(crate) fn schedule(
     title: String,
 ) -> Picture {
     let mut picture = Picture::frame(prepared, title);
-    picture.bars = admin_reservations(prepared);
+    let (from, to) = span(outcomes);
+    picture.bars = admin_reservations(prepared, from, to);
     for (i, (job, o)) in prepared.workload.jobs.iter().zip(outcomes).enumerate() {
         picture.bars.push(Bar {
             label: label(i),
@@ -107,7 +108,8 @@ pub(crate) fn at_iteration(
     let mut picture = Picture::frame(prepared, title);
     picture.now = Some(at);
     picture.windows = windows;
-    picture.bars = admin_reservations(prepared);
+    let (from, to) = span(outcomes);
+    picture.bars = admin_reservations(prepared, from.min(at), to.max(at + 1));
     let mut held = vec![false; outcomes.len()];
     for &(i, _) in &stats.held {
         held[i] = true;
@@ -174,20 +176,45 @@ pub(crate) fn at_iteration(
     picture
 }
 
-fn admin_reservations(prepared: &Prepared) -> Vec<Bar> {
+/// From the first start to the last end of a run (what its pictures show).
+fn span(outcomes: &[Outcome]) -> (Time, Time) {
+    let from = outcomes.iter().map(|o| o.start).min().unwrap_or(0);
+    let to = outcomes.iter().map(|o| o.end).max().unwrap_or(from);
+    (from, to.max(from + 1))
+}
+
+/// The windows of the standing reservations within `[from, to)`.
+fn admin_reservations(prepared: &Prepared, from: Time, to: Time) -> Vec<Bar> {
     let spec = &prepared.nodes.spec;
-    spec.standing
-        .iter()
-        .map(|(on, start, end)| Bar {
-            label: "admin".into(),
-            start: *start,
-            end: *end,
-            procs: on.iter().map(|&k| spec.nodes[k as usize].procs).sum(),
-            kind: BarKind::AdminReservation,
-            backfilled: false,
-            nodes: on.iter().map(|&k| (k, k)).collect(),
-        })
-        .collect()
+    let mut bars = Vec::new();
+    for sr in &spec.standing {
+        for (start, end) in sr.windows_between(from, to) {
+            bars.push(Bar {
+                label: sr.name.clone(),
+                start,
+                end,
+                procs: sr.nodes.iter().map(|&k| spec.nodes[k as usize].procs).sum(),
+                kind: BarKind::AdminReservation,
+                backfilled: false,
+                nodes: node_runs(&sr.nodes),
+            });
+        }
+    }
+    bars
+}
+
+/// Sorted node ids as runs of consecutive nodes `(first, last)`.
+fn node_runs(nodes: &[u32]) -> Vec<(u32, u32)> {
+    let mut sorted = nodes.to_vec();
+    sorted.sort_unstable();
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for n in sorted {
+        match runs.last_mut() {
+            Some((_, last)) if *last + 1 == n => *last = n,
+            _ => runs.push((n, n)),
+        }
+    }
+    runs
 }
 
 /// A trace's view after the iteration at `at` ([`at_iteration`], jobs labelled by id), cut

@@ -193,6 +193,14 @@ impl Names {
         self.kinds[kind.index()].name(id)
     }
 
+    /// A node partition's number as nodes carry it (1 for the first named), if known.
+    pub(crate) fn partition_number(&self, name: &str) -> Option<u32> {
+        self.partitions
+            .get(name)
+            .and_then(|id| id.get())
+            .map(|i| i as u32 + 1)
+    }
+
     pub(crate) fn intern_partition_name(&mut self, name: &str) -> CredId {
         self.partitions.intern(name)
     }

@@ -328,6 +328,7 @@ pub fn limit_name(b: &Blocked) -> String {
             Shortfall::Swap => "node swap",
             Shortfall::Disk => "node disk",
             Shortfall::Features => "node features",
+            Shortfall::StandingWindows => "standing reservations",
         }
         .into();
     }
@@ -387,6 +388,10 @@ pub fn describe(b: &Blocked, names: &Names) -> String {
         (_, Source::Machine(Shortfall::Features)) => {
             "node features: no node has every feature the job requires".into()
         }
+        (_, Source::Machine(Shortfall::StandingWindows)) => format!(
+            "standing reservations: its {} processors never fit for its limit between the windows of the standing reservations it may not use",
+            b.amount
+        ),
         (_, Source::Machine(Shortfall::TaskProcs)) => format!(
             "{}: each task needs {} processors > {} on the largest node",
             limit_name(b),

@@ -656,30 +656,10 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "SMAXPROCSECONDPERUSERCOUNT",
         "old-style soft proc-second limit, USERCFG[DEFAULT] MAXPS",
     ),
-    schedules(
-        "SRACCESS",
-        "standing reservation: SHARED or dedicated access",
-    ),
-    schedules("SRACCOUNTLIST", "standing reservation: accounts allowed in"),
-    schedules(
-        "SRCFG",
-        "standing reservations: nodes kept for a recurring time window",
-    ),
     no_effect(
         "SRCHARGEACCOUNT",
         "accounting: account charged for idle standing-reservation time",
     ),
-    schedules("SRCLASSLIST", "standing reservation: classes allowed in"),
-    schedules("SRDAYS", "standing reservation: days of week active"),
-    schedules(
-        "SRDEPTH",
-        "standing reservation: how many periods ahead to reserve",
-    ),
-    schedules("SRENDTIME", "standing reservation: end time within period"),
-    schedules("SRFEATURES", "standing reservation: required node features"),
-    schedules("SRFLAGS", "standing reservation: reservation flags"),
-    schedules("SRGROUPLIST", "standing reservation: groups allowed in"),
-    schedules("SRHOSTLIST", "standing reservation: nodes to reserve"),
     no_effect(
         "SRIDLETIME",
         "ignored by 3.3.1: stored, never read (SR idle release time)",
@@ -688,43 +668,16 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "SRMAXTASKS",
         "ignored by 3.3.1: never parsed (SR max tasks)",
     ),
-    schedules(
-        "SRMAXTIME",
-        "standing reservation: max walltime of jobs allowed in",
-    ),
     no_effect("SRMINLOAD", "ignored by 3.3.1: never parsed (SR min load)"),
     no_effect(
         "SRMINTASKS",
         "ignored by 3.3.1: never parsed (SR min tasks)",
     ),
     no_effect("SRNAME", "ignored by 3.3.1 (no longer supported)"),
-    schedules(
-        "SRPARTITION",
-        "standing reservation: partition of reserved nodes",
-    ),
-    schedules(
-        "SRPERIOD",
-        "standing reservation: period (DAY, WEEK, INFINITY)",
-    ),
-    schedules("SRPRIORITY", "standing reservation: priority"),
-    schedules("SRQOSLIST", "standing reservation: QOS allowed in"),
-    schedules("SRRESOURCES", "standing reservation: resources per task"),
-    schedules(
-        "SRSTARTTIME",
-        "standing reservation: start time within period",
-    ),
-    schedules(
-        "SRTASKCOUNT",
-        "standing reservation: number of tasks reserved",
-    ),
     no_effect(
         "SRTIMELOGIC",
         "ignored by 3.3.1: never parsed (SR ACL time logic)",
     ),
-    schedules("SRTPN", "standing reservation: tasks per node"),
-    schedules("SRUSERLIST", "standing reservation: users allowed in"),
-    schedules("SRWENDTIME", "standing reservation: weekly end time"),
-    schedules("SRWSTARTTIME", "standing reservation: weekly start time"),
     no_effect("STATDIR", "directory path: statistics"),
     no_effect(
         "STEPCOUNT",

@@ -8,6 +8,7 @@ pub mod credentials;
 pub mod limits;
 mod maui_names;
 pub mod node_cfg;
+pub mod standing;
 
 use crate::params::credentials::{CredConfig, DEFAULT};
 use mauisim_config::{self as cfg, Attr, ConfigError, Duration, Entry, Location};
@@ -266,6 +267,37 @@ const PARAMS: &[Param] = &[
     Param {
         names: &["NODEACCESSPOLICY"],
         apply: |c, e, w| node_cfg::access_policy(&mut c.nodes, e, w),
+    },
+    Param {
+        names: &["SRCFG"],
+        apply: |c, e, w| standing::sr_cfg(&mut c.nodes.standing, e, w),
+    },
+    Param {
+        names: &[
+            "SRACCESS",
+            "SRACCOUNTLIST",
+            "SRCLASSLIST",
+            "SRDAYS",
+            "SRDEPTH",
+            "SRENDTIME",
+            "SRFEATURES",
+            "SRFLAGS",
+            "SRGROUPLIST",
+            "SRHOSTLIST",
+            "SRMAXTIME",
+            "SRPARTITION",
+            "SRPERIOD",
+            "SRPRIORITY",
+            "SRQOSLIST",
+            "SRRESOURCES",
+            "SRSTARTTIME",
+            "SRTASKCOUNT",
+            "SRTPN",
+            "SRUSERLIST",
+            "SRWENDTIME",
+            "SRWSTARTTIME",
+        ],
+        apply: |c, e, w| standing::old_form(&mut c.nodes.standing, e, w),
     },
     Param {
         names: &["NODECFG"],

@@ -17,6 +17,9 @@ pub struct NodeConfig {
     /// `NODECFG[name]` objects in the order first seen; `DEFAULT` applies to every node
     /// for what the node itself does not set.
     pub objects: Vec<NodeCfg>,
+    /// `SRCFG[name]` standing reservations (and the older `SR*[name]` forms), in the
+    /// order first seen.
+    pub standing: Vec<super::standing::StandingCfg>,
 }
 
 fn policy_name<S: serde::Serializer>(p: &AllocationPolicy, s: S) -> Result<S::Ok, S::Error> {
