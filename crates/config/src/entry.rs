@@ -40,8 +40,7 @@ pub struct Attr {
 impl Entry {
     /// Parse every value token as an attribute.
     ///
-    /// An empty value is accepted here because the parser has already rejected an unquoted
-    /// `KEY=`; only a quoted `KEY=''` reaches this point with nothing after the `=`.
+    /// `KEY=` and `KEY=''` both give an empty value.
     pub fn attrs(&self) -> Result<Vec<Attr>, ConfigError> {
         self.values.iter().map(parse_attr).collect()
     }
@@ -215,21 +214,17 @@ pub(crate) fn build_entry(
     })
 }
 
-/// A value token; an unquoted trailing `=` is rejected here because once quotes are removed
-/// `KEY=` and `KEY=''` look the same.
+/// A value token. `KEY=` is an empty value, as Maui reads it (configuration templates
+/// write `PLIST=` when a site sets nothing); whoever reads the attribute decides whether
+/// empty makes sense. A lone `=` is a stray one.
 fn value_token(pieces: &[Piece], file: &Arc<str>) -> Result<Token, ConfigError> {
     let text = text_of(pieces);
-    if let Some(last) = pieces.last() {
-        if last.bare() == Some('=') {
-            let msg = if pieces.len() == 1 {
-                "stray `=`: write attributes as KEY=VALUE without spaces around `=`".to_string()
-            } else {
-                format!(
-                    "missing value after `=` in {}; write an empty value as ''",
-                    show(&text)
-                )
-            };
-            return Err(ConfigError::at(last.pos().at(file), msg));
+    if let [only] = pieces {
+        if only.bare() == Some('=') {
+            return Err(ConfigError::at(
+                only.pos().at(file),
+                "stray `=`: write attributes as KEY=VALUE without spaces around `=`",
+            ));
         }
     }
     Ok(Token {

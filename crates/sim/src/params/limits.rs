@@ -254,6 +254,10 @@ pub(crate) fn system_cfg(
     for attr in e.attrs()? {
         let at = &attr.location;
         let what = format!("SYSTEMCFG {}", attr.name);
+        if matches!(attr.name.as_str(), "PLIST" | "PDEF") && attr.value.trim().is_empty() {
+            // A template's empty partition list: nothing to do, in Maui as here.
+            continue;
+        }
         let limit = match parse_name(&attr.name) {
             Some(l) if !l.overriding && !l.per_user && l.scope != Scope::PerJob => l,
             _ => {
@@ -562,10 +566,6 @@ mod tests {
                 "maui.cfg:1:12: USERCFG[a] MAXJPROC: per-job limits are SYSTEMMAXPROCPERJOB, SYSTEMMAXPROCSECONDPERJOB and SYSTEMMAXJOBWALLTIME, or QOSCFG OMAXJ…",
             ),
             (
-                "USERCFG[a] MAXJOBS=2\n",
-                "maui.cfg:1:12: USERCFG[a]: unknown attribute MAXJOBS; did you mean MAXJOB?",
-            ),
-            (
                 "SYSTEMCFG OMAXJOB=2\n",
                 "maui.cfg:1:11: SYSTEMCFG OMAXJOB: SYSTEMCFG takes active (MAX…) and idle (MAXI…) limits; did you mean MAXJOB?",
             ),
@@ -586,5 +586,11 @@ mod tests {
             let got = load(text).map(|_| ()).unwrap_err().to_string();
             assert_eq!(got, want, "for {text:?}");
         }
+        // Maui 3.3.1 drops an attribute it does not know: a warning, no error.
+        let typo = load("USERCFG[a] MAXJOBS=2\nSYSTEMCFG PLIST=\n").unwrap();
+        assert_eq!(
+            typo.warnings,
+            ["maui.cfg:1:12: warning: USERCFG[a]: unknown attribute MAXJOBS; did you mean MAXJOB?; ignored, as Maui 3.3.1 ignores it"]
+        );
     }
 }

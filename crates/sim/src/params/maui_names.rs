@@ -138,18 +138,19 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "DEFAULTQMHOST",
         "ignored by 3.3.1: queue manager host, never parsed",
     ),
-    schedules("DEFERCOUNT", "deferrals before a job is held (batch hold)"),
-    schedules("DEFERSTARTCOUNT", "start failures before a job is deferred"),
-    schedules("DEFERTIME", "how long a deferred job stays held"),
+    no_effect(
+        "DEFERSTARTCOUNT",
+        "start failures before a job is deferred: a simulated start never fails",
+    ),
     no_effect("DIRECTORYSERVER", "server connection: directory service"),
     no_effect("DISPLAYFLAGS", "client display options"),
     schedules(
         "ENABLEMULTINODEJOBS",
         "whether jobs may span multiple nodes",
     ),
-    schedules(
+    no_effect(
         "ENABLEMULTIREQJOBS",
-        "whether multi-req jobs are accepted (PBS)",
+        "whether jobs of several requirements are accepted: no trace job has several",
     ),
     no_effect("EVENTSERVER", "server connection: event service"),
     no_effect(
@@ -444,10 +445,6 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
     no_effect(
         "QUEUETIMETARGETWEIGHT",
         "ignored by 3.3.1 (old name, not translated)",
-    ),
-    schedules(
-        "REJECTNEGPRIOJOBS",
-        "jobs with negative priority are not scheduled",
     ),
     no_effect(
         "REMOTESTARTCOMMAND",

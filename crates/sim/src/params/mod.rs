@@ -168,8 +168,10 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
     let mut errors = Vec::new();
     let mut no_effect = NoEffect::default();
     for entry in &parsed.entries {
-        if let Err(e) = apply(&mut config, entry, &mut warnings, &mut no_effect) {
-            errors.push(e);
+        match apply(&mut config, entry, &mut warnings, &mut no_effect) {
+            Ok(()) => {}
+            Err(ConfigError::Several(several)) => errors.extend(several),
+            Err(e) => errors.push(e),
         }
     }
     // The checks across entries would repeat what a refused entry left out.
@@ -267,6 +269,28 @@ const PARAMS: &[Param] = &[
     Param {
         names: &["NODEACCESSPOLICY"],
         apply: |c, e, w| node_cfg::access_policy(&mut c.nodes, e, w),
+    },
+    Param {
+        names: &["REJECTNEGPRIOJOBS"],
+        apply: |_, e, _| {
+            if boolean(e)? {
+                return Err(ConfigError::at(
+                    e.location.clone(),
+                    "REJECTNEGPRIOJOBS TRUE (jobs of negative priority never start) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the line to simulate without it",
+                ));
+            }
+            Ok(())
+        },
+    },
+    Param {
+        names: &["DEFERTIME", "DEFERCOUNT"],
+        apply: |_, e, w| {
+            w.push(format!(
+                "{}: warning: {}: mauisim holds a job that can never run for good and does not defer a reserved job that a limit stops at its reservation's start; Maui 3.3.1 defers both",
+                e.location, e.name
+            ));
+            Ok(())
+        },
     },
     Param {
         names: &["SRCFG"],
@@ -986,9 +1010,16 @@ fn fs_interval(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(), 
     Ok(())
 }
 
-fn fs_depth(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(), ConfigError> {
+fn fs_depth(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(), ConfigError> {
     let (text, at) = scalar(e)?;
-    let depth = located(cfg::parse_int(text), e, at)?;
+    let mut depth = located(cfg::parse_int(text), e, at)?;
+    if depth > FS_MAX_DEPTH as i64 {
+        // MFSProcessOConfig: MIN(value, MAX_MFSDEPTH).
+        w.push(format!(
+            "{at}: warning: FSDEPTH {depth}: Maui 3.3.1 keeps at most {FS_MAX_DEPTH} windows; read as {FS_MAX_DEPTH}, as it does"
+        ));
+        depth = FS_MAX_DEPTH as i64;
+    }
     if !(1..=FS_MAX_DEPTH as i64).contains(&depth) {
         return Err(ConfigError::at(
             at.clone(),
@@ -1131,6 +1162,23 @@ const CRED_ATTRS_NOT_YET: &[(&str, &str)] = &[
     ("MINPROC", "the fewest processors its jobs may ask for"),
 ];
 
+/// Why Maui 3.3.1 ignores a credential attribute a site config may hold (MCred.c reads
+/// `MCredAttr`, then the kind's own table; a name in neither, or one its switch does not
+/// set from a config file, is dropped without a word).
+fn ignored_by_3_3_1(kind: CredKind, attr: &str, value: &str) -> Option<&'static str> {
+    match (kind, attr) {
+        (_, "PLIST" | "PDEF") if value.trim().is_empty() => Some("the value is empty"),
+        (CredKind::Qos, "FLAGS") => Some("QOS flags are set with QFLAGS="),
+        (_, "FLAGS") => Some("it is no credential attribute (job flags are JOBFLAGS=)"),
+        (CredKind::Qos, _) => None,
+        (_, "QFLAGS") => Some("QFLAGS is an attribute of QOSCFG only"),
+        (CredKind::Class, "HOSTLIST") => {
+            Some("MClassProcessConfig does not set a class's host list from the config")
+        }
+        _ => None,
+    }
+}
+
 fn credential_cfg(
     c: &mut SimConfig,
     e: &Entry,
@@ -1191,6 +1239,11 @@ fn credential_attr(
                 owners.join(", ")
             )));
         }
+    } else if let Some(why) = ignored_by_3_3_1(kind, &attr.name, &attr.value) {
+        w.push(format!(
+            "{at}: warning: {object_name} is ignored, as Maui 3.3.1 ignores it: {why}"
+        ));
+        return Ok(());
     } else if let Some((_, what)) = CRED_ATTRS_NOT_YET.iter().find(|(n, _)| *n == attr.name) {
         return Err(err(format!(
             "{object_name} ({what}) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
@@ -1203,10 +1256,12 @@ fn credential_attr(
             Some(near) => format!("; did you mean {near}?"),
             None => String::new(),
         };
-        return Err(err(format!(
-            "{cfg_name}[{name}]: unknown attribute {}{hint}",
+        // MCredProcessConfig drops a name it does not know without a word.
+        w.push(format!(
+            "{at}: warning: {cfg_name}[{name}]: unknown attribute {}{hint}; ignored, as Maui 3.3.1 ignores it",
             attr.name
-        )));
+        ));
+        return Ok(());
     }
     let number =
         |text: &str| cfg::parse_float(text).map_err(|e| err(format!("{object_name}: {}", e.0)));
@@ -1426,9 +1481,11 @@ mod tests {
             err("FSDEPTH 0\n"),
             "maui.cfg:1:9: FSDEPTH: expected 1 to 24 windows, found 0"
         );
+        let deep = load("FSDEPTH 25\n").unwrap();
+        assert_eq!(deep.config.policy.fairshare.depth, 24);
         assert_eq!(
-            err("FSDEPTH 25\n"),
-            "maui.cfg:1:9: FSDEPTH: expected 1 to 24 windows, found 25"
+            deep.warnings,
+            ["maui.cfg:1:9: warning: FSDEPTH 25: Maui 3.3.1 keeps at most 24 windows; read as 24, as it does"]
         );
         assert_eq!(
             err("FSINTERVAL 0\n"),
@@ -1860,5 +1917,74 @@ mod tests {
             let got = load(text).map(|_| ()).unwrap_err().to_string();
             assert_eq!(got, want, "for {text:?}");
         }
+    }
+
+    /// SRCFG and the older SR* forms: 3.3.1's defaults, its readings of DAYS and PERIOD
+    /// with a warning where they surprise, every problem located.
+    #[test]
+    fn standing_reservations_are_read_as_3_3_1_reads_them() {
+        let c = load(
+            "SRCFG[day] HOSTLIST=n[0-3],gpu STARTTIME=9:00 ENDTIME=17:00:00\n\
+             SRCFG[day] DAYS=Mon-Fri CLASSLIST=interactive,debug! USERLIST=bob*\n\
+             SRPERIOD[old] week\nSRTASKCOUNT[old] 4\nSRRESOURCES[old] PROCS=2\n",
+        )
+        .unwrap();
+        let srs = &c.config.nodes.standing;
+        assert_eq!(srs.len(), 2);
+        let day = &srs[0];
+        assert_eq!((day.start, day.end, day.depth), (9 * 3600, 17 * 3600, 2));
+        assert_eq!(
+            day.days, 0b010_0010,
+            "Mon-Fri is Monday and Friday in 3.3.1"
+        );
+        assert_eq!(
+            day.hosts.as_deref(),
+            Some(&["n[0-3]".to_string(), "gpu".into()][..])
+        );
+        let class = &day.access[CredKind::Class.index()];
+        assert_eq!(class[0], ("interactive".into(), standing::Acl::Any));
+        assert_eq!(class[1], ("debug".into(), standing::Acl::Denied));
+        assert_eq!(
+            day.access[CredKind::User.index()],
+            [("bob".to_string(), standing::Acl::Required)]
+        );
+        let old = &srs[1];
+        assert_eq!(
+            old.period,
+            standing::Period::Day,
+            "lowercase falls back to DAY"
+        );
+        assert_eq!(old.task_count, 4);
+        assert!(
+            old.holds_nothing.is_some(),
+            "SRRESOURCES disables it in 3.3.1"
+        );
+        assert_eq!(c.warnings.len(), 3, "{:?}", c.warnings);
+        assert!(
+            c.warnings[0].contains("Monday and Friday only")
+                || c.warnings[0].contains("Mon and Fri only"),
+            "{}",
+            c.warnings[0]
+        );
+        let e = load("SRCFG[x] PERIODE=DAY DEPTH=0 HOSTLIST=n[\nSRCFG MAXTIME=1:00:00\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("4 errors in the config:"), "{e}");
+        assert!(
+            e.contains("maui.cfg:1:10: SRCFG[x]: unknown attribute PERIODE; did you mean PERIOD?"),
+            "{e}"
+        );
+        assert!(
+            e.contains("SRCFG[x] DEPTH: expected 1 to 64 periods"),
+            "{e}"
+        );
+        assert!(
+            e.contains("SRCFG[x] HOSTLIST: `n[`: not a regular expression"),
+            "{e}"
+        );
+        assert!(
+            e.contains("maui.cfg:2:1: SRCFG needs a reservation name"),
+            "{e}"
+        );
     }
 }

@@ -177,20 +177,16 @@ pub(crate) fn sr_cfg(
     w: &mut Vec<String>,
 ) -> Result<(), ConfigError> {
     let name = name_of(e, "SRCFG")?;
+    let mut errors = Vec::new();
     for attr in e.attrs()? {
         let sr = object(all, &name, &e.location);
         let what = format!("SRCFG[{name}] {}", attr.name);
-        set(
-            sr,
-            &attr.name,
-            attr.value.trim(),
-            &what,
-            &attr.location,
-            false,
-            w,
-        )?;
+        let value = attr.value.trim();
+        if let Err(err) = set(sr, &attr.name, value, &what, &attr.location, false, w) {
+            errors.push(err);
+        }
     }
-    Ok(())
+    ConfigError::all(errors).map_or(Ok(()), Err)
 }
 
 /// `SR<ATTR>[name] value …`: lists are separated by white space.
