@@ -25,6 +25,7 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     ("priority", [100.0, 100.0, 100.0]),
     ("alloc-minres", [100.0, 100.0, 100.0]),
     ("alloc-firstavail", [100.0, 100.0, 100.0]),
+    ("standing", [100.0, 100.0, 99.7]),
 ];
 
 /// The shared cases (the build script ignores these tests where they are absent).
@@ -129,6 +130,35 @@ fn every_shared_case_agrees_at_least_as_recorded() {
             None => eprintln!("{name}: {got:.1} % (no recorded figure)"),
         }
     }
+    assert!(below.is_empty(), "agreement fell: {below:?}");
+}
+
+/// mauisim's own cases (`tests/maui_cases`, made by `scripts/maui-cases.sh` with the shared
+/// harness from the real Maui 3.3.1): a standing reservation.
+#[test]
+fn own_cases_agree_at_least_as_recorded() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/maui_cases");
+    let mut below = Vec::new();
+    let mut seen = 0;
+    for (config, figures) in RECORDED {
+        for (k, floor) in figures.iter().enumerate() {
+            let case = dir.join(format!("{config}-s{}", k + 1));
+            if !case.is_dir() {
+                continue;
+            }
+            seen += 1;
+            let got = agreement(&case, semantics_for(config));
+            if got + 0.05 < *floor {
+                below.push(format!("{config}-s{}: {got:.1} % < {floor} %", k + 1));
+            }
+        }
+    }
+    assert_eq!(
+        seen,
+        3,
+        "the standing-reservation cases are in {}",
+        dir.display()
+    );
     assert!(below.is_empty(), "agreement fell: {below:?}");
 }
 

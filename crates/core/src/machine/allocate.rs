@@ -71,14 +71,14 @@ impl Machine {
     ) -> (f64, f64, f64) {
         let node = &self.spec.nodes[c.node as usize];
         if self.maui_order {
-            if let Some(key) = self.maui_key(policy, c, t, now) {
+            if let Some(key) = self.maui_key(policy, c, t, now, job.standing_access) {
                 return key;
             }
         }
         match policy {
             AllocationPolicy::LastAvailable => {
                 let gap = self
-                    .next_claim_after(c.node as usize, end)
+                    .next_claim_after(c.node as usize, end, job.standing_access)
                     .map_or(FOREVER, |s| s - end);
                 (gap as f64, c.free_procs as f64, 0.0)
             }
@@ -111,11 +111,12 @@ impl Machine {
         c: NodeCandidate,
         t: Time,
         now: Time,
+        may_use: u64,
     ) -> Option<(f64, f64, f64)> {
         let last_first = -f64::from(c.node);
         match policy {
             AllocationPolicy::LastAvailable if t == now => {
-                let free_for = self.free_for(c.node as usize, now);
+                let free_for = self.free_for(c.node as usize, now, may_use);
                 Some((-(free_for as f64), last_first, 0.0))
             }
             AllocationPolicy::LastAvailable => Some((last_first, 0.0, 0.0)),
@@ -220,21 +221,21 @@ impl Machine {
     }
 
     /// How long node `n` stays free after `now`: until its next claim that starts later.
-    pub(super) fn free_for(&self, n: usize, now: Time) -> Time {
-        self.next_claim_after(n, now + 1)
+    pub(super) fn free_for(&self, n: usize, now: Time, may_use: u64) -> Time {
+        self.next_claim_after(n, now + 1, may_use)
             .map_or(FOREVER, |s| s - now)
     }
 
-    /// The first claim on node `n` starting at or after `t`, for a job of every
-    /// credential (as the backfill windows: a standing reservation with an access list
-    /// lets it in).
-    pub(super) fn next_claim_after(&self, n: usize, t: Time) -> Option<Time> {
+    /// The first claim on node `n` starting at or after `t` that binds a job that may use
+    /// the standing reservations of `may_use` (Maui orders a job's nodes by when they stop
+    /// being available to it, MJobGetEStartTime).
+    pub(super) fn next_claim_after(&self, n: usize, t: Time, may_use: u64) -> Option<Time> {
         if self.pooled {
             return None;
         }
         self.claims[n]
             .iter()
-            .filter(|c| c.binds(self.listed_standing))
+            .filter(|c| c.binds(may_use))
             .map(|c| c.start)
             .filter(|&s| s >= t)
             .min()

@@ -252,6 +252,7 @@ impl Machine {
             ranked_ahead: std::cell::RefCell::new(RankedAhead {
                 ahead_version: 0,
                 at: Time::MIN,
+                may_use: 0,
                 nodes: Vec::new(),
             }),
             misfits: std::cell::RefCell::new(((0, Time::MIN), Vec::new())),
@@ -1046,7 +1047,8 @@ impl Machine {
                 }
             }
             visit(forever, FOREVER);
-            self.rank_ahead(now);
+            // As for a job of every credential, like `node_window`.
+            self.rank_ahead(now, self.listed_standing);
             let ranking = self.ranked_ahead.borrow();
             let longer = ranking
                 .nodes
@@ -1372,10 +1374,10 @@ impl Machine {
         let mut expired_plain: Vec<(Time, u32)> = expired
             .iter()
             .filter(|&&n| self.ahead[n as usize] == 0)
-            .map(|&n| (self.free_for(n as usize, now), n))
+            .map(|&n| (self.free_for(n as usize, now, job.standing_access), n))
             .collect();
         expired_plain.sort_unstable_by(|a, b| b.cmp(a));
-        self.rank_ahead(now);
+        self.rank_ahead(now, job.standing_access);
         let ranking = self.ranked_ahead.borrow();
         let ahead = ranking
             .nodes
@@ -1400,18 +1402,19 @@ impl Machine {
     /// Ranks the nodes with a claim ahead by how long they stay free after `now` (the
     /// longest first, the last node first among equals), unless the ranking is already
     /// of this instant and of these claims ahead.
-    fn rank_ahead(&self, now: Time) {
+    fn rank_ahead(&self, now: Time, may_use: u64) {
         let mut cache = self.ranked_ahead.borrow_mut();
-        if (cache.ahead_version, cache.at) == (self.ahead_version, now) {
+        if (cache.ahead_version, cache.at, cache.may_use) == (self.ahead_version, now, may_use) {
             return;
         }
         let ranking = &mut cache.nodes;
         ranking.clear();
         let ahead = self.ahead_nodes.iter();
-        ranking.extend(ahead.map(|n| (self.free_for(n as usize, now), n)));
+        ranking.extend(ahead.map(|n| (self.free_for(n as usize, now, may_use), n)));
         ranking.sort_unstable_by(|a, b| b.cmp(a));
         cache.ahead_version = self.ahead_version;
         cache.at = now;
+        cache.may_use = may_use;
     }
 
     /// Maui's LASTAVAILABLE starting at `t` after now: the last node first. A node can
@@ -1663,6 +1666,8 @@ impl Machine {
 struct RankedAhead {
     ahead_version: u64,
     at: Time,
+    /// The standing reservations the ranking's job may use.
+    may_use: u64,
     nodes: Vec<(Time, u32)>,
 }
 
