@@ -12,6 +12,9 @@ use std::fmt::Write;
 pub struct WindowsReport {
     pub now: Time,
     pub reservations: Vec<ReservationRow>,
+    /// The standing reservations' windows that exist at the instant (SRCFG, DEPTH
+    /// periods ahead), which the backfill windows are shaped by for the jobs they keep out.
+    pub standing: Vec<StandingRow>,
     pub windows: Vec<WindowRow>,
 }
 
@@ -21,6 +24,18 @@ pub struct ReservationRow {
     pub procs: u64,
     pub start: Time,
     pub end: Time,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StandingRow {
+    pub name: String,
+    pub nodes: u64,
+    pub procs: u64,
+    pub start: Time,
+    pub end: Time,
+    /// Whether some job may use it (an access list); without one it holds its nodes
+    /// against every job, and the backfill windows leave it out.
+    pub has_access_list: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -36,8 +51,26 @@ pub fn report(prepared: &Prepared, snapshot: &Snapshot) -> WindowsReport {
     let now = snapshot.now;
     let (decisions, windows) = snapshot.scheduler.plan(now, &snapshot.queue);
     let jobs = &prepared.workload.jobs;
+    let spec = &prepared.nodes.spec;
+    let machine = snapshot.scheduler.machine();
+    let standing = machine
+        .standing_windows()
+        .iter()
+        .map(|&(k, start, end)| {
+            let sr = &spec.standing[k as usize];
+            StandingRow {
+                name: sr.name.clone(),
+                nodes: sr.nodes.len() as u64,
+                procs: sr.nodes.iter().map(|&n| spec.nodes[n as usize].procs).sum(),
+                start,
+                end,
+                has_access_list: sr.has_access_list(),
+            }
+        })
+        .collect();
     WindowsReport {
         now,
+        standing,
         reservations: decisions
             .reservations
             .iter()
@@ -72,6 +105,30 @@ pub fn to_text(report: &WindowsReport) -> String {
             r.procs,
             clock(r.start - report.now),
             clock(r.end - report.now)
+        );
+    }
+    for s in &report.standing {
+        let from = if s.start <= report.now {
+            "now".to_string()
+        } else {
+            clock(s.start - report.now)
+        };
+        let until = if s.end >= FOREVER {
+            "no end".to_string()
+        } else {
+            clock(s.end - report.now)
+        };
+        let _ = writeln!(
+            out,
+            "  standing reservation {}: {} nodes ({} procs) from {from} to {until}{}",
+            s.name,
+            s.nodes,
+            s.procs,
+            if s.has_access_list {
+                " (its access list's jobs only; the windows below count it free)"
+            } else {
+                " (no job)"
+            }
         );
     }
     let _ = writeln!(out);
