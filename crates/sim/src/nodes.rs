@@ -565,70 +565,6 @@ fn host_list(names: &[String], ranges: &[(u32, u32)]) -> String {
     HostNames::new(names).list(ranges)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn names(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn host_lists_fold_numbered_names() {
-        let n = names(&["n0", "n1", "n2", "n3", "n7", "gpu01", "gpu02", "login"]);
-        assert_eq!(host_list(&n, &[(0, 3)]), "n[0-3]");
-        assert_eq!(host_list(&n, &[(0, 1), (4, 4)]), "n[0-1,7]");
-        assert_eq!(host_list(&n, &[(4, 4)]), "n7");
-        assert_eq!(host_list(&n, &[(3, 7)]), "n[3,7],gpu[01-02],login");
-        let padded: Vec<String> = (98..=101).map(|i| format!("sp{i:03}")).collect();
-        assert_eq!(host_list(&padded, &[(0, 3)]), "sp[098-101]");
-        let many: Vec<String> = (0..1000).map(|i| format!("n{i}")).collect();
-        assert_eq!(host_list(&many, &[(0, 499), (500, 998)]), "n[0-998]");
-        assert_eq!(host_list(&many, &[(5, 9), (20, 20)]), "n[5-9,20]");
-    }
-
-    #[test]
-    fn resource_traces_read_with_located_errors() {
-        let line = |name: &str, state: &str, procs: &str, speed: &str| {
-            format!("COMPUTENODE {state} 0 {name} rm 2048 1024 4096 {procs} 1 1 1 linux x86 [fast][gpu] [batch:1] - {speed} - - -\n")
-        };
-        let text =
-            line("a", "AVAILABLE", "4", "1.5") + "# comment\n" + &line("b", "DRAINED", "4", "1.0");
-        let (nodes, down) = parse_resource_trace(&text, Path::new("r.trace")).unwrap();
-        assert_eq!(down, 1);
-        assert_eq!(nodes.len(), 1);
-        let c = &nodes[0].cfg;
-        assert_eq!(
-            (c.procs, c.mem, c.swap, c.disk),
-            (Some(4), Some(1024), Some(2048), Some(4096))
-        );
-        assert_eq!(c.speed, Some(1.5));
-        assert_eq!(
-            c.features.as_deref(),
-            Some(&["fast".to_string(), "gpu".to_string()][..])
-        );
-        let e = parse_resource_trace(&line("a", "AVAILABLE", "0", "1"), Path::new("r.trace"))
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("line 1, field 9") && e.contains("0 processors"),
-            "{e}"
-        );
-        let e = parse_resource_trace(&line("a", "AVAILABLE", "x", "1"), Path::new("r.trace"))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("field 9"), "{e}");
-        let e = parse_resource_trace("COMPUTENODE AVAILABLE\n", Path::new("r.trace"))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("line 1") && e.contains("21 fields"), "{e}");
-        let e = parse_resource_trace(&line("a", "AVAILABLE", "4", "fast"), Path::new("r.trace"))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("field 18"), "{e}");
-    }
-}
-
 /// The local calendar's seconds since 1970-01-01 00:00 at simulated time 0: an SWF
 /// trace's `UnixStartTime` plus its `TimeZone` offset (UTC without one; Maui itself
 /// reads days in its own process's zone), or 0 for a Maui workload trace, whose times
@@ -811,4 +747,68 @@ fn sample_names(names: &[String]) -> String {
         shown.push("…");
     }
     shown.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn host_lists_fold_numbered_names() {
+        let n = names(&["n0", "n1", "n2", "n3", "n7", "gpu01", "gpu02", "login"]);
+        assert_eq!(host_list(&n, &[(0, 3)]), "n[0-3]");
+        assert_eq!(host_list(&n, &[(0, 1), (4, 4)]), "n[0-1,7]");
+        assert_eq!(host_list(&n, &[(4, 4)]), "n7");
+        assert_eq!(host_list(&n, &[(3, 7)]), "n[3,7],gpu[01-02],login");
+        let padded: Vec<String> = (98..=101).map(|i| format!("sp{i:03}")).collect();
+        assert_eq!(host_list(&padded, &[(0, 3)]), "sp[098-101]");
+        let many: Vec<String> = (0..1000).map(|i| format!("n{i}")).collect();
+        assert_eq!(host_list(&many, &[(0, 499), (500, 998)]), "n[0-998]");
+        assert_eq!(host_list(&many, &[(5, 9), (20, 20)]), "n[5-9,20]");
+    }
+
+    #[test]
+    fn resource_traces_read_with_located_errors() {
+        let line = |name: &str, state: &str, procs: &str, speed: &str| {
+            format!("COMPUTENODE {state} 0 {name} rm 2048 1024 4096 {procs} 1 1 1 linux x86 [fast][gpu] [batch:1] - {speed} - - -\n")
+        };
+        let text =
+            line("a", "AVAILABLE", "4", "1.5") + "# comment\n" + &line("b", "DRAINED", "4", "1.0");
+        let (nodes, down) = parse_resource_trace(&text, Path::new("r.trace")).unwrap();
+        assert_eq!(down, 1);
+        assert_eq!(nodes.len(), 1);
+        let c = &nodes[0].cfg;
+        assert_eq!(
+            (c.procs, c.mem, c.swap, c.disk),
+            (Some(4), Some(1024), Some(2048), Some(4096))
+        );
+        assert_eq!(c.speed, Some(1.5));
+        assert_eq!(
+            c.features.as_deref(),
+            Some(&["fast".to_string(), "gpu".to_string()][..])
+        );
+        let e = parse_resource_trace(&line("a", "AVAILABLE", "0", "1"), Path::new("r.trace"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("line 1, field 9") && e.contains("0 processors"),
+            "{e}"
+        );
+        let e = parse_resource_trace(&line("a", "AVAILABLE", "x", "1"), Path::new("r.trace"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("field 9"), "{e}");
+        let e = parse_resource_trace("COMPUTENODE AVAILABLE\n", Path::new("r.trace"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 1") && e.contains("21 fields"), "{e}");
+        let e = parse_resource_trace(&line("a", "AVAILABLE", "4", "fast"), Path::new("r.trace"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("field 18"), "{e}");
+    }
 }

@@ -229,7 +229,12 @@ fn check_axis(axis: &Axis, base: &Parsed) -> Result<()> {
                 return Err(SweepError::Usage(format!("--set {}: {hint}", axis.name)));
             }
             for value in &axis.values {
-                config_with(base, &[(axis, value)]).map_err(|e| bad(value, e.to_string()))?;
+                let loaded =
+                    config_with(base, &[(axis, value)]).map_err(|e| bad(value, e.to_string()))?;
+                // A value Maui would ignore (an unknown attribute) sweeps nothing.
+                if let Some(w) = loaded.warnings.iter().find(|w| w.starts_with("--set:")) {
+                    return Err(bad(value, w.clone()));
+                }
             }
         }
         AxisKind::Estimate => {

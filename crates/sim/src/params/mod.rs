@@ -1256,12 +1256,10 @@ fn credential_attr(
             Some(near) => format!("; did you mean {near}?"),
             None => String::new(),
         };
-        // MCredProcessConfig drops a name it does not know without a word.
-        w.push(format!(
-            "{at}: warning: {cfg_name}[{name}]: unknown attribute {}{hint}; ignored, as Maui 3.3.1 ignores it",
+        return Err(err(format!(
+            "{cfg_name}[{name}]: unknown attribute {}{hint}",
             attr.name
-        ));
-        return Ok(());
+        )));
     }
     let number =
         |text: &str| cfg::parse_float(text).map_err(|e| err(format!("{object_name}: {}", e.0)));
@@ -1588,8 +1586,10 @@ mod tests {
     /// unknown parameter with a suggestion only when one is close.
     #[test]
     fn unsimulated_parameters_are_refused_or_summed_up() {
-        let e = load("DEFERTIME 1:00:00\n").unwrap_err().to_string();
-        assert!(e.starts_with("maui.cfg:1:1: DEFERTIME ("), "{e}");
+        let e = load("JOBAGGREGATIONTIME 1:00:00\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("maui.cfg:1:1: JOBAGGREGATIONTIME ("), "{e}");
         assert!(
             e.ends_with("remove the line (or comment it out with #) to simulate without it"),
             "{e}"
