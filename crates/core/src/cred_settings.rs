@@ -69,6 +69,9 @@ pub struct CredSettings {
     /// Throttling limits (`MAXJOB=…`, `MAXIPROC=…`, QOS `OMAX*`, `MAXJOB[USER]=…`).
     #[serde(skip_serializing_if = "Limits::is_empty")]
     pub limits: Limits,
+    /// QOSCFG QFLAGS=NOBF: backfill never starts this QOS's jobs.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub no_backfill: bool,
 }
 
 /// The settings of every configured credential, by kind and id, with each kind's
@@ -90,6 +93,7 @@ static NEUTRAL: CredSettings = CredSettings {
     class_weight: None,
     fs_target: None,
     limits: Limits::NONE,
+    no_backfill: false,
 };
 
 impl CredTables {
@@ -139,6 +143,7 @@ impl CredTables {
             qt_target: qos.qt_target,
             xf_target: qos.xf_target,
             class_weight,
+            no_backfill: qos.no_backfill,
         }
     }
 }
@@ -153,6 +158,8 @@ pub struct ResolvedCreds {
     pub qt_target: Option<Time>,
     pub xf_target: Option<f64>,
     pub class_weight: Option<f64>,
+    /// The job's QOS has the NOBF flag: backfill never starts it.
+    pub no_backfill: bool,
 }
 
 #[cfg(test)]

@@ -983,7 +983,7 @@ impl Scheduler {
         let depth = self.backfill_depth();
         if policy != BackfillPolicy::FirstFit {
             let candidates: Vec<usize> = (0..order.len())
-                .filter(|&rank| self.maui_backfill_candidate(rank))
+                .filter(|&rank| self.maui_backfill_candidate(rank, &queue[order[rank]]))
                 .take(depth)
                 .collect();
             return self.fill_windows(now, order, queue, out, &candidates, Level::Hard, soft_only);
@@ -1005,7 +1005,7 @@ impl Scheduler {
             let mut listed = 0;
             for (rank, &pos) in order.iter().enumerate() {
                 let job = &queue[pos];
-                if !self.maui_backfill_candidate(rank) {
+                if !self.maui_backfill_candidate(rank, job) {
                     continue;
                 }
                 if job.procs as i64 > window.procs || job.wcl > window.duration {
@@ -1043,9 +1043,12 @@ impl Scheduler {
         any
     }
 
-    /// Whether 3.3.1's backfill considers the job at `rank`: waiting, and in the hard queue.
-    fn maui_backfill_candidate(&self, rank: usize) -> bool {
-        self.fate[rank] == Fate::Waits && self.in_hard_queue.get(rank).copied().unwrap_or(true)
+    /// Whether 3.3.1's backfill considers the job at `rank`: waiting, in the hard queue,
+    /// and not of a QOS with the NOBF flag.
+    fn maui_backfill_candidate(&self, rank: usize, job: &QueuedJob) -> bool {
+        self.fate[rank] == Fate::Waits
+            && self.in_hard_queue.get(rank).copied().unwrap_or(true)
+            && !job.cred_factors.no_backfill
     }
 
     /// The RESERVATIONQOSLIST group with depth left that may reserve `job` now, if any
@@ -1195,6 +1198,10 @@ impl Scheduler {
     /// Whether the job at `rank` is one backfill at `level` considers: left waiting by the
     /// priority pass (soft), or within only its hard limits (hard).
     fn is_candidate(&self, rank: usize, job: &QueuedJob, level: Level) -> bool {
+        if job.cred_factors.no_backfill {
+            // QOS flag NOBF (MQueue.c `MQueueBackFill` drops such jobs from its list).
+            return false;
+        }
         match level {
             Level::Soft => self.fate[rank] == Fate::Waits,
             Level::Hard => {

@@ -8,6 +8,7 @@ pub mod credentials;
 pub mod limits;
 mod maui_names;
 pub mod node_cfg;
+mod qos_flags;
 pub mod standing;
 
 use crate::params::credentials::{CredConfig, DEFAULT};
@@ -1150,14 +1151,6 @@ const CRED_ATTRS: &[(&str, &[CredKind])] = &[
 const CRED_ATTRS_NOT_YET: &[(&str, &str)] = &[
     ("PLIST", "the partitions its jobs may use"),
     ("PDEF", "the partition its jobs use by default"),
-    (
-        "QFLAGS",
-        "QOS flags: preemption, backfill, reservation and limit exemptions",
-    ),
-    (
-        "FLAGS",
-        "QOS flags: preemption, backfill, reservation and limit exemptions",
-    ),
     ("MAX.WCLIMIT", "the longest walltime its jobs may ask for"),
     ("MINPROC", "the fewest processors its jobs may ask for"),
 ];
@@ -1239,6 +1232,9 @@ fn credential_attr(
                 owners.join(", ")
             )));
         }
+    } else if kind == CredKind::Qos && attr.name == "QFLAGS" {
+        let object = c.credentials.object_mut(kind, name);
+        return qos_flags::apply(&mut object.settings, &attr.value, &object_name, at, w);
     } else if let Some(why) = ignored_by_3_3_1(kind, &attr.name, &attr.value) {
         w.push(format!(
             "{at}: warning: {object_name} is ignored, as Maui 3.3.1 ignores it: {why}"
@@ -1868,10 +1864,41 @@ mod tests {
             "maui.cfg:1:27: USERCFG[steve] PLIST (the partitions its jobs may use) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
         );
         let e = load("QOSCFG[high] QFLAGS=PREEMPTOR\nUSERCFG[DEFAULT] QDEF=high\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "maui.cfg:1:14: QOSCFG[high] QFLAGS: PREEMPTOR (its jobs preempt PREEMPTEE jobs of lower priority (PREEMPTPOLICY)) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the flag to simulate without it"
+        );
+    }
+
+    /// QFLAGS as 3.3.1 reads it: names found anywhere, in capitals; IGN* flags set the
+    /// QOS's override limits to none; the last QFLAGS replaces NOBF but not a lifted limit.
+    #[test]
+    fn qos_flags_are_read_as_3_3_1_reads_them() {
+        let c = load("QOSCFG[q] QFLAGS=IGNJOBQUEUEDPERUSER|NOBF\nQOSCFG[r] QFLAGS=NORESERVATION\n")
+            .unwrap();
+        let q = &c.config.credentials.qos["q"].settings;
+        assert!(q.no_backfill);
+        assert_eq!(
+            q.limits.override_idle[mauisim_core::Metric::Job as usize],
+            Some(0)
+        );
+        assert_eq!(
+            q.limits.override_active[mauisim_core::Metric::Job as usize],
+            None
+        );
+        assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
         assert!(
-            e.to_string()
-                .starts_with("maui.cfg:1:14: QOSCFG[high] QFLAGS (QOS flags: "),
-            "{e}"
+            c.warnings[0].contains("Maui 3.3.1 cannot set NORESERVATION"),
+            "{:?}",
+            c.warnings
+        );
+        let c = load("QOSCFG[q] QFLAGS=NOBF:IGNALL\nQOSCFG[q] QFLAGS=IGNNODEPERUSER\n").unwrap();
+        let q = &c.config.credentials.qos["q"].settings;
+        assert!(!q.no_backfill, "the last QFLAGS replaces the flags");
+        let lifted = mauisim_core::LimitPair::both(0);
+        assert_eq!(
+            q.limits.override_active[mauisim_core::Metric::Job as usize],
+            Some(lifted)
         );
     }
 

@@ -1,0 +1,212 @@
+//! `QOSCFG[q] QFLAGS=…` as Maui 3.3.1 reads it (MQOS.c `MQOSFlagsFromString`): each flag
+//! name is looked for anywhere in the value, case-sensitive, so any separator or none
+//! works; each QFLAGS replaces the flags before it, while the limits an IGN* flag lifted
+//! stay lifted (`__MQOSSetOverrideLimits` only ever sets them).
+
+use mauisim_config::{ConfigError, Location};
+use mauisim_core::{CredSettings, LimitPair, Metric};
+
+/// What one flag does in a simulation.
+enum Effect {
+    /// Lifts limits for every credential of the QOS's jobs (soft and hard): the active
+    /// limits, the idle limits and the per-job system limits on these metrics.
+    Lifts {
+        active: &'static [Metric],
+        idle: &'static [Metric],
+        per_job: &'static [Metric],
+    },
+    NoBackfill,
+    /// No effect on a schedule in 3.3.1 (set, and read by nothing that schedules).
+    Inert(&'static str),
+    /// 3.3.1 cannot set it (no case in its switch): no effect.
+    Unsettable,
+    /// Changes the schedule, and mauisim does not simulate it yet.
+    NotYet(&'static str),
+}
+
+use Metric::{Job, Node, Proc, Ps};
+
+/// 3.3.1's 24 flags (MConst.c `MQOSFlags`), the composite ones as the union of theirs.
+const FLAGS: &[(&str, Effect)] = &[
+    (
+        "IGNJOBPERUSER",
+        Effect::Lifts {
+            active: &[Job],
+            idle: &[],
+            per_job: &[Job],
+        },
+    ),
+    (
+        "IGNPROCPERUSER",
+        Effect::Lifts {
+            active: &[Proc],
+            idle: &[],
+            per_job: &[],
+        },
+    ),
+    (
+        "IGNNODEPERUSER",
+        Effect::Lifts {
+            active: &[Node, Proc],
+            idle: &[],
+            per_job: &[Node, Proc],
+        },
+    ),
+    (
+        "IGNPSPERUSER",
+        Effect::Lifts {
+            active: &[Ps],
+            idle: &[],
+            per_job: &[Ps],
+        },
+    ),
+    (
+        "IGNJOBQUEUEDPERUSER",
+        Effect::Lifts {
+            active: &[],
+            idle: &[Job],
+            per_job: &[],
+        },
+    ),
+    (
+        "IGNSYSMAXPROC",
+        Effect::Lifts {
+            active: &[Node, Proc],
+            idle: &[],
+            per_job: &[Node, Proc],
+        },
+    ),
+    ("IGNSYSMAXTIME", Effect::Inert("read by nothing in 3.3.1")),
+    (
+        "IGNSYSMAXPS",
+        Effect::Lifts {
+            active: &[Ps],
+            idle: &[],
+            per_job: &[Ps],
+        },
+    ),
+    ("IGNSRMAXTIME", Effect::Inert("read by nothing in 3.3.1")),
+    // IGNUSER: IGNJOBPERUSER, IGNNODEPERUSER, IGNPSPERUSER, IGNJOBQUEUEDPERUSER.
+    (
+        "IGNUSER",
+        Effect::Lifts {
+            active: &[Job, Node, Proc, Ps],
+            idle: &[Job],
+            per_job: &[Job, Node, Proc, Ps],
+        },
+    ),
+    // IGNSYSTEM: IGNSYSMAXPROC, IGNSYSMAXTIME, IGNSYSMAXPS.
+    (
+        "IGNSYSTEM",
+        Effect::Lifts {
+            active: &[Node, Proc, Ps],
+            idle: &[],
+            per_job: &[Node, Proc, Ps],
+        },
+    ),
+    // IGNALL: every IGN* flag but IGNPROCPERUSER (whose limit IGNNODEPERUSER lifts too).
+    (
+        "IGNALL",
+        Effect::Lifts {
+            active: &[Job, Node, Proc, Ps],
+            idle: &[Job],
+            per_job: &[Job, Node, Proc, Ps],
+        },
+    ),
+    (
+        "PREEMPTOR",
+        Effect::NotYet("its jobs preempt PREEMPTEE jobs of lower priority (PREEMPTPOLICY)"),
+    ),
+    (
+        "PREEMPTEE",
+        Effect::Inert("its jobs may be preempted, and no job preempts without a PREEMPTOR QOS"),
+    ),
+    (
+        "DEDICATED",
+        Effect::NotYet("its jobs take their nodes whole (SINGLEJOB access)"),
+    ),
+    (
+        "RESERVEALWAYS",
+        Effect::NotYet("its jobs are reserved every iteration, beyond RESERVATIONDEPTH"),
+    ),
+    (
+        "USERESERVED",
+        Effect::NotYet("its jobs run only inside reservations they may use"),
+    ),
+    ("NOBF", Effect::NoBackfill),
+    ("NORESERVATION", Effect::Unsettable),
+    ("RESTARTPREEMPT", Effect::Unsettable),
+    ("NTR", Effect::Inert("read by nothing in 3.3.1")),
+    ("RUNNOW", Effect::Inert("read by nothing in 3.3.1")),
+    (
+        "PREEMPTSPV",
+        Effect::Inert("its jobs over a soft limit may be preempted, and no job preempts without a PREEMPTOR QOS"),
+    ),
+    ("IGNHOSTLIST", Effect::Inert("no trace job asks for a host list")),
+];
+
+/// Applies `QFLAGS=value` to a QOS's settings.
+pub(super) fn apply(
+    qos: &mut CredSettings,
+    value: &str,
+    what: &str,
+    at: &Location,
+    w: &mut Vec<String>,
+) -> Result<(), ConfigError> {
+    qos.no_backfill = false;
+    let mut found = false;
+    let mut refused = Vec::new();
+    for (name, effect) in FLAGS {
+        if !value.contains(name) {
+            continue;
+        }
+        found = true;
+        match effect {
+            Effect::Lifts {
+                active,
+                idle,
+                per_job,
+            } => {
+                // A limit of 0 is none: the job's every credential is free of it.
+                for &m in *active {
+                    qos.limits.override_active[m as usize] = Some(LimitPair::both(0));
+                }
+                for &m in *idle {
+                    qos.limits.override_idle[m as usize] = Some(0);
+                }
+                for &m in *per_job {
+                    qos.limits.override_per_job[m as usize] = Some(0);
+                }
+            }
+            Effect::NoBackfill => qos.no_backfill = true,
+            Effect::Inert(why) => {
+                w.push(format!("{at}: note: {what}: {name} changes no schedule here: {why}"))
+            }
+            Effect::Unsettable => w.push(format!(
+                "{at}: warning: {what}: Maui 3.3.1 cannot set {name} (no case for it in MQOSFlagsFromString); it has no effect"
+            )),
+            Effect::NotYet(does) => refused.push(format!("{name} ({does})")),
+        }
+    }
+    if !refused.is_empty() {
+        return Err(ConfigError::at(
+            at.clone(),
+            format!(
+                "{what}: {} changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the flag to simulate without it",
+                refused.join(", ")
+            ),
+        ));
+    }
+    if !found && !value.trim().is_empty() {
+        let upper = value.to_ascii_uppercase();
+        let hint = if FLAGS.iter().any(|(n, _)| upper.contains(n)) {
+            " (3.3.1 matches flag names in capitals only)"
+        } else {
+            ""
+        };
+        w.push(format!(
+            "{at}: warning: {what}: no QOS flag Maui 3.3.1 knows in `{value}`{hint}; the QOS has no flags"
+        ));
+    }
+    Ok(())
+}
