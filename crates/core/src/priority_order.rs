@@ -361,7 +361,7 @@ impl PriorityOrder {
             if j.procs as i64 > free && key.upper < threshold {
                 return false;
             }
-            if key.exact_at != now {
+            if !key.is_exact(now, j) {
                 evaluate_exactly(key, j, at, fs, per_bypass);
             }
             key.contends = true;
@@ -447,7 +447,7 @@ impl PriorityOrder {
                 if below + above.count() == backfilled.len() {
                     below
                 } else {
-                    if key.exact_at != at.now {
+                    if !key.is_exact(at.now, j) {
                         evaluate_exactly(key, j, at, fs, per_bypass);
                     }
                     backfilled.iter().filter(|b| *b > key).count()
@@ -528,6 +528,9 @@ const BOUND_HORIZON: Time = 900;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct WaitState {
     eff_queue_start: Time,
+    /// The queue time 3.3.1's last selection recorded (Maui semantics): it moves at an
+    /// iteration's end, so two iterations at one instant may see different priorities.
+    selected_queued: Option<Time>,
     bypass: u32,
     soft_violation: bool,
     system_priority: u32,
@@ -537,6 +540,7 @@ impl WaitState {
     fn of(job: &QueuedJob) -> Self {
         WaitState {
             eff_queue_start: job.eff_queue_start,
+            selected_queued: job.selected_queued,
             bypass: job.bypass,
             soft_violation: job.soft_violation,
             system_priority: job.system_priority,
@@ -586,9 +590,9 @@ impl Key {
     /// Records the priority evaluated at `now`.
     #[inline]
     fn evaluated(&mut self, priority: i64, now: Time, job: &QueuedJob, per_bypass: Option<f64>) {
+        self.follow(WaitState::of(job), per_bypass);
         self.neg_priority = -priority;
         self.exact_at = now;
-        self.follow(WaitState::of(job), per_bypass);
     }
 
     /// Takes the job's state on, keeping the upper bound where it can: a job bypassed
@@ -598,6 +602,9 @@ impl Key {
         if state == self.state {
             return;
         }
+        // The last priority stays a lower bound, no longer the priority: a job bypassed
+        // once more at the same instant gains BYPASSWEIGHT at once.
+        self.exact_at = Time::MIN;
         let only_bypassed = WaitState {
             bypass: self.state.bypass,
             ..state
@@ -618,6 +625,11 @@ impl Key {
     fn bounds_hold(&mut self, now: Time, job: &QueuedJob, per_bypass: Option<f64>) -> bool {
         self.follow(WaitState::of(job), per_bypass);
         now <= self.until && self.exact_at <= now
+    }
+
+    /// Whether the priority was evaluated at `now` with the job as it is.
+    fn is_exact(&self, now: Time, job: &QueuedJob) -> bool {
+        self.exact_at == now && self.state == WaitState::of(job)
     }
 
     fn rank(&self) -> (i64, Time, u64, usize) {
