@@ -36,6 +36,16 @@ impl Res {
         }
     }
 
+    /// What is left of `self` once `used` is taken (none below zero).
+    pub(crate) fn less(self, used: Res) -> Res {
+        Res {
+            procs: self.procs.saturating_sub(used.procs),
+            mem: self.mem.saturating_sub(used.mem),
+            swap: self.swap.saturating_sub(used.swap),
+            disk: self.disk.saturating_sub(used.disk),
+        }
+    }
+
     pub(crate) fn add(&mut self, o: Res) {
         *self = self.plus(o);
     }

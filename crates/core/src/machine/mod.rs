@@ -1169,12 +1169,7 @@ impl Machine {
                 starts_inside = true;
             }
         }
-        let free_at_a = Res {
-            procs: cap.procs.saturating_sub(at_a.procs),
-            mem: cap.mem.saturating_sub(at_a.mem),
-            swap: cap.swap.saturating_sub(at_a.swap),
-            disk: cap.disk.saturating_sub(at_a.disk),
-        };
+        let free_at_a = cap.less(at_a);
         let first = tasks_within(free_at_a, per_task);
         if !starts_inside || first == 0 {
             return first;
@@ -1186,12 +1181,7 @@ impl Machine {
             for c in overlapping.clone().filter(|c| c.start <= t && t < c.end) {
                 used.add(c.takes);
             }
-            let free = Res {
-                procs: cap.procs.saturating_sub(used.procs),
-                mem: cap.mem.saturating_sub(used.mem),
-                swap: cap.swap.saturating_sub(used.swap),
-                disk: cap.disk.saturating_sub(used.disk),
-            };
+            let free = cap.less(used);
             fewest = fewest.min(tasks_within(free, per_task));
             if fewest == 0 {
                 break;
@@ -1278,12 +1268,7 @@ impl Machine {
                 .filter(|c| c.start <= t && t < c.end)
                 .collect();
             let used = taken(&active, may_use);
-            let free = Res {
-                procs: cap.procs.saturating_sub(used.procs),
-                mem: cap.mem.saturating_sub(used.mem),
-                swap: cap.swap.saturating_sub(used.swap),
-                disk: cap.disk.saturating_sub(used.disk),
-            };
+            let free = cap.less(used);
             fewest = fewest.min(tasks_within(free, per_task));
             if fewest == 0 {
                 break;
