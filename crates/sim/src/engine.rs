@@ -658,8 +658,9 @@ impl<'a, S: Sink> Sim<'a, S> {
                 held[pos] = true;
             }
         }
-        if self.scheduler.machine().has_recurring_standing() {
-            // Nothing ran or changed for a whole cycle of the windows: those left never fit.
+        if self.scheduler.machine().has_standing() {
+            // Nothing changed for a whole cycle of the windows (or after the last one
+            // ended): the jobs left never fit beside the reservations they may not use.
             for (pos, job) in self.queue.iter().enumerate() {
                 if held[pos] {
                     continue;

@@ -492,3 +492,41 @@ fn a_job_waiting_for_a_standing_reservation_starts_when_it_ends() {
         }
     }
 }
+
+/// A job that no end of a standing reservation's window ever lets in (here one without
+/// end on two of four nodes) is held with that reason, in both event orders, and the jobs
+/// that fit beside it run.
+#[test]
+fn a_job_that_never_fits_beside_standing_reservations_is_held() {
+    for order in [EventOrder::PerEvent, EventOrder::PerInstant] {
+        let mut spec = MachineSpec::homogeneous(4, 1);
+        let mut forever = standing_reservation(0, 1, false, 0);
+        forever.when = Recurrence::Once {
+            start: 0,
+            end: mauisim_core::FOREVER,
+        };
+        forever.nodes = vec![2, 3];
+        spec.standing = vec![forever];
+        let jobs = vec![
+            Job::synthetic(1, 0, 100, 100, 3),
+            Job::synthetic(2, 0, 100, 100, 2),
+        ];
+        let mut policy = PolicyConfig::with_backfill(BackfillPolicy::FirstFit, 1);
+        policy.semantics = Semantics::Maui;
+        let engine = EngineOptions {
+            order,
+            pooled: false,
+            check: true,
+            ..EngineOptions::default()
+        };
+        let (outcomes, stats) = simulate(&jobs, Arc::new(spec), policy, engine).unwrap();
+        assert_eq!(stats.held.len(), 1);
+        assert_eq!(stats.held[0].0, 0, "job 1 is held");
+        assert_eq!(
+            stats.held[0].1.source,
+            mauisim_core::Source::Machine(mauisim_core::Shortfall::StandingWindows)
+        );
+        assert_eq!(outcomes[1].start, 0);
+        assert_eq!(stats.job_nodes[1], vec![(0, 1)]);
+    }
+}

@@ -373,9 +373,10 @@ impl Machine {
         ends.filter(|&end| end < FOREVER).min()
     }
 
-    /// Whether some standing reservation's windows recur.
-    pub fn has_recurring_standing(&self) -> bool {
-        self.spec.standing.iter().any(|sr| sr.cycle() > 0)
+    /// Whether the machine has standing reservations (a job may then never fit: one that
+    /// no window's end lets in).
+    pub fn has_standing(&self) -> bool {
+        !self.spec.standing.is_empty()
     }
 
     /// After how long the standing reservations' windows repeat (0 without recurring
