@@ -110,6 +110,24 @@ pub enum NodeAccess {
     Shared,
     /// A node runs one job at a time.
     SingleJob,
+    /// A node runs one task at a time: a job takes a whole node for each task.
+    SingleTask,
+}
+
+impl NodeAccess {
+    /// Whether a node runs one job at a time (SINGLEJOB or SINGLETASK).
+    pub fn is_exclusive(self) -> bool {
+        self != NodeAccess::Shared
+    }
+
+    /// The tasks of a job a node may hold, of the `fit` its resources allow.
+    pub(crate) fn tasks_per_node(self, fit: u64) -> u64 {
+        if self == NodeAccess::SingleTask {
+            fit.min(1)
+        } else {
+            fit
+        }
+    }
 }
 
 /// NODEALLOCATIONPOLICY (guide 5.2.2).

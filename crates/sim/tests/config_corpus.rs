@@ -32,16 +32,7 @@ const NOT_YET: &[(&str, &[&str])] = &[
 
 /// Warnings that say a setting is read as something else, still expected per file (the
 /// same rule: when the setting is simulated the entry must go).
-const READ_AS_OTHER: &[(&str, &str)] = &[
-    (
-        "01-It4innovations-Maui-Simulation.cfg",
-        "NODEACCESSPOLICY SINGLETASK",
-    ),
-    (
-        "02-LuckierDodge-Maui-Simulation.cfg",
-        "NODEACCESSPOLICY SINGLETASK",
-    ),
-];
+const READ_AS_OTHER: &[(&str, &str)] = &[];
 
 /// Warnings that would hide a scheduling effect: anything read as something else.
 const HIDING: &[&str] = &["not simulated", "read as SINGLEJOB"];

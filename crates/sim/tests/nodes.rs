@@ -292,7 +292,7 @@ fn bad_node_config_is_a_located_error() {
         ("NODECFG[a] PRIORITYF='SPEED + FOO'\n", "maui.cfg:1:12: NODECFG[a] PRIORITYF: column 9 of `SPEED + FOO`: unknown node attribute 'FOO'"),
         ("NODECFG[a] PRIORITYF='SPEED -'\n", "maui.cfg:1:12: NODECFG[a] PRIORITYF: column 8 of `SPEED -`: expected a node attribute name, found the end"),
         ("NODEALLOCATIONPOLICY BOGUS\n", "maui.cfg:1:1: NODEALLOCATIONPOLICY: unknown policy `BOGUS`"),
-        ("NODEACCESSPOLICY SOMETIMES\n", "maui.cfg:1:1: NODEACCESSPOLICY: expected SHARED or SINGLEJOB"),
+        ("NODEACCESSPOLICY SOMETIMES\n", "maui.cfg:1:1: NODEACCESSPOLICY: expected SHARED, SINGLEJOB, SINGLETASK or SINGLEUSER"),
         ("NODECFG PROCS=2\n", "maui.cfg:1:1: NODECFG needs a node name"),
     ];
     for (text, expected) in cases {
@@ -528,5 +528,35 @@ fn a_job_that_never_fits_beside_standing_reservations_is_held() {
         );
         assert_eq!(outcomes[1].start, 0);
         assert_eq!(stats.job_nodes[1], vec![(0, 1)]);
+    }
+}
+
+/// NODEACCESSPOLICY SINGLETASK: a node holds one task, so a job of two one-processor
+/// tasks takes two whole 4-processor nodes and a third job waits for one; under
+/// SINGLEJOB the two tasks share a node and the third job takes the other at once.
+#[test]
+fn single_task_gives_each_task_a_whole_node() {
+    for (access, b_start, a_nodes) in [
+        (NodeAccess::SingleTask, 100, vec![(0, 1)]),
+        (NodeAccess::SingleJob, 0, vec![(0, 0)]),
+    ] {
+        let mut spec = MachineSpec::homogeneous(2, 4);
+        spec.access = access;
+        spec.allocation = AllocationPolicy::FirstAvailable;
+        let jobs = vec![
+            Job::synthetic(1, 0, 100, 100, 2),
+            Job::synthetic(2, 0, 50, 50, 1),
+        ];
+        let mut policy = PolicyConfig::with_backfill(BackfillPolicy::FirstFit, 1);
+        policy.semantics = Semantics::Maui;
+        let engine = EngineOptions {
+            pooled: false,
+            check: true,
+            ..EngineOptions::default()
+        };
+        let (outcomes, stats) = simulate(&jobs, Arc::new(spec), policy, engine).unwrap();
+        assert_eq!(outcomes[0].start, 0, "{access:?}");
+        assert_eq!(stats.job_nodes[0], a_nodes, "{access:?}");
+        assert_eq!(outcomes[1].start, b_start, "{access:?}");
     }
 }

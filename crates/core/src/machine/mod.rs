@@ -23,7 +23,7 @@ mod node_bitmap;
 
 use crate::check::{Rule, Violation};
 use crate::job::{JobIdx, QueuedJob};
-use crate::node::{tasks_within, AllocationPolicy, MachineSpec, NodeAccess, NodeCandidate, Res};
+use crate::node::{tasks_within, AllocationPolicy, MachineSpec, NodeCandidate, Res};
 use crate::profile::{Profile, Window, FOREVER};
 use crate::slots::{merge_ranges, SlotPool, SlotRange};
 use crate::Time;
@@ -462,7 +462,10 @@ impl Machine {
         let tasks = *self.capacity.entry((r, part)).or_insert_with(|| {
             (0..spec.nodes.len())
                 .filter(|&n| spec.can_host(n, need, r.features, part))
-                .map(|n| tasks_within(spec.nodes[n].capacity(), need))
+                .map(|n| {
+                    spec.access
+                        .tasks_per_node(tasks_within(spec.nodes[n].capacity(), need))
+                })
                 .sum()
         });
         if tasks == 0 && job.procs > 0 {
@@ -484,7 +487,9 @@ impl Machine {
                 .filter(|&n| spec.can_host(n, need, r.features, part))
                 .map(|n| NodeCandidate {
                     node: n as u32,
-                    tasks: tasks_within(spec.nodes[n].capacity(), need),
+                    tasks: spec
+                        .access
+                        .tasks_per_node(tasks_within(spec.nodes[n].capacity(), need)),
                     free_procs: spec.nodes[n].procs,
                 })
                 .collect();
@@ -908,7 +913,7 @@ impl Machine {
         }
         for (n, claims) in self.claims.iter().enumerate() {
             let cap = self.spec.nodes[n].capacity();
-            let single = self.spec.access == NodeAccess::SingleJob;
+            let single = self.spec.access.is_exclusive();
             let points =
                 std::iter::once(now).chain(claims.iter().map(|c| c.start).filter(|&s| s > now));
             for t in points {
@@ -1030,7 +1035,7 @@ impl Machine {
                 duration = duration.min(until - now);
             }
         };
-        if self.exhaustive || self.spec.access == NodeAccess::SingleJob {
+        if self.exhaustive || self.spec.access.is_exclusive() {
             for n in self.nodes_free_now(now) {
                 let (free, until) = self.node_window(n, now);
                 visit(free, until);
@@ -1078,7 +1083,7 @@ impl Machine {
         let claims = self.claims[n as usize]
             .iter()
             .filter(|c| c.binds(self.listed_standing));
-        let single = self.spec.access == NodeAccess::SingleJob;
+        let single = self.spec.access.is_exclusive();
         let active = claims.clone().filter(|c| c.start <= now && now < c.end);
         let free = if single && active.clone().next().is_some() {
             0
@@ -1150,14 +1155,14 @@ impl Machine {
             && overlapping
                 .clone()
                 .any(|c| matches!(c.owner, Owner::Standing(_)));
-        if standing_overlaps && spec.access != NodeAccess::SingleJob {
+        if standing_overlaps && !spec.access.is_exclusive() {
             return self.hostable_around_standing(n, a, b, may_use, per_task);
         }
-        if spec.access == NodeAccess::SingleJob {
+        if spec.access.is_exclusive() {
             return if overlapping.clone().next().is_some() {
                 0
             } else {
-                tasks_within(cap, per_task)
+                spec.access.tasks_per_node(tasks_within(cap, per_task))
             };
         }
         // Usually nothing starts inside [a, b): what is taken at `a` decides.
@@ -1505,7 +1510,7 @@ impl Machine {
             && features == 0
             && part == 0
             && !self.exhaustive
-            && self.spec.access != NodeAccess::SingleJob;
+            && !self.spec.access.is_exclusive();
         let followed: Vec<u32> = if by_jobs {
             self.ahead_nodes.iter().collect()
         } else {

@@ -30,6 +30,7 @@ fn access_name<S: serde::Serializer>(a: &NodeAccess, s: S) -> Result<S::Ok, S::E
     s.serialize_str(match a {
         NodeAccess::Shared => "SHARED",
         NodeAccess::SingleJob => "SINGLEJOB",
+        NodeAccess::SingleTask => "SINGLETASK",
     })
 }
 
@@ -131,7 +132,8 @@ pub(crate) fn access_policy(
     c.access = match text.trim() {
         "SHARED" => NodeAccess::Shared,
         "SINGLEJOB" => NodeAccess::SingleJob,
-        "SINGLETASK" | "SINGLEUSER" => {
+        "SINGLETASK" => NodeAccess::SingleTask,
+        "SINGLEUSER" => {
             w.push(format!(
                 "{}: warning: NODEACCESSPOLICY {text} is not simulated; read as SINGLEJOB",
                 e.location
@@ -141,7 +143,7 @@ pub(crate) fn access_policy(
         other => {
             return Err(ConfigError::at(
                 e.location.clone(),
-                format!("NODEACCESSPOLICY: expected SHARED or SINGLEJOB, found `{other}`"),
+                format!("NODEACCESSPOLICY: expected SHARED, SINGLEJOB, SINGLETASK or SINGLEUSER, found `{other}`"),
             ))
         }
     };
