@@ -8,17 +8,19 @@
 /// `AB` vs `XY`) is never suggested, since that would be a replacement, not a correction.
 pub fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
     let name = fold(name);
-    let limit = (name.len() / 3).max(2);
+    let limit = (name.chars().count() / 3).max(2);
     let mut best: Option<(usize, &'a str)> = None;
     for &cand in candidates {
         let folded = fold(cand);
         // Distance is at least the length difference; skipping early bounds the work when
         // `name` is huge garbage.
-        if folded.len().abs_diff(name.len()) > limit {
+        let (len, cand_len) = (name.chars().count(), folded.chars().count());
+        if cand_len.abs_diff(len) > limit {
             continue;
         }
-        let d = osa_distance(&name, &folded);
-        let useful = d == 0 || d < name.len().max(folded.len());
+        // Levenshtein plus adjacent transpositions (`MAXJBO` -> `MAXJOB` is one edit).
+        let d = strsim::osa_distance(&name, &folded);
+        let useful = d == 0 || d < len.max(cand_len);
         let better = match best {
             None => true,
             Some((b, _)) => d < b,
@@ -30,30 +32,8 @@ pub fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
     best.map(|(_, c)| c)
 }
 
-fn fold(s: &str) -> Vec<char> {
+fn fold(s: &str) -> String {
     s.chars().flat_map(char::to_uppercase).collect()
-}
-
-/// Levenshtein plus adjacent transpositions (`MAXJBO` -> `MAXJOB` is one edit).
-fn osa_distance(a: &[char], b: &[char]) -> usize {
-    let w = b.len() + 1;
-    let mut prev2 = vec![0usize; w];
-    let mut prev: Vec<usize> = (0..w).collect();
-    let mut cur = vec![0usize; w];
-    for i in 1..=a.len() {
-        cur[0] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(prev2[j - 2] + 1);
-            }
-            cur[j] = v;
-        }
-        std::mem::swap(&mut prev2, &mut prev);
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]
@@ -72,7 +52,7 @@ mod tests {
     ];
 
     fn dist(a: &str, b: &str) -> usize {
-        osa_distance(&fold(a), &fold(b))
+        strsim::osa_distance(&fold(a), &fold(b))
     }
 
     #[test]
