@@ -40,8 +40,8 @@ pub use limits::{
 };
 pub use machine::{Allocation, HeldId, Machine, Unfit};
 pub use node::{
-    AllocationPolicy, FeatureMask, MachineSpec, NodeAccess, NodeAllocator, NodeCandidate, NodeSpec,
-    Request, Res,
+    maui_memory_tier, AllocationPolicy, FeatureMask, MachineSpec, NodeAccess, NodeAllocator,
+    NodeCandidate, NodeSpec, Request, Res,
 };
 pub use policy::{
     BackfillMetric, BackfillPolicy, Chunking, PolicyConfig, ReservationGroup, ReservationPolicy,

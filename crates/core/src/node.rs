@@ -102,6 +102,16 @@ impl NodeSpec {
     }
 }
 
+/// Maui 3.3.1's MINRESOURCE memory tier of a node of `mem` MB (MSched.c `MJobAllocMNL`
+/// walks 64, 128, ... 8192 MB and takes every node left at 8192): the tiers are taken
+/// smallest first.
+pub fn maui_memory_tier(mem: u64) -> u64 {
+    (6..=13)
+        .map(|b| 1u64 << b)
+        .find(|&m| mem <= m)
+        .unwrap_or(8192)
+}
+
 /// NODEACCESSPOLICY.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum NodeAccess {

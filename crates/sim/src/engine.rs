@@ -649,24 +649,17 @@ impl<'a, S: Sink> Sim<'a, S> {
         }
         let now = self.end_time();
         let verdicts = self.scheduler.explain(now, &mut self.queue);
-        let mut held = vec![false; self.queue.len()];
+        let mut limits: Vec<Option<Blocked>> = vec![None; self.queue.len()];
         for (pos, verdict) in verdicts {
             if let Verdict::Blocked(limit) = verdict {
-                let i = self.queue[pos].idx.0 as usize;
-                self.stats.held.push((i, limit));
-                self.entry_mut(i).finished = true;
-                held[pos] = true;
+                limits[pos] = Some(limit);
             }
         }
         if self.scheduler.machine().has_standing() {
             // Nothing changed for a whole cycle of the windows (or after the last one
             // ended): the jobs left never fit beside the reservations they may not use.
-            for (pos, job) in self.queue.iter().enumerate() {
-                if held[pos] {
-                    continue;
-                }
-                let i = job.idx.0 as usize;
-                let limit = Blocked {
+            for (limit, job) in limits.iter_mut().zip(&self.queue) {
+                limit.get_or_insert(Blocked {
                     scope: Scope::PerJob,
                     level: Level::Hard,
                     owner: mauisim_core::Owner::System,
@@ -675,19 +668,20 @@ impl<'a, S: Sink> Sim<'a, S> {
                     usage: 0,
                     amount: job.procs,
                     limit: 0,
-                };
-                self.stats.held.push((i, limit));
-                held[pos] = true;
+                });
             }
-            for pos in (0..self.queue.len()).filter(|&p| held[p]) {
+        }
+        for (pos, limit) in limits.iter().enumerate() {
+            if let Some(limit) = limit {
                 let i = self.queue[pos].idx.0 as usize;
+                self.stats.held.push((i, *limit));
                 self.entry_mut(i).finished = true;
             }
         }
         let mut pos = 0;
         self.queue.retain(|_| {
             pos += 1;
-            !held[pos - 1]
+            limits[pos - 1].is_none()
         });
         self.stats.held.sort_by_key(|(i, _)| *i);
     }

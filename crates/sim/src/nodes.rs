@@ -13,8 +13,8 @@ use crate::params::node_cfg::{feature_list, NodeCfg, NodeConfig};
 use crate::params::standing::{Acl, Period, StandingCfg};
 use crate::trace::workload::Machine;
 use mauisim_core::{
-    CredKind, FeatureMask, MachineSpec, NodeSpec, Recurrence, StandingAccess, StandingReservation,
-    Time, DAY, EVERY_DAY, WEEK,
+    maui_memory_tier, CredKind, FeatureMask, MachineSpec, NodeSpec, Recurrence, StandingAccess,
+    StandingReservation, Time, DAY, EVERY_DAY, WEEK,
 };
 use std::path::Path;
 use std::sync::Arc;
@@ -666,9 +666,8 @@ fn lay_standing(
     } else if sr.task_count > 0 {
         // 3.3.1 lays a TASKCOUNT reservation by MINRESOURCE whatever the allocation
         // policy: the smallest memory class first (64 MB … 8 GB), the last node first.
-        let class = |mem: u64| (0..8).find(|&c| mem <= 64 << c).unwrap_or(8);
         let mut order: Vec<usize> = (0..specs.len()).filter(|&n| feasible(n)).collect();
-        order.sort_by_key(|&n| (class(specs[n].mem), std::cmp::Reverse(n)));
+        order.sort_by_key(|&n| (maui_memory_tier(specs[n].mem), std::cmp::Reverse(n)));
         let mut left = sr.task_count;
         for n in order {
             if left == 0 {

@@ -4,7 +4,7 @@
 
 use super::{Allocation, Machine, Owner};
 use crate::job::QueuedJob;
-use crate::node::{AllocationPolicy, MachineSpec, NodeCandidate, Res};
+use crate::node::{maui_memory_tier, AllocationPolicy, MachineSpec, NodeCandidate, Res};
 use crate::priorityf::{NodeVar, NodeVars};
 use crate::profile::FOREVER;
 use crate::Time;
@@ -121,11 +121,7 @@ impl Machine {
             }
             AllocationPolicy::LastAvailable => Some((last_first, 0.0, 0.0)),
             AllocationPolicy::MinResource => {
-                let mem = self.spec.nodes[c.node as usize].mem;
-                let tier = (6..=13)
-                    .map(|b| 1u64 << b)
-                    .find(|&m| mem <= m)
-                    .unwrap_or(8192);
+                let tier = maui_memory_tier(self.spec.nodes[c.node as usize].mem);
                 Some((tier as f64, last_first, 0.0))
             }
             _ => None,

@@ -179,7 +179,8 @@ pub struct Machine {
     version: u64,
     /// Changes to claims ahead so far: what `ranked_ahead` is valid for.
     ahead_version: u64,
-    /// Changes to running jobs so far (starts, ends, extensions).
+    /// Changes to running jobs so far (starts, ends, extensions), and to the standing
+    /// reservations' windows: what carried reservation searches are valid for.
     running_version: u64,
     /// The reservations of the last iteration, carried to this one (see
     /// [`CarriedSearches`]).
@@ -1220,28 +1221,16 @@ impl Machine {
         }
         preferred.sort_unstable();
         preferred.dedup();
-        let nodes: Vec<u32> = if t == now {
-            self.nodes_free_now(now)
-        } else {
-            (0..self.spec.nodes.len() as u32).collect()
-        };
-        let candidate = |n: u32| {
-            let h = self.hostable(n as usize, t, end, job, per_task);
-            (h > 0).then(|| NodeCandidate {
-                node: n,
-                tasks: h,
-                free_procs: self.free_procs_at(n as usize, t),
-            })
-        };
-        let (inside, outside): (Vec<u32>, Vec<u32>) = nodes
+        let (inside, outside): (Vec<u32>, Vec<u32>) = self
+            .nodes_to_visit(t, now)
             .into_iter()
             .partition(|n| preferred.binary_search(n).is_ok());
-        let inside: Vec<NodeCandidate> = inside.into_iter().filter_map(candidate).collect();
+        let inside = self.candidates(inside, t, end, job, per_task);
         let inside_tasks: u64 = inside.iter().map(|c| c.tasks).sum();
         if inside_tasks >= tasks {
             return Some(self.choose(t, now, end, job, tasks, inside));
         }
-        let outside: Vec<NodeCandidate> = outside.into_iter().filter_map(candidate).collect();
+        let outside = self.candidates(outside, t, end, job, per_task);
         let rest = self.choose(t, now, end, job, tasks - inside_tasks, outside);
         Some(rest.map(|rest| {
             let mut all: Allocation = inside.iter().map(|c| (c.node, c.tasks)).collect();
@@ -1316,28 +1305,42 @@ impl Machine {
                 self.place_later_last_node_first(t, end, job, per_task, tasks)
             };
         }
-        let nodes: Vec<u32> = if t == now {
-            self.nodes_free_now(now)
-        } else {
-            (0..self.spec.nodes.len() as u32).collect()
-        };
-        let mut cands: Vec<NodeCandidate> = Vec::new();
-        let mut total = 0;
-        for n in nodes {
-            let h = self.hostable(n as usize, t, end, job, per_task);
-            if h > 0 {
-                total += h;
-                cands.push(NodeCandidate {
-                    node: n,
-                    tasks: h,
-                    free_procs: self.free_procs_at(n as usize, t),
-                });
-            }
-        }
-        if total < tasks {
+        let cands = self.candidates(self.nodes_to_visit(t, now), t, end, job, per_task);
+        if cands.iter().map(|c| c.tasks).sum::<u64>() < tasks {
             return None;
         }
         self.choose(t, now, end, job, tasks, cands)
+    }
+
+    /// The nodes a placement starting at `t` visits: those free now for a start now,
+    /// every node for a later one.
+    fn nodes_to_visit(&self, t: Time, now: Time) -> Vec<u32> {
+        if t == now {
+            self.nodes_free_now(now)
+        } else {
+            (0..self.spec.nodes.len() as u32).collect()
+        }
+    }
+
+    /// The nodes of `nodes` that can host some task of `job` over `[t, end)`, as the
+    /// allocation policy's candidates.
+    fn candidates(
+        &self,
+        nodes: Vec<u32>,
+        t: Time,
+        end: Time,
+        job: &QueuedJob,
+        per_task: Res,
+    ) -> Vec<NodeCandidate> {
+        let candidate = |n: u32| {
+            let h = self.hostable(n as usize, t, end, job, per_task);
+            (h > 0).then(|| NodeCandidate {
+                node: n,
+                tasks: h,
+                free_procs: self.free_procs_at(n as usize, t),
+            })
+        };
+        nodes.into_iter().filter_map(candidate).collect()
     }
 
     /// Maui's LASTAVAILABLE starting now (see `allocate::maui_key`): the nodes free for
