@@ -52,33 +52,12 @@ impl Nodes {
         self.spec.total_procs()
     }
 
-    /// The bit of a feature name, if some node has it.
-    pub(crate) fn feature_bit(&self, name: &str) -> Option<FeatureMask> {
-        self.features.iter().position(|f| f == name).map(|i| 1 << i)
-    }
-
     /// Feature names as a mask; an unknown name is an error naming it.
     pub(crate) fn feature_mask(
         &self,
         names: &[String],
     ) -> std::result::Result<FeatureMask, String> {
-        let mut mask = 0;
-        for n in names {
-            match self.feature_bit(n) {
-                Some(b) => mask |= b,
-                None => {
-                    return Err(format!(
-                        "unknown feature `{n}`: no node has it (nodes have: {})",
-                        if self.features.is_empty() {
-                            "none".to_string()
-                        } else {
-                            self.features.join(" ")
-                        }
-                    ))
-                }
-            }
-        }
-        Ok(mask)
+        feature_mask_of(&self.features, names)
     }
 
     /// Node-index ranges as a compact host list: `n[0-3,7],gpu1`.
@@ -599,17 +578,8 @@ fn lay_standing(
     if sr.holds_nothing.is_some() {
         return Ok(None);
     }
-    let mut wanted: FeatureMask = 0;
-    for f in &sr.features {
-        match features.iter().position(|x| x == f) {
-            Some(i) => wanted |= 1 << i,
-            None => {
-                return Err(usage(format!(
-                    "{what} NODEFEATURES: no node has feature `{f}`"
-                )))
-            }
-        }
-    }
+    let wanted = feature_mask_of(features, &sr.features)
+        .map_err(|e| usage(format!("{what} NODEFEATURES: {e}")))?;
     let partition = match &sr.partition {
         Some(p) => match names.partition_number(p) {
             Some(number) => number,
@@ -737,6 +707,28 @@ fn lay_standing(
         when,
         access,
     }))
+}
+
+/// Feature `names` as a mask over the nodes' `known` features (bit `i` is `known[i]`); an
+/// unknown name is an error naming it and the features there are.
+fn feature_mask_of(known: &[String], names: &[String]) -> std::result::Result<FeatureMask, String> {
+    let mut mask = 0;
+    for n in names {
+        match known.iter().position(|f| f == n) {
+            Some(i) => mask |= 1 << i,
+            None => {
+                return Err(format!(
+                    "unknown feature `{n}`: no node has it (nodes have: {})",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(" ")
+                    }
+                ))
+            }
+        }
+    }
+    Ok(mask)
 }
 
 /// The first few node names, for an error that says which names there are.
