@@ -1,17 +1,7 @@
-//! Maui's workload trace format (44 fields per line): read or refused with its line.
+//! Fuzz target `maui_trace`: see `../bodies.rs` for what it checks.
 #![no_main]
-use libfuzzer_sys::fuzz_target;
-use std::io::Write;
 
-fuzz_target!(|data: &[u8]| {
-    // The reader takes a path (it sniffs gzip); a per-process scratch file.
-    let path = std::env::temp_dir().join(format!("mauisim-fuzz-{}.trace", std::process::id()));
-    let Ok(mut file) = std::fs::File::create(&path) else {
-        return;
-    };
-    if file.write_all(data).is_err() {
-        return;
-    }
-    drop(file);
-    let _ = mauisim_sim::trace::maui::read(&path);
-});
+#[path = "../bodies.rs"]
+mod bodies;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bodies::maui_trace(data));

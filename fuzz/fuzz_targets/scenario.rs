@@ -1,11 +1,7 @@
-//! Scenario files (TOML): read and checked, or refused with file:line.
+//! Fuzz target `scenario`: see `../bodies.rs` for what it checks.
 #![no_main]
-use libfuzzer_sys::fuzz_target;
-use std::path::Path;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    let _ = mauisim_sim::scenario::parse(text, Path::new("fuzz.toml"));
-});
+#[path = "../bodies.rs"]
+mod bodies;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bodies::scenario(data));

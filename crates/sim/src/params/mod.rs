@@ -1259,6 +1259,18 @@ fn credential_attr(
     }
     let number =
         |text: &str| cfg::parse_float(text).map_err(|e| err(format!("{object_name}: {}", e.0)));
+    // A credential's PRIORITY and its QOS/class weights multiply the component weights, so
+    // they share their bound: a larger value turned priorities into infinities and NaN.
+    let weight = |text: &str| {
+        let value = number(text)?;
+        if value.abs() > MAX_WEIGHT {
+            return Err(err(format!(
+                "{object_name}: expected a number within -1e15..=1e15, found `{}`",
+                text.trim()
+            )));
+        }
+        Ok(value)
+    };
     let names = |text: &str| -> Result<Vec<String>, ConfigError> {
         let list: Vec<String> = text
             .split([',', ':'])
@@ -1307,7 +1319,7 @@ fn credential_attr(
     let object = c.credentials.object_mut(kind, name);
     let settings = &mut object.settings;
     match attr.name.as_str() {
-        "PRIORITY" => settings.priority = number(&attr.value)?,
+        "PRIORITY" => settings.priority = weight(&attr.value)?,
         "QDEF" => {
             object.qdef = Some(one_name(&attr.value)?);
             object.qdef_location = Some(at.clone());
@@ -1315,9 +1327,9 @@ fn credential_attr(
         "QLIST" => object.qlist = Some(names(&attr.value)?),
         "ADEF" => object.adef = Some(one_name(&attr.value)?),
         "ALIST" => object.alist = Some(names(&attr.value)?),
-        "CLASSWEIGHT" => settings.class_weight = Some(number(&attr.value)?),
-        "QTWEIGHT" => settings.qt_weight = number(&attr.value)?,
-        "XFWEIGHT" => settings.xf_weight = number(&attr.value)?,
+        "CLASSWEIGHT" => settings.class_weight = Some(weight(&attr.value)?),
+        "QTWEIGHT" => settings.qt_weight = weight(&attr.value)?,
+        "XFWEIGHT" => settings.xf_weight = weight(&attr.value)?,
         "QTTARGET" => {
             let value = duration(&object_name, &attr.value, at, w)?;
             settings.qt_target = value.as_secs().filter(|s| *s > 0);
@@ -1934,6 +1946,18 @@ mod tests {
             (
                 "USERCFG[a] PRIORITY=high\n",
                 "maui.cfg:1:12: USERCFG[a] PRIORITY: expected a number, found `high`",
+            ),
+            (
+                "QOSCFG[high] QTWEIGHT=1e308\n",
+                "maui.cfg:1:14: QOSCFG[high] QTWEIGHT: expected a number within -1e15..=1e15, found `1e308`",
+            ),
+            (
+                "USERCFG[a] PRIORITY=-2e15\nQUEUETIMEWEIGHT 1\n",
+                "maui.cfg:1:12: USERCFG[a] PRIORITY: expected a number within -1e15..=1e15, found `-2e15`",
+            ),
+            (
+                "QUEUETIMEWEIGHT 1e308\n",
+                "maui.cfg:1:17: QUEUETIMEWEIGHT: expected a weight within -1e15..=1e15, found `1e308`",
             ),
             (
                 "JOBPRIOACCRUALPOLICY SOMETIMES\n",
