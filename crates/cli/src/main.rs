@@ -546,6 +546,11 @@ fn run_trace(args: RunArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
+    progress.counting(
+        &format!("reading {}", options.trace.display()),
+        "records",
+        None,
+    );
     let prepared = mauisim_sim::prepare(&options)?;
     let jobs = &prepared.workload.jobs;
     let span = jobs
@@ -603,9 +608,11 @@ fn generate(a: GenerateArgs) -> anyhow::Result<()> {
         users: a.users,
         groups: a.groups,
     };
-    let progress = progress::RunProgress::new(
-        a.quiet,
-        &format!("generating {} jobs into {}", a.jobs, a.out.display()),
+    let mut progress = progress::RunProgress::new(a.quiet, "generating");
+    progress.counting(
+        &format!("generating {}", a.out.display()),
+        "jobs",
+        Some(a.jobs),
     );
     mauisim_sim::trace::generate::write_file(&model, &a.out)?;
     progress.finish();
@@ -620,14 +627,18 @@ fn inspect(args: InspectArgs) -> anyhow::Result<()> {
         Err(e) => anyhow::bail!("--at `{}`: {}", args.at, e.0),
     };
     let options = run_options(args.trace.trace, args.trace.options, None);
-    let mut progress =
-        progress::RunProgress::new(args.quiet, &format!("reading {}", options.trace.display()));
+    let reading = format!("reading {}", options.trace.display());
+    let mut progress = progress::RunProgress::new(args.quiet, &reading);
+    progress.counting(&reading, "records", None);
     let prepared = mauisim_sim::prepare(&options)?;
     for warning in &prepared.config.warnings {
         progress.println(warning);
     }
     let first = prepared.workload.jobs.iter().map(|j| j.submit).min();
-    progress.simulating(first.map(|first| (first, at.max(first))));
+    progress.simulating_until(
+        first.map(|first| (first, at.max(first))),
+        "of the way to --at",
+    );
     if let View::Gantt = args.view {
         let drawn = draw_gantt(&prepared, at, args.out.as_deref(), args.before);
         progress.finish();

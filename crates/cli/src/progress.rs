@@ -1,9 +1,10 @@
-//! What a long `mauisim run` shows while it works (on a terminal, unless --quiet): a
-//! spinner while reading and writing, and a bar over the trace's time while simulating.
+//! What a long `mauisim run` shows while it works (on a terminal, unless --quiet): the
+//! records read so far while reading, a bar over the simulated time while simulating, the
+//! jobs written while generating, and a spinner while writing.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use mauisim_core::Time;
-use mauisim_sim::engine::CLOCK;
+use mauisim_sim::engine::{CLOCK, COUNTED};
 use mauisim_sim::units::clock;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,9 +30,42 @@ impl RunProgress {
         RunProgress { bar, poller: None }
     }
 
+    /// Counts `noun`s as the reader or the generator makes them: a bar up to `total` when
+    /// it is known, else the count beside a spinner.
+    pub fn counting(&mut self, what: &str, noun: &'static str, total: Option<u64>) {
+        let Some(bar) = self.bar.clone() else {
+            return;
+        };
+        self.stop_polling();
+        let template = match total {
+            Some(total) => {
+                bar.set_length(total);
+                format!("{what} {{bar:30}} {{human_pos}}/{{human_len}} {noun}  ETA {{eta}}")
+            }
+            None => format!("{{spinner}} {what}  {{human_pos}} {noun}"),
+        };
+        bar.set_style(ProgressStyle::with_template(&template).expect("a valid template"));
+        bar.set_position(0);
+        COUNTED.store(0, Ordering::Relaxed);
+        let done = Arc::new(AtomicBool::new(false));
+        let stop = Arc::clone(&done);
+        let poll = std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                bar.set_position(COUNTED.load(Ordering::Relaxed));
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        self.poller = Some((done, poll));
+    }
+
     /// A bar over the simulated time from `first` to `last` (the trace's submissions;
     /// `None` when unknown, as in a streamed run: then the simulated instant only).
     pub fn simulating(&mut self, span: Option<(Time, Time)>) {
+        self.simulating_until(span, "of the trace's time");
+    }
+
+    /// [`Self::simulating`] with what the bar's percentage is `of`.
+    pub fn simulating_until(&mut self, span: Option<(Time, Time)>, of: &str) {
         let Some(bar) = self.bar.clone() else {
             return;
         };
@@ -42,9 +76,9 @@ impl RunProgress {
         };
         if span.is_some() {
             bar.set_style(
-                ProgressStyle::with_template(
-                    "simulating {bar:30} {percent:>3}% of the trace's time  ETA {eta}  {msg}",
-                )
+                ProgressStyle::with_template(&format!(
+                    "simulating {{bar:30}} {{percent:>3}}% {of}  ETA {{eta}}  {{msg}}"
+                ))
                 .expect("a valid template"),
             );
             bar.set_length(length);

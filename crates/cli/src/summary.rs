@@ -87,6 +87,9 @@ pub fn render(s: &Summary, out: &Path, fs_files: Option<FsFiles>) -> String {
             );
         }
     }
+    if let Some(period) = &s.period {
+        let _ = writeln!(text, "  period         {}", period.text());
+    }
     match s.max_jobs_in_memory {
         Some(most) => {
             let _ = writeln!(

@@ -3,8 +3,8 @@
 use crate::{run_options, TraceOptions};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use mauisim_sweep::compare::show_metric;
 use mauisim_sweep::grid::{self, Grid};
+use mauisim_sweep::metric_unit::show_metric;
 use mauisim_sweep::results::SettingResult;
 use mauisim_sweep::{compare, merge, plan, Metric, Plan, Progress, Status};
 use std::io::IsTerminal;

@@ -50,6 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             y: Axis::fit("simulation time per job, µs", false, ys),
             series,
             categories: None,
+            x_clock: false,
         }),
     };
     mauisim_report::write_figure(&figure, std::path::Path::new(out))?;

@@ -79,6 +79,29 @@ impl Axis {
             range,
         }
     }
+
+    /// A linear axis over the values alone, not stretched to zero: a change of a few
+    /// percent between settings shows as one, not as a flat line.
+    pub fn fit_tight(label: impl Into<String>, values: impl Iterator<Item = f64>) -> Axis {
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for v in values.filter(|v| v.is_finite()) {
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+        if !lo.is_finite() {
+            (lo, hi) = (0.0, 1.0);
+        }
+        let pad = if hi > lo {
+            (hi - lo) * 0.08
+        } else {
+            lo.abs().max(1.0) * 0.05
+        };
+        Axis {
+            label: label.into(),
+            log: false,
+            range: (lo - pad, hi + pad),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,6 +143,8 @@ pub struct Lines {
     pub series: Vec<Series>,
     /// Names of the x positions 0, 1, … when x is categorical.
     pub categories: Option<Vec<String>>,
+    /// The x values are durations in seconds, labelled as text writes them (`0:16:40`).
+    pub x_clock: bool,
 }
 
 /// A matrix of values with the numbers written in the cells.
@@ -139,6 +164,8 @@ pub struct Heatmap {
     pub color_range: Option<(f64, f64)>,
     /// What the color and the numbers mean, drawn under the matrix.
     pub legend: String,
+    /// The values at the light and the dark end of the colour bar, as the cells write them.
+    pub color_ends: [String; 2],
 }
 
 #[derive(Debug, Clone)]
@@ -209,6 +236,20 @@ fn draw_lines<DB: DrawingBackend>(
 ) -> Result<()> {
     let (x0, x1) = lines.x.range;
     let (y0, y1) = lines.y.range;
+    // The legend goes below the plot, never over the data; one series needs none.
+    let labelled: Vec<&Series> = lines
+        .series
+        .iter()
+        .filter(|s| !s.label.is_empty())
+        .collect();
+    let (width, height) = area.dim_in_pixel();
+    let layout = (labelled.len() > 1).then(|| LegendLayout::new(&labelled, width));
+    let legend_height = layout.as_ref().map_or(0, |l| l.height());
+    let (plot, legend) = area.split_vertically(height.saturating_sub(legend_height) as i32);
+    if let Some(layout) = &layout {
+        layout.draw(&legend, &labelled)?;
+    }
+    let area = &plot;
     match (lines.x.log, lines.y.log) {
         (false, false) => lines_in(area, lines, title_size, x0..x1, y0..y1),
         (true, false) => lines_in(area, lines, title_size, (x0..x1).log_scale(), y0..y1),
@@ -220,6 +261,62 @@ fn draw_lines<DB: DrawingBackend>(
             (x0..x1).log_scale(),
             (y0..y1).log_scale(),
         ),
+    }
+}
+
+/// Legend entries in rows of equal columns, under the plot.
+struct LegendLayout {
+    columns: usize,
+    column_width: u32,
+    rows: usize,
+}
+
+impl LegendLayout {
+    const ROW: u32 = 18;
+    const LEFT: u32 = 82;
+
+    fn new(entries: &[&Series], width: u32) -> LegendLayout {
+        // About 7 pixels per character at 13 px, plus the swatch and a gap.
+        let longest = entries
+            .iter()
+            .map(|s| s.label.chars().count())
+            .max()
+            .unwrap_or(0);
+        let column_width = 7 * longest as u32 + 40;
+        let usable = width.saturating_sub(Self::LEFT + 12).max(column_width);
+        let columns = ((usable / column_width) as usize).clamp(1, entries.len());
+        LegendLayout {
+            columns,
+            column_width,
+            rows: entries.len().div_ceil(columns),
+        }
+    }
+
+    fn height(&self) -> u32 {
+        self.rows as u32 * Self::ROW + 10
+    }
+
+    fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        entries: &[&Series],
+    ) -> Result<()> {
+        for (i, s) in entries.iter().enumerate() {
+            let x = (Self::LEFT + (i % self.columns) as u32 * self.column_width) as i32;
+            let y = ((i / self.columns) as u32 * Self::ROW + 4) as i32;
+            area.draw(&Rectangle::new(
+                [(x, y + 3), (x + 16, y + 13)],
+                s.color.filled(),
+            ))
+            .map_err(draw_err)?;
+            area.draw(&Text::new(
+                s.label.clone(),
+                (x + 22, y + 1),
+                ("sans-serif", 13).into_font(),
+            ))
+            .map_err(draw_err)?;
+        }
+        Ok(())
     }
 }
 
@@ -245,8 +342,12 @@ where
         .build_cartesian_2d(x, y)
         .map_err(draw_err)?;
     let categories = lines.categories.clone();
+    let x_clock = lines.x_clock;
     let category = move |v: &f64| -> String {
         let Some(names) = &categories else {
+            if x_clock {
+                return mauisim_sim::units::clock_of(v.round());
+            }
             return number_label(*v);
         };
         let i = v.round();
@@ -294,7 +395,7 @@ where
                 .map_err(draw_err)?;
         }
         let color = s.color;
-        let drawn = match s.style {
+        match s.style {
             Style::Line => chart
                 .draw_series(LineSeries::new(
                     s.points.iter().copied(),
@@ -314,55 +415,8 @@ where
                 .draw_series(s.points.iter().map(|&p| Circle::new(p, 4, color.filled())))
                 .map_err(draw_err)?,
         };
-        if !s.label.is_empty() {
-            drawn.label(&s.label).legend(move |(x, y)| {
-                Rectangle::new([(x, y - 5), (x + 16, y + 5)], color.filled())
-            });
-        }
-    }
-    if lines.series.iter().any(|s| !s.label.is_empty()) {
-        chart
-            .configure_series_labels()
-            .position(legend_corner(lines))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .label_font(("sans-serif", 13))
-            .draw()
-            .map_err(draw_err)?;
     }
     Ok(())
-}
-
-/// Upper or lower right, whichever covers fewer points (and interval ends).
-fn legend_corner(lines: &Lines) -> SeriesLabelPosition {
-    let unit = |axis: &Axis, v: f64| {
-        let (lo, hi) = axis.range;
-        if axis.log {
-            (v.max(f64::MIN_POSITIVE).ln() - lo.ln()) / (hi.ln() - lo.ln())
-        } else {
-            (v - lo) / (hi - lo)
-        }
-    };
-    let (mut upper, mut lower) = (0, 0);
-    let points = lines.series.iter().flat_map(|s| {
-        s.points
-            .iter()
-            .copied()
-            .chain(s.band.iter().flat_map(|&(x, lo, hi)| [(x, lo), (x, hi)]))
-    });
-    for (x, y) in points {
-        if unit(&lines.x, x) < 0.6 {
-            continue;
-        }
-        let y = unit(&lines.y, y);
-        upper += (y > 0.6) as usize;
-        lower += (y < 0.4) as usize;
-    }
-    if lower < upper {
-        SeriesLabelPosition::LowerRight
-    } else {
-        SeriesLabelPosition::UpperRight
-    }
 }
 
 /// Tick labels without float noise: `0.25`, `12`, `1e6`.
@@ -523,6 +577,38 @@ fn draw_heatmap<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, h: &Heatmap) 
         h.legend.clone(),
         (12, 8),
         ("sans-serif", 13).into_font(),
+    ))
+    .map_err(draw_err)?;
+    draw_color_bar(&foot, h)
+}
+
+/// The colour scale at the right of the foot: the ramp, its two ends labelled.
+fn draw_color_bar<DB: DrawingBackend>(foot: &DrawingArea<DB, Shift>, h: &Heatmap) -> Result<()> {
+    const WIDTH: i32 = 180;
+    const STEPS: i32 = 60;
+    let right = foot.dim_in_pixel().0 as i32 - 16;
+    let left = right - WIDTH;
+    for k in 0..STEPS {
+        let x0 = left + k * WIDTH / STEPS;
+        let x1 = left + (k + 1) * WIDTH / STEPS;
+        let t = (k as f64 + 0.5) / STEPS as f64;
+        foot.draw(&Rectangle::new([(x0, 4), (x1, 16)], ramp(t).filled()))
+            .map_err(draw_err)?;
+    }
+    foot.draw(&Rectangle::new([(left, 4), (right, 16)], BLACK.mix(0.4)))
+        .map_err(draw_err)?;
+    let small = ("sans-serif", 11).into_font().color(&BLACK);
+    let [low, high] = &h.color_ends;
+    foot.draw(&Text::new(
+        low.clone(),
+        (left, 19),
+        small.clone().pos(Pos::new(HPos::Left, VPos::Top)),
+    ))
+    .map_err(draw_err)?;
+    foot.draw(&Text::new(
+        high.clone(),
+        (right, 19),
+        small.pos(Pos::new(HPos::Right, VPos::Top)),
     ))
     .map_err(draw_err)?;
     Ok(())

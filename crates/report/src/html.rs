@@ -45,7 +45,9 @@ pub fn escape(text: &str) -> String {
 
 const STYLE: &str =
     "body{font-family:sans-serif;max-width:1060px;margin:2em auto;padding:0 1em;color:#222}\
-table{border-collapse:collapse;margin:0.5em 0 1.5em}\
+.table{overflow-x:auto;margin:0.5em 0 1.5em}\
+table{border-collapse:collapse}\
+table.wide{font-size:0.85em}\
 th,td{border:1px solid #ccc;padding:0.25em 0.6em;text-align:right}\
 th:first-child,td:first-child{text-align:left}\
 thead th{background:#f0f0f0}\
@@ -65,7 +67,18 @@ impl Page {
             escape(&self.intro)
         );
         for (title, table) in &self.tables {
-            let _ = writeln!(out, "<h2>{}</h2>\n<table>\n<thead><tr>", escape(title));
+            // Many columns: a smaller type, and a table wider than the page scrolls in its
+            // own box instead of widening the page.
+            let class = if table.header.len() > 6 {
+                " class=\"wide\""
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "<h2>{}</h2>\n<div class=\"table\"><table{class}>\n<thead><tr>",
+                escape(title)
+            );
             for h in &table.header {
                 let _ = write!(out, "<th>{}</th>", escape(h));
             }
@@ -74,11 +87,13 @@ impl Page {
                 out.push_str("<tr>");
                 for (k, cell) in row.iter().enumerate() {
                     let tag = if k == 0 { "th" } else { "td" };
-                    let _ = write!(out, "<{tag}>{}</{tag}>", escape(cell));
+                    // A line break in a cell (a mean above its interval) is kept.
+                    let cell = escape(cell).replace('\n', "<br>");
+                    let _ = write!(out, "<{tag}>{cell}</{tag}>");
                 }
                 out.push_str("</tr>\n");
             }
-            out.push_str("</tbody>\n</table>\n");
+            out.push_str("</tbody>\n</table></div>\n");
         }
         if !self.figures.is_empty() {
             out.push_str("<h2>Charts</h2>\n");

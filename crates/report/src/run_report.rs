@@ -7,6 +7,7 @@ use crate::html::{Page, Table};
 use crate::series::{self, Bins, Buckets};
 use crate::units::TimeUnit;
 use mauisim_sim::units::words;
+use mauisim_sweep::metric_unit::MetricUnit;
 
 const BINS: usize = 200;
 const CDF_POINTS: usize = 400;
@@ -83,6 +84,7 @@ pub fn figures(runs: &[RunData]) -> (Vec<Figure>, Page) {
                     },
                     series: util,
                     categories: None,
+                    x_clock: false,
                 },
                 Lines {
                     title: "queued demand".into(),
@@ -94,6 +96,7 @@ pub fn figures(runs: &[RunData]) -> (Vec<Figure>, Page) {
                     ),
                     series: demand,
                     categories: None,
+                    x_clock: false,
                 },
             ],
         },
@@ -122,6 +125,7 @@ pub fn figures(runs: &[RunData]) -> (Vec<Figure>, Page) {
         y: Axis::fit("jobs waiting", false, points_of(&queue)),
         series: queue,
         categories: None,
+        x_clock: false,
     }];
     let mut queue_caption = "Jobs waiting in the queue (time average per bin)".to_string();
     if reserved.is_empty() {
@@ -137,6 +141,7 @@ pub fn figures(runs: &[RunData]) -> (Vec<Figure>, Page) {
             y: Axis::fit("jobs with a reservation", false, points_of(&reserved)),
             series: reserved,
             categories: None,
+            x_clock: false,
         });
     }
     figures.push(Figure {
@@ -177,11 +182,14 @@ pub fn figures(runs: &[RunData]) -> (Vec<Figure>, Page) {
             y: Axis::fit("average expansion factor", true, points_of(&xf)),
             series: xf,
             categories: None,
+            x_clock: false,
         }),
     });
 
+    // (A wait axis is labelled as text writes durations; the slowdown's is a ratio.)
     let cdf_figure =
         |name: &str, title: &str, caption: &str, label: &str, value: fn(&JobRecord) -> f64| {
+            let x_clock = name == "wait-cdf";
             let lines: Vec<Series> = runs
                 .iter()
                 .enumerate()
@@ -215,6 +223,7 @@ pub fn figures(runs: &[RunData]) -> (Vec<Figure>, Page) {
                     },
                     series: lines,
                     categories: None,
+                    x_clock,
                 }),
             }
         };
@@ -223,7 +232,7 @@ pub fn figures(runs: &[RunData]) -> (Vec<Figure>, Page) {
         "Waiting time distribution",
         "Distribution of waiting times (log scale). Waits under one second are drawn at \
          one second.",
-        "wait (seconds)",
+        "wait ([D:]H:M:S, log scale)",
         |j| (j.wait() as f64).max(1.0),
     ));
     figures.push(cdf_figure(
@@ -345,6 +354,21 @@ fn matrix_figure(
                 .collect()
         })
         .collect();
+    let (lowest, highest) = color_range.unwrap_or_else(|| {
+        m.iter()
+            .flatten()
+            .flatten()
+            .map(|c| c.value)
+            .filter(|v| v.is_finite() && (!log_color || *v > 0.0))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+                (l.min(v), h.max(v))
+            })
+    });
+    let color_ends = if lowest <= highest {
+        [text(lowest), text(highest)]
+    } else {
+        [String::new(), String::new()]
+    };
     let mut row_names: Vec<String> = row_names[..used].to_vec();
     row_names.reverse();
     let height = 200 + 70 * used as u32;
@@ -366,64 +390,35 @@ fn matrix_figure(
             log_color,
             color_range,
             legend: legend.into(),
+            color_ends,
         }),
     }
 }
 
-/// Metrics of the summary table: summary.json name, row title, how to show the value.
-const SUMMARY_ROWS: &[(&str, &str, Format)] = &[
-    ("jobs", "jobs", Format::Count),
-    ("offered_load", "offered load", Format::Percent),
-    ("utilization", "utilization", Format::Percent),
-    ("avg_wait", "average wait", Format::Duration),
-    ("median_wait", "median wait", Format::Duration),
-    ("p95_wait", "95th percentile wait", Format::Duration),
-    ("max_wait", "longest wait", Format::Duration),
-    ("avg_response", "average turnaround", Format::Duration),
-    (
-        "avg_bounded_slowdown",
-        "average bounded slowdown",
-        Format::Decimal,
-    ),
-    ("avg_xfactor", "average expansion factor", Format::Decimal),
+/// The summary rows, in order: `summary.json` key and title (units from [`MetricUnit`]).
+const SUMMARY_ROWS: &[(&str, &str)] = &[
+    ("jobs", "jobs"),
+    ("offered_load", "offered load"),
+    ("utilization", "utilization"),
+    ("avg_wait", "average wait"),
+    ("median_wait", "median wait"),
+    ("p95_wait", "95th percentile wait"),
+    ("max_wait", "longest wait"),
+    ("avg_response", "average turnaround"),
+    ("avg_bounded_slowdown", "average bounded slowdown"),
+    ("avg_xfactor", "average expansion factor"),
     (
         "avg_xfactor_ps_weighted",
         "expansion factor, weighted by proc-seconds",
-        Format::Decimal,
     ),
-    ("backfilled_fraction", "backfilled", Format::Percent),
-    ("reserved_jobs", "jobs ever reserved", Format::Count),
-    (
-        "reservations_kept_fraction",
-        "reservations kept",
-        Format::Percent,
-    ),
-    (
-        "avg_wallclock_accuracy",
-        "wallclock accuracy",
-        Format::Percent,
-    ),
-    ("cancelled_jobs", "cancelled at their limit", Format::Count),
-    ("held", "held (never runnable)", Format::Count),
-    ("makespan", "makespan", Format::Duration),
+    ("backfilled_fraction", "backfilled"),
+    ("reserved_jobs", "jobs ever reserved"),
+    ("reservations_kept_fraction", "reservations kept"),
+    ("avg_wallclock_accuracy", "wallclock accuracy"),
+    ("cancelled_jobs", "cancelled at their limit"),
+    ("held", "held (never runnable)"),
+    ("makespan", "makespan"),
 ];
-
-#[derive(Clone, Copy)]
-enum Format {
-    Count,
-    Percent,
-    Duration,
-    Decimal,
-}
-
-fn show(v: f64, f: Format) -> String {
-    match f {
-        Format::Count => format!("{v:.0}"),
-        Format::Percent => format!("{:.2} %", v * 100.0),
-        Format::Duration => mauisim_sim::units::clock_of(v),
-        Format::Decimal => format!("{v:.3}"),
-    }
-}
 
 fn page(runs: &[RunData], figures: &[Figure]) -> Page {
     let text = |r: &RunData, key: &str| {
@@ -442,6 +437,14 @@ fn page(runs: &[RunData], figures: &[Figure]) -> Page {
             .unwrap_or("–")
             .to_string()
     };
+    // Calendar dates where the trace gave them (summary.json `period`).
+    let period = |r: &RunData| {
+        let date = |key: &str| r.summary.pointer(key).and_then(|v| v.as_str());
+        match (date("/period/first_submit"), date("/period/last_end")) {
+            (Some(a), Some(b)) => format!("{a} – {b} UTC"),
+            _ => "–".into(),
+        }
+    };
     let mut header = vec!["".to_string()];
     header.extend(runs.iter().map(|r| r.label.clone()));
     let mut about = Table::new(header.clone());
@@ -451,6 +454,7 @@ fn page(runs: &[RunData], figures: &[Figure]) -> Page {
             &(|r: &RunData| text(r, "trace")) as &dyn Fn(&RunData) -> String,
         ),
         ("machine", &|r: &RunData| text(r, "nodes_from")),
+        ("period", &period),
         ("BACKFILLPOLICY", &policy),
         ("estimates", &|r: &RunData| text(r, "estimate")),
     ] {
@@ -469,16 +473,39 @@ fn page(runs: &[RunData], figures: &[Figure]) -> Page {
             about.rows.push(row);
         }
     }
-    let mut metrics = Table::new(header);
-    for &(key, title, format) in SUMMARY_ROWS {
+    // Two runs: the change B − A beside them, as compare prints it.
+    let change = runs.len() == 2;
+    let mut metrics_header = header;
+    metrics_header.insert(1, "unit".into());
+    if change {
+        let (a, b) = (&runs[0].label, &runs[1].label);
+        metrics_header.push(format!("{b} − {a}"));
+        metrics_header.push(format!("{b} − {a} (%)"));
+    }
+    let mut metrics = Table::new(metrics_header);
+    for &(key, title) in SUMMARY_ROWS {
         if runs.iter().all(|r| r.number(key).is_none()) {
             continue;
         }
-        let mut row = vec![title.to_string()];
+        let unit = MetricUnit::of(key);
+        let mut row = vec![title.to_string(), unit.name().to_string()];
         row.extend(
             runs.iter()
-                .map(|r| r.number(key).map_or("–".into(), |v| show(v, format))),
+                .map(|r| r.number(key).map_or("–".into(), |v| unit.show(v))),
         );
+        if change {
+            match (runs[0].number(key), runs[1].number(key)) {
+                (Some(a), Some(b)) => {
+                    row.push(unit.change(b - a));
+                    row.push(if a != 0.0 {
+                        format!("{:+.1}", 100.0 * (b - a) / a.abs())
+                    } else {
+                        "–".into()
+                    });
+                }
+                _ => row.extend(["–".to_string(), "–".to_string()]),
+            }
+        }
         metrics.rows.push(row);
     }
     let title = if runs.len() == 1 {
@@ -494,8 +521,8 @@ fn page(runs: &[RunData], figures: &[Figure]) -> Page {
     };
     Page {
         title,
-        intro: "Charts of simulated schedules. Times are seconds of trace time unless an \
-                axis says otherwise; every number comes from the run's jobs.csv and \
+        intro: "Charts of simulated schedules. Times read [D:]H:M:S in the tables and each \
+                chart axis names its unit; every number comes from the run's jobs.csv and \
                 summary.json."
             .into(),
         tables: vec![("Runs".into(), about), ("Summary".into(), metrics)],

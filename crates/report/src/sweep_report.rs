@@ -5,25 +5,133 @@ use crate::chart::{color, Axis, Cell, Chart, Figure, Heatmap, Lines, Series, Sty
 use crate::error::{ReportError, Result};
 use crate::html::{Page, Table};
 use crate::run_report::slug;
+use mauisim_sweep::metric_unit::MetricUnit;
 use mauisim_sweep::results::{self, Outcome, Row};
 use mauisim_sweep::stats::{self, Estimate};
 use mauisim_sweep::store::{self, Store};
 use mauisim_sweep::Grid;
 use std::path::Path;
 
-/// Metrics drawn, in order, when the runs report them.
+/// Metrics drawn, in order, when the runs report them (units from [`MetricUnit`]).
 pub const METRICS: &[(&str, &str)] = &[
-    ("avg_wait", "average wait (s)"),
-    ("p95_wait", "95th percentile wait (s)"),
+    ("avg_wait", "average wait"),
+    ("p95_wait", "95th percentile wait"),
     ("avg_bounded_slowdown", "average bounded slowdown"),
     ("avg_xfactor", "average expansion factor"),
-    ("utilization", "utilization (fraction)"),
-    ("backfilled_fraction", "backfilled (fraction)"),
+    ("utilization", "utilization"),
+    ("backfilled_fraction", "backfilled"),
 ];
 
-/// More lines than this in one chart would be unreadable; such charts are left out (and
-/// the page says so).
+/// More lines than this in one chart would be unreadable: the least influential of the
+/// other parameters are then pooled instead of drawn as lines of their own.
 const MAX_LINES: usize = 10;
+
+/// How a metric's values are drawn on an axis: times in hours (days beyond three), shares
+/// in percent.
+#[derive(Debug, Clone, Copy)]
+struct Scale {
+    factor: f64,
+    unit: &'static str,
+}
+
+impl Scale {
+    fn of(metric: &str, largest: f64) -> Scale {
+        match MetricUnit::of(metric) {
+            MetricUnit::Time if largest > 3.0 * 86_400.0 => Scale {
+                factor: 1.0 / 86_400.0,
+                unit: " (days)",
+            },
+            MetricUnit::Time => Scale {
+                factor: 1.0 / 3_600.0,
+                unit: " (hours)",
+            },
+            MetricUnit::Share => Scale {
+                factor: 100.0,
+                unit: " (%)",
+            },
+            MetricUnit::Number => Scale {
+                factor: 1.0,
+                unit: "",
+            },
+        }
+    }
+}
+
+/// A metric's value as the tables and heatmaps print it: `1:50:06`, `60.31`, `84.63`.
+fn shown(metric: &str, v: f64) -> String {
+    match MetricUnit::of(metric) {
+        MetricUnit::Number => significant(v),
+        unit => unit.show(v),
+    }
+}
+
+/// How much `axis` moves metric `m`: the spread of its values' means, each pooled over
+/// every other parameter and seed.
+fn influence(settings: &[Setting], m: usize, axis: usize, values: &[String]) -> f64 {
+    let means = values.iter().filter_map(|v| {
+        let samples: Vec<f64> = settings
+            .iter()
+            .filter(|s| &s.values[axis] == v)
+            .flat_map(|s| s.samples[m].iter().copied())
+            .collect();
+        let e = stats::estimate(&samples);
+        (e.n > 0).then_some(e.mean)
+    });
+    let (lo, hi) = means.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+        (l.min(v), h.max(v))
+    });
+    if hi >= lo {
+        hi - lo
+    } else {
+        0.0
+    }
+}
+
+/// `axes` ordered by their influence on metric `m`, the largest first (grid order on ties).
+fn by_influence(grid: &Grid, settings: &[Setting], m: usize, axes: &[usize]) -> Vec<usize> {
+    let mut ranked: Vec<(usize, f64)> = axes
+        .iter()
+        .map(|&a| (a, influence(settings, m, a, &grid.axes[a].values)))
+        .collect();
+    ranked.sort_by(|x, y| y.1.total_cmp(&x.1));
+    ranked.into_iter().map(|(a, _)| a).collect()
+}
+
+/// The other parameters a chart of metric `m` against `a` draws as lines (the most
+/// influential whose combinations stay within [`MAX_LINES`]) and those it pools.
+fn lines_and_pooled(
+    grid: &Grid,
+    settings: &[Setting],
+    m: usize,
+    a: usize,
+    swept: &[usize],
+) -> (Vec<usize>, Vec<usize>) {
+    let others: Vec<usize> = swept.iter().copied().filter(|&o| o != a).collect();
+    let (mut lines, mut pooled) = (Vec::new(), Vec::new());
+    let mut combinations = 1;
+    for o in by_influence(grid, settings, m, &others) {
+        let n = grid.axes[o].values.len();
+        if combinations * n <= MAX_LINES {
+            combinations *= n;
+            lines.push(o);
+        } else {
+            pooled.push(o);
+        }
+    }
+    // Lines keep the grid's order of parameters in their labels.
+    lines.sort_unstable();
+    pooled.sort_unstable();
+    (lines, pooled)
+}
+
+/// `A, B and C`.
+fn and_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
 
 /// One setting of the grid (a run without its seed) and its metrics across seeds.
 struct Setting {
@@ -64,22 +172,21 @@ pub fn figures(dir: &Path) -> Result<(Vec<Figure>, Page)> {
         .filter(|&a| grid.axes[a].values.len() > 1)
         .collect();
     let mut figures = Vec::new();
-    let mut notes = Vec::new();
     for &m in &metrics {
         for &a in &swept {
-            match line_figure(&grid, &settings, m, a, &swept) {
-                Some(f) => figures.push(f),
-                None => notes.push(format!(
-                    "{} against {}: more than {MAX_LINES} settings of the other parameters, not drawn.",
-                    METRICS[m].0, grid.axes[a].name
-                )),
-            }
+            figures.push(line_figure(&grid, &settings, m, a, &swept));
         }
-        if swept.len() == 2 {
-            figures.push(heatmap_figure(&grid, &settings, m, swept[0], swept[1]));
+        if swept.len() >= 2 {
+            // The two parameters that move the metric most; any others are pooled.
+            let ranked = by_influence(&grid, &settings, m, &swept);
+            let (mut a, mut b) = (ranked[0], ranked[1]);
+            if a > b {
+                std::mem::swap(&mut a, &mut b);
+            }
+            figures.push(heatmap_figure(&grid, &settings, m, a, b, &swept));
         }
     }
-    let page = page(dir, &manifest, &grid, &settings, &metrics, &figures, notes);
+    let page = page(dir, &manifest, &grid, &settings, &metrics, &figures);
     Ok((figures, page))
 }
 
@@ -126,16 +233,15 @@ fn positions(values: &[String]) -> (Vec<f64>, Option<Vec<String>>) {
     }
 }
 
-fn line_figure(
-    grid: &Grid,
-    settings: &[Setting],
-    m: usize,
-    a: usize,
-    swept: &[usize],
-) -> Option<Figure> {
+fn line_figure(grid: &Grid, settings: &[Setting], m: usize, a: usize, swept: &[usize]) -> Figure {
     let axis = &grid.axes[a];
     let (xs, categories) = positions(&axis.values);
-    let others: Vec<usize> = swept.iter().copied().filter(|&o| o != a).collect();
+    let (others, pooled) = lines_and_pooled(grid, settings, m, a, swept);
+    let largest = settings
+        .iter()
+        .flat_map(|s| s.samples[m].iter().copied())
+        .fold(0.0, f64::max);
+    let scale = Scale::of(METRICS[m].0, largest);
     // Lines: each combination of the other swept axes' values, in grid order.
     let mut keys: Vec<Vec<String>> = Vec::new();
     for s in settings {
@@ -143,9 +249,6 @@ fn line_figure(
         if !keys.contains(&key) {
             keys.push(key);
         }
-    }
-    if keys.len() > MAX_LINES {
-        return None;
     }
     let mut series = Vec::new();
     for (k, key) in keys.iter().enumerate() {
@@ -167,9 +270,11 @@ fn line_figure(
                 Some(_) => xs[i] + (k as f64 - (keys.len() - 1) as f64 / 2.0) * 0.06,
                 None => xs[i],
             };
-            points.push((x, e.mean));
+            let mean = e.mean * scale.factor;
+            points.push((x, mean));
             if let Some(h) = e.ci95 {
-                band.push((x, e.mean - h, e.mean + h));
+                let h = h * scale.factor;
+                band.push((x, mean - h, mean + h));
             }
         }
         // Numbers in the order they were swept need not be increasing: draw left to right.
@@ -207,7 +312,7 @@ fn line_figure(
             .map(|p| p.1)
             .chain(s.band.iter().flat_map(|b| [b.1, b.2]))
     });
-    let y = Axis::fit(METRICS[m].1, false, ys);
+    let y = Axis::fit_tight(format!("{}{}", METRICS[m].1, scale.unit), ys);
     let x = match &categories {
         Some(names) => Axis {
             label: axis.name.clone(),
@@ -220,7 +325,7 @@ fn line_figure(
                 .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
                     (l.min(v), h.max(v))
                 });
-            let pad = ((hi - lo) * 0.05).max(0.5);
+            let pad = if hi > lo { (hi - lo) * 0.05 } else { 0.5 };
             Axis {
                 label: axis.name.clone(),
                 log: false,
@@ -229,15 +334,40 @@ fn line_figure(
         }
     };
     let seeds = grid.seeds.len();
-    Some(Figure {
+    let pooled_names: Vec<&str> = pooled.iter().map(|&p| grid.axes[p].name.as_str()).collect();
+    let over = if pooled.is_empty() {
+        format!(
+            "mean over {seeds} seed{}",
+            if seeds == 1 { "" } else { "s" }
+        )
+    } else {
+        format!(
+            "mean over {seeds} seed{} and every value of {} (pooled: of the other parameters {} move{} {} least, \
+             and a line for each of their settings would make more than {MAX_LINES})",
+            if seeds == 1 { "" } else { "s" },
+            and_list(&pooled_names),
+            if pooled.len() == 1 { "it" } else { "they" },
+            if pooled.len() == 1 { "s" } else { "" },
+            METRICS[m].0
+        )
+    };
+    let runs_per_point = seeds
+        * pooled
+            .iter()
+            .map(|&p| grid.axes[p].values.len())
+            .product::<usize>();
+    Figure {
         name: format!("sweep-{}-vs-{}", slug(METRICS[m].0), slug(&axis.name)),
         caption: format!(
-            "{} against {}: mean over {seeds} seed{}{}.",
+            "{} against {}: {over}{}.",
             METRICS[m].0,
             axis.name,
-            if seeds == 1 { "" } else { "s" },
-            if seeds > 1 {
-                ", shaded: 95 % confidence interval (Student t)"
+            if runs_per_point > 1 {
+                if categories.is_some() {
+                    "; bars: 95 % confidence interval (Student t)"
+                } else {
+                    "; shaded: 95 % confidence interval (Student t)"
+                }
             } else {
                 ""
             }
@@ -250,13 +380,27 @@ fn line_figure(
             y,
             series,
             categories,
+            x_clock: false,
         }),
-    })
+    }
 }
 
-fn heatmap_figure(grid: &Grid, settings: &[Setting], m: usize, a: usize, b: usize) -> Figure {
+fn heatmap_figure(
+    grid: &Grid,
+    settings: &[Setting],
+    m: usize,
+    a: usize,
+    b: usize,
+    swept: &[usize],
+) -> Figure {
     let (cols, rows) = (&grid.axes[a], &grid.axes[b]);
-    let cells = rows
+    let metric = METRICS[m].0;
+    let pooled: Vec<&str> = swept
+        .iter()
+        .filter(|&&o| o != a && o != b)
+        .map(|&o| grid.axes[o].name.as_str())
+        .collect();
+    let cells: Vec<Vec<Option<Cell>>> = rows
         .values
         .iter()
         .rev()
@@ -272,20 +416,40 @@ fn heatmap_figure(grid: &Grid, settings: &[Setting], m: usize, a: usize, b: usiz
                     let e = stats::estimate(&samples);
                     (e.n > 0).then(|| Cell {
                         value: e.mean,
-                        text: significant(e.mean),
+                        text: shown(metric, e.mean),
                         note: e
                             .ci95
-                            .map_or(String::new(), |h| format!("± {}", significant(h))),
+                            .map_or(String::new(), |h| format!("± {}", shown(metric, h))),
                     })
                 })
                 .collect()
         })
         .collect();
+    let values = cells.iter().flatten().flatten().map(|c: &Cell| c.value);
+    let (lowest, highest) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+        (l.min(v), h.max(v))
+    });
+    let color_ends = if lowest <= highest {
+        [shown(metric, lowest), shown(metric, highest)]
+    } else {
+        [String::new(), String::new()]
+    };
     Figure {
         name: format!("sweep-{}-heatmap", slug(METRICS[m].0)),
         caption: format!(
-            "{} over {} × {}: mean over seeds, with the 95 % interval's half-width.",
-            METRICS[m].0, cols.name, rows.name
+            "{metric} over {} × {}{}: mean over seeds{}, with the 95 % interval's half-width.",
+            cols.name,
+            rows.name,
+            if swept.len() > 2 {
+                ", the two parameters that move it most"
+            } else {
+                ""
+            },
+            if pooled.is_empty() {
+                String::new()
+            } else {
+                format!(" and every value of {}", and_list(&pooled))
+            }
         ),
         width: 900,
         height: 220 + 60 * rows.values.len().min(12) as u32,
@@ -298,7 +462,15 @@ fn heatmap_figure(grid: &Grid, settings: &[Setting], m: usize, a: usize, b: usiz
             cells,
             log_color: false,
             color_range: None,
-            legend: format!("Color and number: {}.", METRICS[m].1),
+            legend: format!(
+                "Color and number: {}{}.",
+                METRICS[m].1,
+                match MetricUnit::of(metric) {
+                    MetricUnit::Number => String::new(),
+                    unit => format!(" ({})", unit.name()),
+                }
+            ),
+            color_ends,
         }),
     }
 }
@@ -319,7 +491,6 @@ fn page(
     settings: &[Setting],
     metrics: &[usize],
     figures: &[Figure],
-    notes: Vec<String>,
 ) -> Page {
     let mut about = Table::new(vec!["".into(), "".into()]);
     about
@@ -344,28 +515,31 @@ fn page(
     about.rows.push(vec!["seeds".into(), seeds.join(", ")]);
     let mut header: Vec<String> = grid.axes.iter().map(|a| a.name.clone()).collect();
     header.push("runs failed".into());
-    header.extend(metrics.iter().map(|&m| METRICS[m].0.to_string()));
+    header.extend(metrics.iter().map(|&m| {
+        let (name, title) = METRICS[m];
+        match MetricUnit::of(name) {
+            MetricUnit::Number => title.to_string(),
+            unit => format!("{title} ({})", unit.name()),
+        }
+    }));
     let mut table = Table::new(header);
     for s in settings {
         let mut row = s.values.clone();
         row.push(s.failed.to_string());
         for &m in metrics {
             let e = stats::estimate(&s.samples[m]);
+            let metric = METRICS[m].0;
             row.push(match (e.n, e.ci95) {
                 (0, _) => "–".into(),
-                (_, Some(h)) => format!("{} ± {}", significant(e.mean), significant(h)),
-                (_, None) => significant(e.mean),
+                (_, Some(h)) => format!("{}\n± {}", shown(metric, e.mean), shown(metric, h)),
+                (_, None) => shown(metric, e.mean),
             });
         }
         table.rows.push(row);
     }
-    let mut intro = "Each metric against each swept parameter; per setting, the mean over \
-                     seeds and its 95 % confidence interval (Student t)."
+    let intro = "Each metric against each swept parameter; per setting, the mean over seeds \
+                 and its 95 % confidence interval (Student t)."
         .to_string();
-    for n in notes {
-        intro.push(' ');
-        intro.push_str(&n);
-    }
     Page {
         title: format!("mauisim sweep report: {}", dir.display()),
         intro,

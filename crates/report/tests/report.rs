@@ -121,13 +121,24 @@ fn a_run_report_has_every_chart_with_titles_axes_and_legends() {
         "utilization (%)",
         "time since the first submission (days)",
         "queued processors (% of machine)",
-        "easy",
     ] {
         assert!(
             texts.iter().any(|t| t == expected),
             "{expected} in {texts:?}"
         );
     }
+    // One run, one series: no legend to sit on the data.
+    assert!(!texts.iter().any(|t| t == "easy"), "{texts:?}");
+    // The matrices carry a colour bar whose ends read as the cells do.
+    let texts = svg_texts(&run.join("backfill-matrix.svg"));
+    assert!(
+        texts.iter().any(|t| t == "0 %") && texts.iter().any(|t| t == "100 %"),
+        "{texts:?}"
+    );
+    let html = std::fs::read_to_string(run.join("index.html")).unwrap();
+    // The trace's header gives UnixStartTime: the period is in calendar dates.
+    assert!(html.contains("<th>period</th><td>2002-"), "calendar period");
+    assert!(html.contains(" UTC</td>"), "calendar period");
     let texts = svg_texts(&run.join("queue.svg"));
     assert!(
         texts.iter().any(|t| t == "jobs with a reservation"),
@@ -141,7 +152,9 @@ fn a_run_report_has_every_chart_with_titles_axes_and_legends() {
         "job counts in the cells"
     );
     let texts = svg_texts(&run.join("wait-cdf.svg"));
-    assert!(texts.iter().any(|t| t == "wait (seconds)"));
+    assert!(texts.iter().any(|t| t == "wait ([D:]H:M:S, log scale)"));
+    // Ticks read as durations are written everywhere: 100 s is 0:01:40.
+    assert!(texts.iter().any(|t| t == "0:01:40"), "{texts:?}");
     assert!(texts.iter().any(|t| t == "jobs at or below (%)"));
 }
 
@@ -177,6 +190,15 @@ fn runs_side_by_side_share_line_charts_and_get_a_matrix_each() {
     let texts = svg_texts(&out.join("wait-cdf.svg"));
     assert!(texts.iter().any(|t| t == "FIRSTFIT") && texts.iter().any(|t| t == "NONE"));
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    // Two runs: the change beside them, in the metric's unit.
+    assert!(
+        html.contains("<th>NONE − FIRSTFIT</th><th>NONE − FIRSTFIT (%)</th>"),
+        "B − A columns"
+    );
+    assert!(
+        html.contains("<th>backfilled</th><td>%</td>"),
+        "a unit column"
+    );
     assert!(
         html.contains("<th>FIRSTFIT</th><th>NONE</th>"),
         "one column per run"
@@ -248,12 +270,56 @@ fn a_sweep_report_draws_each_metric_against_each_parameter_with_heatmaps() {
         texts.iter().any(|t| t == "BACKFILLPOLICY=NONE"),
         "{texts:?}"
     );
-    assert!(texts.iter().any(|t| t == "average wait (s)"));
+    assert!(texts.iter().any(|t| t == "average wait (hours)"));
     let heat = svg_texts(&sweep.join("sweep-avg-wait-heatmap.svg"));
     assert!(
         heat.iter().any(|t| t.starts_with("± ")),
         "intervals over 3 seeds: {heat:?}"
     );
+}
+
+/// Three axes whose combinations exceed a chart's lines: every metric is still drawn
+/// against every parameter (the least influential other parameter pooled, and said so),
+/// with a heatmap of the two that move it most; no "not drawn" sentences.
+#[test]
+fn a_sweep_of_three_parameters_draws_every_chart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sweep = tmp.path().join("sweep");
+    let base = RunOptions::new(repo().join("traces/HPC2N-2002-2.2-excerpt-from-Alea.swf.gz"));
+    let grid = mauisim_sweep::Grid::new(
+        vec![
+            mauisim_sweep::grid::parse_set("RESERVATIONDEPTH=1,2,3,4").unwrap(),
+            mauisim_sweep::grid::parse_set("BACKFILLPOLICY=FIRSTFIT,BESTFIT,GREEDY,NONE").unwrap(),
+            mauisim_sweep::grid::parse_set("BFCHUNKSIZE=0,4").unwrap(),
+        ],
+        vec![1],
+    )
+    .unwrap();
+    let plan = mauisim_sweep::Plan {
+        base,
+        grid,
+        metric: mauisim_sweep::Metric::named("avg_wait").unwrap(),
+    };
+    let checked = mauisim_sweep::plan::check(plan).unwrap();
+    mauisim_sweep::execute(&checked, &sweep, 1, None, &mauisim_sweep::Silent).unwrap();
+    let written = report(std::slice::from_ref(&sweep), &sweep, Options::default()).unwrap();
+    let images = check_index(&sweep);
+    let metrics = mauisim_report::sweep_report::METRICS;
+    assert_eq!(images.len(), metrics.len() * (3 + 1), "{images:?}");
+    assert!(written.files.len() >= images.len());
+    let html = std::fs::read_to_string(sweep.join("index.html")).unwrap();
+    assert!(!html.contains("not drawn"));
+    // Against BFCHUNKSIZE the other two make 16 lines: the less influential is pooled.
+    assert!(
+        html.contains("avg_wait against BFCHUNKSIZE: mean over 1 seed and every value of"),
+        "pooled caption"
+    );
+    // Against RESERVATIONDEPTH the other two make 8 lines: nothing pooled.
+    assert!(html.contains("avg_wait against RESERVATIONDEPTH: mean over 1 seed."));
+    assert!(html.contains("the two parameters that move it most"));
+    // Units in every metric's column header.
+    assert!(html.contains("<th>average wait ([D:]H:M:S)</th>"));
+    assert!(html.contains("<th>utilization (%)</th>"));
 }
 
 #[test]

@@ -44,6 +44,10 @@ impl EventOrder {
 /// indicator reads. No run reads it.
 pub static CLOCK: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(Time::MIN);
 
+/// Trace records read and synthetic jobs written by this process so far: what a progress
+/// indicator reads while a trace is read or generated. Nothing else reads it.
+pub static COUNTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EngineOptions {
     pub order: EventOrder,

@@ -3,6 +3,7 @@
 //! Reads traces (SWF) and maui.cfg files, drives the core with an event loop, computes
 //! metrics and writes outputs. The only crate that touches the file system.
 
+pub mod calendar;
 pub mod engine;
 pub mod error;
 pub mod inspect;

@@ -229,6 +229,7 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
         filter: options.filter,
         config: config.clone(),
         jobs_per_second: summary::per_second(metrics.jobs, sim_seconds),
+        period: summary::period(&input_header, &metrics),
         metrics,
         iterations: stats.iterations,
         max_queue_length: stats.max_queue,

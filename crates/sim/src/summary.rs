@@ -50,6 +50,9 @@ pub struct Summary {
     pub metrics: Metrics,
     pub iterations: u64,
     pub max_queue_length: usize,
+    /// The simulated period in calendar dates, where the trace header gives UnixStartTime.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period: Option<crate::calendar::Period>,
     /// Processor-seconds delivered per credential, against its FSTARGET (runs in memory
     /// only: a streamed run keeps no per-credential totals).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -92,6 +95,7 @@ impl RunReport {
             metrics: self.metrics.clone(),
             iterations: self.stats.iterations,
             max_queue_length: self.stats.max_queue,
+            period: period(&self.workload.header, &self.metrics),
             fairness: Some(metrics::fairness::fairness(
                 &self.workload.jobs,
                 &self.outcomes,
@@ -103,6 +107,16 @@ impl RunReport {
             jobs_per_second: per_second(self.metrics.jobs, self.sim_seconds),
         }
     }
+}
+
+/// The calendar period of the measured jobs, from the header's UnixStartTime.
+pub(crate) fn period(
+    header: &crate::trace::swf::SwfHeader,
+    metrics: &Metrics,
+) -> Option<crate::calendar::Period> {
+    let start = header.positive("UnixStartTime").map(|s| s as i64);
+    let first = metrics.first_submit;
+    crate::calendar::Period::of(start, first, first + metrics.makespan)
 }
 
 /// Held jobs by the name of the limit that holds them.

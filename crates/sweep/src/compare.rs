@@ -5,6 +5,7 @@
 //! and class: the average wait under each, largest changes first.
 
 use crate::error::{Result, SweepError};
+use crate::metric_unit::{num, signed_clock, MetricUnit as Unit};
 use crate::results::{csv_error, finish, metrics_of};
 use crate::stats;
 use mauisim_core::CredKind;
@@ -343,83 +344,6 @@ pub fn to_text(c: &Comparison, top: usize) -> String {
         }
     }
     out
-}
-
-/// A value of a `summary.json` metric as text in its unit: `1:53:24` for a time,
-/// `68.56 %` for a share, the number otherwise.
-pub fn show_metric(metric: &str, value: f64) -> String {
-    match Unit::of(metric) {
-        Unit::Share => format!("{} %", Unit::Share.show(value)),
-        unit => unit.show(value),
-    }
-}
-
-/// How a metric of `summary.json` reads: a time, a share, or a plain number.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Unit {
-    Time,
-    Share,
-    Number,
-}
-
-impl Unit {
-    fn of(metric: &str) -> Unit {
-        let time = ["wait", "response", "makespan", "delay"];
-        if time.iter().any(|t| metric.contains(t)) {
-            Unit::Time
-        } else if metric == "utilization"
-            || metric.ends_with("_fraction")
-            || metric.contains("accuracy")
-        {
-            Unit::Share
-        } else {
-            Unit::Number
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Unit::Time => "[D:]H:M:S",
-            Unit::Share => "%",
-            Unit::Number => "",
-        }
-    }
-
-    fn show(self, x: f64) -> String {
-        match self {
-            Unit::Time => clock_of(x),
-            Unit::Share => format!("{:.2}", 100.0 * x),
-            Unit::Number => num(x),
-        }
-    }
-
-    /// A change, with its sign.
-    fn change(self, x: f64) -> String {
-        match self {
-            Unit::Time => signed_clock(x),
-            Unit::Share => format!("{:+.2}", 100.0 * x),
-            Unit::Number if x > 0.0 => format!("+{}", num(x)),
-            Unit::Number => num(x),
-        }
-    }
-}
-
-/// `+1:02:03`, `-0:00:05`, `0:00:00`.
-fn signed_clock(seconds: f64) -> String {
-    let rounded = seconds.round();
-    if rounded > 0.0 {
-        format!("+{}", clock_of(rounded))
-    } else {
-        clock_of(rounded)
-    }
-}
-
-fn num(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        format!("{x:.0}")
-    } else {
-        format!("{x:.4}")
-    }
 }
 
 /// `compare.csv` (metrics) and `credentials.csv`.

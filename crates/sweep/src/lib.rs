@@ -12,6 +12,7 @@ pub mod error;
 pub mod exec;
 pub mod grid;
 pub mod merge;
+pub mod metric_unit;
 pub mod plan;
 pub mod results;
 pub mod stats;

@@ -18,6 +18,9 @@ pub const BSLD_TAU: f64 = 10.0;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Metrics {
     pub jobs: u64,
+    /// The earliest submission measured, trace time (the makespan's start).
+    #[serde(skip)]
+    pub first_submit: Time,
     pub makespan: Time,
     pub utilization: f64,
     pub avg_wait: f64,
@@ -173,6 +176,7 @@ impl Accumulator {
         let (reserved, ps) = (self.reserved, self.ps.value());
         Metrics {
             jobs: n,
+            first_submit,
             makespan,
             utilization: if capacity > 0.0 { ps / capacity } else { 0.0 },
             avg_wait: mean(&self.wait),

@@ -186,6 +186,7 @@ impl Model {
                 "{id} {} -1 {} {} -1 -1 {} {} -1 1 {} {group} -1 1 -1 -1 -1",
                 clock as i64, d.runtime, d.procs, d.procs, d.requested, d.user
             )?;
+            crate::engine::COUNTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
         Ok(())
     }

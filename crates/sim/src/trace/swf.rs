@@ -201,6 +201,7 @@ impl<R: BufRead> SwfReader<R> {
                 continue;
             }
             let parsed = parse_record(text, line);
+            crate::engine::COUNTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             return parsed.map(Some).map_err(|m| self.lines.error(m));
         }
         Ok(None)
