@@ -102,6 +102,9 @@ struct JobSpec {
     priority: Option<u32>,
     /// Processors per task (default 1): a task's processors are on one node.
     procs_per_task: Option<Spanned<u32>>,
+    /// The share of its processors the job keeps busy (0 ..= 1, default 1): what
+    /// FSPOLICY UTILIZEDPS charges; `0` is the guide's parallel `/bin/sleep`.
+    utilized: Option<Spanned<f64>>,
     /// MB per task.
     mem: Option<u32>,
     swap: Option<u32>,
@@ -403,6 +406,16 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
             );
         }
         job.request.procs_per_task = per_task;
+        if let Some(utilized) = &j.utilized {
+            let share = *utilized.get_ref();
+            if !(0.0..=1.0).contains(&share) {
+                return r.error(
+                    utilized.span().start,
+                    format!("job {name}: utilized is a share of its processors, 0 to 1, found {share}"),
+                );
+            }
+            job.utilized = share;
+        }
         job.request.mem = j.mem.unwrap_or(0);
         job.request.swap = j.swap.unwrap_or(0);
         job.request.disk = j.disk.unwrap_or(0);

@@ -104,6 +104,10 @@ fn bad_scenarios_are_errors_naming_file_and_line() {
         (SMALL.replace("start = 100", "start = 100\nend = 3"), "s.toml:17: an expectation checks exactly one of"),
         (SMALL.replace("job = \"B\"\nstart = 100", "windows = [[1, 5]]"), "s.toml:17: this expectation needs `at`"),
         (SMALL.replace("procs = 2\n\n[[job]]", "procs = 2\nconfig = 5\n[[job]]"), "s.toml:4: invalid type"),
+        (
+            SMALL.replace("submit = 10", "submit = 10\nutilized = 1.5"),
+            "s.toml:15: job B: utilized is a share of its processors, 0 to 1, found 1.5",
+        ),
     ];
     for (text, expected) in cases {
         let e = parse(&text).map(|_| ()).unwrap_err();
