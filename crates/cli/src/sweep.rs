@@ -4,7 +4,7 @@ use crate::{run_options, TraceOptions};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use mauisim_sweep::grid::{self, Grid};
-use mauisim_sweep::metric_unit::show_metric;
+use mauisim_sweep::metric_unit::{show_metric, MetricUnit};
 use mauisim_sweep::results::SettingResult;
 use mauisim_sweep::{compare, merge, plan, Metric, Plan, Progress, Status};
 use std::io::IsTerminal;
@@ -223,13 +223,24 @@ fn settings_table(settings: &[SettingResult], metric: &str, top: usize) -> Strin
         .max()
         .unwrap_or(0)
         .max("setting".len());
+    let unit = match MetricUnit::of(metric) {
+        MetricUnit::Number => String::new(),
+        unit => format!(" ({})", unit.name()),
+    };
     out.push_str(&format!(
         "  {:<width$}  {:>4}  {:>14}  {}\n",
-        "setting", "runs", "mean", "95% CI half-width"
+        "setting",
+        "runs",
+        format!("mean{unit}"),
+        format!("95% CI half-width{unit}")
     ));
     for s in &settings[..shown] {
-        let mean = s.mean.map_or("-".to_string(), |m| show_metric(metric, m));
-        let ci = s.ci95.map_or(String::new(), |h| show_metric(metric, h));
+        let mean = s
+            .mean
+            .map_or("-".to_string(), |m| MetricUnit::of(metric).show(m));
+        let ci = s
+            .ci95
+            .map_or(String::new(), |h| MetricUnit::of(metric).show(h));
         let label = if s.label.is_empty() {
             "(the base config)"
         } else {

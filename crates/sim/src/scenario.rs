@@ -411,7 +411,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
             if !(0.0..=1.0).contains(&share) {
                 return r.error(
                     utilized.span().start,
-                    format!("job {name}: utilized is a share of its processors, 0 to 1, found {share}"),
+                    format!(
+                        "job {name}: utilized is a share of its processors, 0 to 1, found {share}"
+                    ),
                 );
             }
             job.utilized = share;

@@ -16,18 +16,11 @@ const NOT_YET: &[(&str, &[&str])] = &[
             "NODESETATTRIBUTE",
             "NODESETLIST",
             "NODESETDELAY",
-            "NODEAVAILABILITYPOLICY",
             "JOBNODEMATCHPOLICY",
         ],
     ),
-    (
-        "10-quattor-template-library-grid.cfg",
-        &["JOBAGGREGATIONTIME", "GROUPCFG["],
-    ),
-    (
-        "11-unidentified-egatrop-maui-ebuild.cfg",
-        &["RESOURCELIMITPOLICY", "GROUPCFG["],
-    ),
+    ("10-quattor-template-library-grid.cfg", &["GROUPCFG["]),
+    ("11-unidentified-egatrop-maui-ebuild.cfg", &["GROUPCFG["]),
 ];
 
 /// Warnings that say a setting is read as something else, still expected per file (the

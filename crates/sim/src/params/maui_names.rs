@@ -179,9 +179,9 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "IGNPBSGROUPLIST",
         "PBS RM interface: ignore -W group_list when mapping group",
     ),
-    schedules(
+    no_effect(
         "JOBAGGREGATIONTIME",
-        "minimum wait after job submissions before next iteration",
+        "wall-clock wait for client requests after a real RM's submissions; a simulation iterates every RMPOLLINTERVAL",
     ),
     no_effect(
         "JOBMAXSTARTTIME",
@@ -354,10 +354,6 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "charge jobs whole allocated nodes' procs in PS limits",
     ),
     schedules(
-        "NODEAVAILABILITYPOLICY",
-        "node availability by dedicated/utilized/combined resources",
-    ),
-    schedules(
         "NODECPUOVERCOMMITFACTOR",
         "scales node processor count (applied in PBS interface)",
     ),
@@ -477,10 +473,6 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
     no_effect(
         "RESOURCEDATAFILE",
         "ignored by 3.3.1: resource daemon file, never parsed",
-    ),
-    schedules(
-        "RESOURCELIMITPOLICY",
-        "enforce job resource usage limits (cancel/suspend violators)",
     ),
     no_effect(
         "RESOURCELOCKFILE",

@@ -182,6 +182,7 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
     }
     warnings.extend(no_effect.summary());
     config.credentials.check()?;
+    node_cfg::check_proc_usage_limit(&config.nodes)?;
     check_fairshare(&config, &mut warnings)?;
     reservation_groups(&mut config, &mut warnings);
     reservation_threshold(&mut config, &mut warnings)?;
@@ -189,6 +190,10 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
 }
 
 type Apply = fn(&mut SimConfig, &Entry, &mut Vec<String>) -> Result<(), ConfigError>;
+
+/// Parameters read (their values checked, and refused where they would act) that
+/// otherwise change nothing in a simulation (see their readers).
+const INERT_IN_SIMULATION: &[&str] = &["NODEAVAILABILITYPOLICY", "RESOURCELIMITPOLICY"];
 
 /// One understood parameter: its names (the first is canonical) and how it applies.
 struct Param {
@@ -270,6 +275,14 @@ const PARAMS: &[Param] = &[
     Param {
         names: &["NODEACCESSPOLICY"],
         apply: |c, e, w| node_cfg::access_policy(&mut c.nodes, e, w),
+    },
+    Param {
+        names: &["NODEAVAILABILITYPOLICY"],
+        apply: |_, e, w| node_cfg::availability_policy(e, w),
+    },
+    Param {
+        names: &["RESOURCELIMITPOLICY"],
+        apply: |c, e, _| node_cfg::resource_limit_policy(&mut c.nodes, e),
     },
     Param {
         names: &["REJECTNEGPRIOJOBS"],
@@ -601,7 +614,14 @@ fn apply(
         .iter()
         .find(|p| p.names.contains(&entry.name.as_str()))
     {
-        return (param.apply)(config, entry, warnings);
+        let before = warnings.len();
+        (param.apply)(config, entry, warnings)?;
+        // Read and checked, but without effect in a simulation unless it warned: named in
+        // the summary line of such parameters.
+        if INERT_IN_SIMULATION.contains(&entry.name.as_str()) && warnings.len() == before {
+            no_effect.add(entry);
+        }
+        return Ok(());
     }
     if let Some(param) = priority_param(&entry.name) {
         return apply_priority_param(config, entry, param, warnings);
@@ -1594,10 +1614,8 @@ mod tests {
     /// unknown parameter with a suggestion only when one is close.
     #[test]
     fn unsimulated_parameters_are_refused_or_summed_up() {
-        let e = load("JOBAGGREGATIONTIME 1:00:00\n")
-            .unwrap_err()
-            .to_string();
-        assert!(e.starts_with("maui.cfg:1:1: JOBAGGREGATIONTIME ("), "{e}");
+        let e = load("NODESETPOLICY ONEOF\n").unwrap_err().to_string();
+        assert!(e.starts_with("maui.cfg:1:1: NODESETPOLICY ("), "{e}");
         assert!(
             e.ends_with("remove the line (or comment it out with #) to simulate without it"),
             "{e}"
@@ -1614,6 +1632,53 @@ mod tests {
                 "maui.cfg:1:1: warning: unknown parameter QUEUETIMEWEIGTH; did you mean QUEUETIMEWEIGHT?; ignored",
                 "maui.cfg:2:1: warning: unknown parameter ZZZZ; ignored",
             ]
+        );
+    }
+
+    /// What Maui 3.3.1's simulation does with node availability, resource usage limits
+    /// and job aggregation (reports/research): nothing, except UTILIZED memory, swap or disk
+    /// (a warning) and a PROC usage limit on whole dedicated nodes (refused).
+    #[test]
+    fn parameters_inert_in_a_simulation_are_read_and_named() {
+        let c = load(
+            "NODEAVAILABILITYPOLICY DEDICATED:PROCS COMBINED:MEM\n\
+             RESOURCELIMITPOLICY MEM:ALWAYS:CANCEL PROC:ALWAYS:CANCEL\nJOBAGGREGATIONTIME 0:00:10\n",
+        )
+        .unwrap();
+        let summary = c.warnings.last().unwrap();
+        for name in [
+            "NODEAVAILABILITYPOLICY",
+            "RESOURCELIMITPOLICY",
+            "JOBAGGREGATIONTIME",
+        ] {
+            assert!(summary.contains(name), "{summary}");
+        }
+        assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+        // `DEDICATED:PROCS` is 3.3.1's default for every resource (PROCS is no resource).
+        let c = load("NODEAVAILABILITYPOLICY UTILIZED:PROCS COMBINED:MEM\n").unwrap();
+        assert!(
+            c.warnings[0].contains("UTILIZED for SWAP, DISK: not simulated"),
+            "{:?}",
+            c.warnings
+        );
+        let c =
+            load("NODEAVAILABILITYPOLICY DEDICATED:PROCS COMBINED:MEM UTILIZED:SWAP\n").unwrap();
+        assert!(c.warnings[0].contains("UTILIZED for SWAP: not simulated"));
+        let e = load("NODEAVAILABILITYPOLICY SOMETIMES:MEM\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("maui.cfg:1:24: NODEAVAILABILITYPOLICY: expected COMBINED"),
+            "{e}"
+        );
+        let e = load("RESOURCELIMITPOLICY PROC:ALWAYS:CANCEL\nNODEACCESSPOLICY SINGLEJOB\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(
+                "maui.cfg:1:21: RESOURCELIMITPOLICY PROC with NODEACCESSPOLICY SINGLEJOB"
+            ),
+            "{e}"
         );
     }
 

@@ -20,6 +20,11 @@ pub struct NodeConfig {
     /// `SRCFG[name]` standing reservations (and the older `SR*[name]` forms), in the
     /// order first seen.
     pub standing: Vec<super::standing::StandingCfg>,
+    /// Where RESOURCELIMITPOLICY enforces a PROC limit: in 3.3.1's simulation that cancels,
+    /// requeues or suspends jobs only when nodes are dedicated whole (checked with
+    /// NODEACCESSPOLICY once the file is read).
+    #[serde(skip)]
+    pub proc_usage_limit: Option<Location>,
 }
 
 fn policy_name<S: serde::Serializer>(p: &AllocationPolicy, s: S) -> Result<S::Ok, S::Error> {
@@ -268,4 +273,86 @@ pub(crate) fn feature_list(text: &str) -> Vec<String> {
         .filter(|s| !s.is_empty())
         .map(String::from)
         .collect()
+}
+
+/// NODEAVAILABILITYPOLICY `POLICY[:RES] …` as 3.3.1 reads it (MPar.c): an unknown or
+/// missing resource sets the default of every resource, so `DEDICATED:PROCS` is the
+/// default. In a simulation a node's utilized processors are its dedicated ones and
+/// DEDICATED, COMBINED and UTILIZED agree on processors, and DEDICATED and COMBINED on
+/// everything: only UTILIZED memory, swap or disk differs (3.3.1 resets a node's utilized
+/// amount to the whole node whenever a job on it ends, and may over-commit it).
+pub(crate) fn availability_policy(e: &Entry, w: &mut Vec<String>) -> Result<(), ConfigError> {
+    const RESOURCES: [&str; 5] = ["NODE", "PROC", "MEM", "SWAP", "DISK"];
+    // The default, then per resource; 3.3.1's default is COMBINED.
+    let mut default = "COMBINED";
+    let mut set: [Option<&str>; 5] = [None; 5];
+    for token in &e.values {
+        let (policy, resource) = match token.text.split_once(':') {
+            Some((p, r)) => (p, Some(r)),
+            None => (token.text.as_str(), None),
+        };
+        let Some(policy) = ["COMBINED", "DEDICATED", "UTILIZED"]
+            .into_iter()
+            .find(|p| *p == policy)
+        else {
+            return Err(ConfigError::at(
+                token.location.clone(),
+                format!(
+                    "NODEAVAILABILITYPOLICY: expected COMBINED, DEDICATED or UTILIZED (then :PROC, :MEM, :SWAP or :DISK), found `{}`",
+                    token.text
+                ),
+            ));
+        };
+        match resource.and_then(|r| RESOURCES.iter().position(|x| *x == r)) {
+            Some(k) => set[k] = Some(policy),
+            None => default = policy,
+        }
+    }
+    let utilized: Vec<&str> = ["MEM", "SWAP", "DISK"]
+        .into_iter()
+        .filter(|r| {
+            let k = RESOURCES.iter().position(|x| x == r).expect("a resource");
+            set[k].unwrap_or(default) == "UTILIZED"
+        })
+        .collect();
+    if !utilized.is_empty() {
+        w.push(format!(
+            "{}: warning: NODEAVAILABILITYPOLICY UTILIZED for {}: not simulated (read as DEDICATED); it changes what Maui 3.3.1 starts only for jobs that request {} (Maui workload traces), whose nodes it may over-commit",
+            e.location,
+            utilized.join(", "),
+            utilized.join(" or ").to_ascii_lowercase()
+        ));
+    }
+    Ok(())
+}
+
+/// RESOURCELIMITPOLICY `RES[:POLICY[:ACTION[:VTIME]]] …` (MPar.c, MLimit.c): limits on a
+/// job's utilized resources against its request. In 3.3.1's simulation a job uses no
+/// memory, swap or disk and exactly its dedicated processors, so only a PROC limit on
+/// nodes dedicated whole (NODEACCESSPOLICY SINGLEJOB or SINGLETASK) ever acts.
+pub(crate) fn resource_limit_policy(c: &mut NodeConfig, e: &Entry) -> Result<(), ConfigError> {
+    for token in &e.values {
+        let mut parts = token.text.split(':');
+        let resource = parts.next().unwrap_or_default();
+        let policy = parts.next().unwrap_or("ALWAYS");
+        if !["NODE", "PROC", "MEM", "SWAP", "DISK"].contains(&resource) {
+            // 3.3.1 skips a token whose resource it does not know.
+            continue;
+        }
+        if resource == "PROC" && ["ALWAYS", "EXTENDEDVIOLATION"].contains(&policy) {
+            c.proc_usage_limit = Some(token.location.clone());
+        }
+    }
+    Ok(())
+}
+
+/// A PROC usage limit acts in 3.3.1's simulation on whole dedicated nodes only.
+pub(crate) fn check_proc_usage_limit(c: &NodeConfig) -> Result<(), ConfigError> {
+    match (&c.proc_usage_limit, c.access) {
+        (Some(at), NodeAccess::SingleJob | NodeAccess::SingleTask) => Err(ConfigError::at(
+            at.clone(),
+            "RESOURCELIMITPOLICY PROC with NODEACCESSPOLICY SINGLEJOB or SINGLETASK: Maui 3.3.1 counts a job's whole nodes as its utilized processors and acts on every such job (cancel, requeue or suspend), which mauisim does not simulate: the schedule would not be your Maui's; remove the PROC limit to simulate without it",
+        )),
+        _ => Ok(()),
+    }
 }
