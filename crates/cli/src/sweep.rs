@@ -227,12 +227,10 @@ fn settings_table(settings: &[SettingResult], metric: &str, top: usize) -> Strin
         MetricUnit::Number => String::new(),
         unit => format!(" ({})", unit.name()),
     };
+    let mean = format!("mean{unit}");
     out.push_str(&format!(
-        "  {:<width$}  {:>4}  {:>14}  {}\n",
-        "setting",
-        "runs",
-        format!("mean{unit}"),
-        format!("95% CI half-width{unit}")
+        "  {:<width$}  {:>4}  {mean:>14}  95% CI half-width{unit}\n",
+        "setting", "runs"
     ));
     for s in &settings[..shown] {
         let mean = s
