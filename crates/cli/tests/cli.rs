@@ -128,7 +128,7 @@ fn run_writes_every_output_and_is_deterministic() {
     }
     let csv = fs::read_to_string(a.join("jobs.csv")).unwrap();
     assert!(csv.starts_with(
-        "id,submit,start,end,wait,runtime,wcl,procs,user,group,account,qos,class,backfilled,cancelled,bypass,first_reservation,reservation_delay,nodes\n"
+        "id,submit,start,end,wait,runtime,wcl,procs,user,group,account,qos,class,backfilled,cancelled,preemptions,bypass,first_reservation,reservation_delay,nodes\n"
     ));
     assert_eq!(csv.lines().count() as u64, 1 + s["jobs"].as_u64().unwrap());
 }
@@ -759,7 +759,7 @@ fn node_files_define_the_machine() {
     // of 56 processors, takes all 36 of them and 20 thin ones.
     let first = jobs.lines().nth(1).unwrap();
     assert!(
-        first.ends_with(",56,1,1,-,DEFAULT,-,0,0,0,,,\"sp[001-020,065-100]\""),
+        first.ends_with(",56,1,1,-,DEFAULT,-,0,0,0,0,,,\"sp[001-020,065-100]\""),
         "{first}"
     );
     let avg_wait = |s: &serde_json::Value| s["avg_wait"].as_f64().unwrap();

@@ -72,6 +72,13 @@ pub struct CredSettings {
     /// QOSCFG QFLAGS=NOBF: backfill never starts this QOS's jobs.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub no_backfill: bool,
+    /// QOSCFG QFLAGS=PREEMPTOR: in the priority pass its jobs preempt PREEMPTEE jobs of
+    /// lower priority when too few processors are free.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub preemptor: bool,
+    /// QOSCFG QFLAGS=PREEMPTEE: its running jobs may be preempted.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub preemptee: bool,
 }
 
 /// The settings of every configured credential, by kind and id, with each kind's
@@ -94,6 +101,8 @@ static NEUTRAL: CredSettings = CredSettings {
     fs_target: None,
     limits: Limits::NONE,
     no_backfill: false,
+    preemptor: false,
+    preemptee: false,
 };
 
 impl CredTables {
@@ -144,6 +153,8 @@ impl CredTables {
             xf_target: qos.xf_target,
             class_weight,
             no_backfill: qos.no_backfill,
+            preemptor: qos.preemptor,
+            preemptee: qos.preemptee,
         }
     }
 }
@@ -160,6 +171,10 @@ pub struct ResolvedCreds {
     pub class_weight: Option<f64>,
     /// The job's QOS has the NOBF flag: backfill never starts it.
     pub no_backfill: bool,
+    /// The job's QOS has the PREEMPTOR flag.
+    pub preemptor: bool,
+    /// The job's QOS has the PREEMPTEE flag.
+    pub preemptee: bool,
 }
 
 #[cfg(test)]

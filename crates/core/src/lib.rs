@@ -44,8 +44,8 @@ pub use node::{
     NodeCandidate, NodeSpec, Request, Res,
 };
 pub use policy::{
-    BackfillMetric, BackfillPolicy, Chunking, PolicyConfig, ReservationGroup, ReservationPolicy,
-    ReservationThreshold, Semantics,
+    BackfillMetric, BackfillPolicy, Chunking, PolicyConfig, Preemption, ReservationGroup,
+    ReservationPolicy, ReservationThreshold, Semantics,
 };
 pub use priority::{AccrualPolicy, Breakdown, Component, PriorityConfig, Sub};
 pub use priorityf::{NodeVar, PriorityFn, PriorityFnError};

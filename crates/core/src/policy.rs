@@ -246,6 +246,21 @@ pub struct PolicyConfig {
     #[serde(skip_serializing_if = "Limits::is_empty")]
     pub system_limits: Limits,
     pub semantics: Semantics,
+    /// PREEMPTPOLICY: what becomes of a job a PREEMPTOR job preempts.
+    pub preemption: Preemption,
+}
+
+/// PREEMPTPOLICY, as Maui 3.3.1's simulation carries it out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Preemption {
+    /// REQUEUE (the default): the victim goes back to the idle queue at once, its queue
+    /// time counting anew from the preemption, and later runs its whole runtime again.
+    #[default]
+    Requeue,
+    /// No job is ever preempted: CHECKPOINT (which 3.3.1's simulation cannot carry out)
+    /// or a value 3.3.1 does not know.
+    Never,
 }
 
 impl Default for PolicyConfig {
@@ -265,6 +280,7 @@ impl Default for PolicyConfig {
             creds: CredTables::default(),
             system_limits: Limits::NONE,
             semantics: Semantics::default(),
+            preemption: Preemption::default(),
         }
     }
 }

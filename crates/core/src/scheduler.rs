@@ -18,6 +18,8 @@
 //! CURRENTHIGHEST), which is how they slide earlier when jobs end early; under HIGHEST the
 //! jobs that ever had one are re-reserved first, oldest first.
 
+mod preempt;
+
 use crate::backfill::{best_fit, greedy_start, Candidate};
 use crate::check::{Rule, Violation};
 use crate::cred::CredKind;
@@ -73,12 +75,16 @@ pub struct Reservation {
 pub struct Decisions {
     pub starts: Vec<Start>,
     pub reservations: Vec<Reservation>,
+    /// Running jobs preempted to make room for a PREEMPTOR job: already off their nodes
+    /// (PREEMPTPOLICY REQUEUE); the caller puts them back in the queue after the iteration.
+    pub preempted: Vec<JobIdx>,
 }
 
 impl Decisions {
     pub(crate) fn clear(&mut self) {
         self.starts.clear();
         self.reservations.clear();
+        self.preempted.clear();
     }
 }
 
@@ -99,6 +105,9 @@ pub struct Scheduler {
     /// When a job blocked by an outstanding-time limit (MAXPS, MAXWC) fits by time alone
     /// (the earliest such instant of the last iteration): no event marks it.
     limit_lifts_at: Option<Time>,
+    /// The instant after the last iteration when it preempted: its victims, back in the
+    /// queue, are seen by the next iteration, which no event may bring.
+    requeued_wakeup: Option<Time>,
     /// Scratch: each job's fate this iteration, by priority rank.
     fate: Vec<Fate>,
     /// Scratch (Maui's passes with limits), by priority rank: whether the job is in 3.3.1's
@@ -113,6 +122,9 @@ pub struct Scheduler {
     /// Maui's passes with limits: the running jobs as they were when they started, whose
     /// priorities place them in 3.3.1's hard selection.
     maui_running: Vec<QueuedJob>,
+    /// The running PREEMPTEE jobs, in start order, as they started (their queue time
+    /// frozen there), with their start times.
+    preemptees: Vec<(QueuedJob, Time)>,
     /// Usage and limit checks; `None` when the config sets no limit.
     throttle: Option<Throttle>,
     /// Job-iterations blocked, by kind of limit (or fairshare cap).
@@ -190,6 +202,8 @@ impl Scheduler {
             passes_selection: Vec::new(),
             held: Vec::new(),
             maui_running: Vec::new(),
+            preemptees: Vec::new(),
+            requeued_wakeup: None,
             blocks: Vec::new(),
             kept: Vec::new(),
             groups_left: Vec::new(),
@@ -349,6 +363,7 @@ impl Scheduler {
             self.fairshare.next_change(),
             self.cap_lifts_at,
             self.limit_lifts_at,
+            self.requeued_wakeup,
             self.chunk_expires_at,
             self.machine
                 .standing_end_after(self.last_iteration, self.last_change),
@@ -396,9 +411,7 @@ impl Scheduler {
         if let Some(t) = &mut self.throttle {
             t.discharge(&self.policy.creds, job);
         }
-        if let Some(k) = self.maui_running.iter().position(|j| j.idx == job) {
-            self.maui_running.swap_remove(k);
-        }
+        self.forget_running(job);
     }
 
     /// Running `job` passed its planned end at `from` and may hold its nodes until
@@ -488,6 +501,7 @@ impl Scheduler {
             self.last_change = now;
         }
         self.limit_lifts_at = None;
+        self.requeued_wakeup = None;
         let bounded = windows.is_none() && self.order_by_bounds(now, queue);
         if !bounded {
             self.prioritize(now, queue);
@@ -684,7 +698,10 @@ impl Scheduler {
                 continue;
             }
             let job = &mut queue[pos];
-            let fits = self.machine.fits(now, job);
+            let mut fits = self.machine.fits(now, job);
+            if !fits && !blocked && !kept {
+                fits = self.preempt_for(now, job, out);
+            }
             if kept || !blocked {
                 if fits {
                     self.start(now, job, pos, blocked, out);
@@ -776,7 +793,12 @@ impl Scheduler {
                 continue;
             }
             let job = &mut queue[pos];
-            let fits = within && self.machine.fits(now, job);
+            let mut fits = within && self.machine.fits(now, job);
+            if !idle_found && within && !fits {
+                // 3.3.1 preempts only for a job the pass reaches before any job is left
+                // without a reservation (MQueue.c `MQueueScheduleIJobs`).
+                fits = self.preempt_for(now, job, out);
+            }
             if !idle_found && fits {
                 self.start(now, job, pos, blocked, out);
                 self.fate[rank] = Fate::StartedInPriorityPass;
@@ -1419,6 +1441,7 @@ impl Scheduler {
         }
         self.fairshare.job_started(now, job);
         self.ranking.started(job);
+        self.keep_preemptee(now, job);
     }
 
     /// Starts an admitted job at `now` by no decision of the policy (it was running when

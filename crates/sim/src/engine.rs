@@ -148,6 +148,10 @@ pub struct Outcome {
     pub first_reservation: Option<Time>,
     /// Times a lower-priority job was backfilled ahead of it (BYPASS).
     pub bypass: u32,
+    /// Times it was preempted (and requeued) before the run that finished.
+    pub preemptions: u32,
+    /// Seconds its preempted runs had run.
+    pub preempted_run: Time,
 }
 
 impl Outcome {
@@ -752,25 +756,8 @@ impl<'a, S: Sink> Sim<'a, S> {
             _ => entered,
         };
         self.entry_mut(i).submitted = submit;
-        let plan = self.predict(i);
+        let mut queued = self.queued_job(i, submit);
         let job = self.job(i);
-        let mut queued = QueuedJob::new(JobIdx(i as u32), job.id, submit, job.procs, plan);
-        let tasks = (job.procs / u64::from(job.request.procs_per_task.max(1))) as f64;
-        let (swap_mb, disk_mb) = (
-            f64::from(job.request.swap) * tasks,
-            f64::from(job.request.disk) * tasks,
-        );
-        queued.resources = Resources {
-            nodes: job.nodes,
-            mem_mb: job.mem_mb,
-            swap_mb,
-            disk_mb,
-            pe: self.totals.pe(job.procs, job.mem_mb, swap_mb, disk_mb),
-        };
-        queued.creds = job.creds;
-        queued.request = job.request;
-        queued.utilized = job.utilized;
-        queued.system_priority = job.system_priority;
         let (id, already_running) = (job.id, job.already_running);
         let pinned = job
             .node_ask
@@ -803,6 +790,30 @@ impl<'a, S: Sink> Sim<'a, S> {
                 false
             }
         }
+    }
+
+    /// Job `i` as the scheduler queues it, submitted at `submit`.
+    fn queued_job(&self, i: usize, submit: Time) -> QueuedJob {
+        let plan = self.predict(i);
+        let job = self.job(i);
+        let mut queued = QueuedJob::new(JobIdx(i as u32), job.id, submit, job.procs, plan);
+        let tasks = (job.procs / u64::from(job.request.procs_per_task.max(1))) as f64;
+        let (swap_mb, disk_mb) = (
+            f64::from(job.request.swap) * tasks,
+            f64::from(job.request.disk) * tasks,
+        );
+        queued.resources = Resources {
+            nodes: job.nodes,
+            mem_mb: job.mem_mb,
+            swap_mb,
+            disk_mb,
+            pe: self.totals.pe(job.procs, job.mem_mb, swap_mb, disk_mb),
+        };
+        queued.creds = job.creds;
+        queued.request = job.request;
+        queued.utilized = job.utilized;
+        queued.system_priority = job.system_priority;
+        queued
     }
 
     /// Applies a timed event at `now` (which is the event's time, or a later poll tick).
@@ -937,6 +948,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             self.stats.reservations.extend(promised);
         }
         if self.decisions.starts.is_empty() {
+            self.requeue_preempted(now);
             return;
         }
         self.started_pos.clear();
@@ -962,6 +974,44 @@ impl<'a, S: Sink> Sim<'a, S> {
             pos += 1;
             keep
         });
+        self.requeue_preempted(now);
+    }
+
+    /// The jobs this iteration preempted (PREEMPTPOLICY REQUEUE) back in the queue, in
+    /// their submit order, for the next iteration: their queue time counts anew from
+    /// `now` (3.3.1 sets SystemQueueTime) and they will run their whole runtime again.
+    fn requeue_preempted(&mut self, now: Time) {
+        if self.decisions.preempted.is_empty() {
+            return;
+        }
+        let preempted = std::mem::take(&mut self.decisions.preempted);
+        for &idx in &preempted {
+            let i = idx.0 as usize;
+            self.events.retain(|e| e.0.job != idx.0);
+            let entry = self.entry_mut(i);
+            entry.started = false;
+            entry.outcome.preemptions += 1;
+            entry.outcome.preempted_run += now - entry.outcome.start;
+            let (submitted, first_reservation) = (entry.submitted, entry.outcome.first_reservation);
+            let mut queued = self.queued_job(i, submitted);
+            queued.eff_queue_start = now;
+            queued.first_reservation = first_reservation;
+            match self.scheduler.admit(&mut queued) {
+                Ok(()) => {
+                    let at = self
+                        .queue
+                        .partition_point(|q| (q.submit, q.id) < (queued.submit, queued.id));
+                    self.queue.insert(at, queued);
+                    self.stats.max_queue = self.stats.max_queue.max(self.queue.len());
+                }
+                Err(limit) => {
+                    self.stats.held.push((i, limit));
+                    self.finish(i);
+                }
+            }
+        }
+        self.decisions.preempted = preempted;
+        self.decisions.preempted.clear();
     }
 
     /// `--check` after the iteration at `now`: the scheduler's books, and each start and
@@ -1123,6 +1173,7 @@ impl<'a, S: Sink> Sim<'a, S> {
         };
         let entry = self.entry_mut(i);
         entry.nodes = nodes;
+        let earlier = entry.outcome;
         entry.outcome = Outcome {
             start: now,
             end: now + run,
@@ -1130,6 +1181,8 @@ impl<'a, S: Sink> Sim<'a, S> {
             cancelled,
             first_reservation,
             bypass: 0,
+            preemptions: earlier.preemptions,
+            preempted_run: earlier.preempted_run,
         };
         entry.started = true;
         self.max_end = self.max_end.max(now + run);
@@ -1237,10 +1290,13 @@ impl<'a, S: Sink> Sim<'a, S> {
     }
 
     /// Whether the job just queued could start at `now` on the nodes as they are.
+    /// (A PREEMPTOR job may make room for itself: the iteration decides.)
     fn newest_fits(&mut self, now: Time) -> bool {
         let i = self.next_submit - 1;
         match self.queue.last() {
-            Some(q) if q.idx.0 as usize == i => self.scheduler.fits_now(now, q),
+            Some(q) if q.idx.0 as usize == i => {
+                q.cred_factors.preemptor || self.scheduler.fits_now(now, q)
+            }
             _ => false,
         }
     }

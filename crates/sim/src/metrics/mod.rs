@@ -45,6 +45,11 @@ pub struct Metrics {
     /// Over reserved jobs: how much later than first promised they started (0 if not).
     pub avg_reservation_delay: f64,
     pub max_reservation_delay: Time,
+    /// Times a running job was preempted (and requeued) for a PREEMPTOR job.
+    pub preemptions: u64,
+    /// Processor-seconds the preempted runs had used: work done and lost (not in
+    /// `utilization`, which counts the runs that finished).
+    pub preempted_procseconds: f64,
 }
 
 /// Neumaier's compensated sum.
@@ -119,6 +124,8 @@ pub struct Accumulator {
     max_delay: Time,
     first_submit: Option<Time>,
     last_end: Option<Time>,
+    preemptions: u64,
+    lost_ps: Sum,
 }
 
 impl Accumulator {
@@ -142,6 +149,8 @@ impl Accumulator {
         self.accuracy.add(run as f64 / job.wcl as f64);
         self.backfilled += o.backfilled as u64;
         self.cancelled += o.cancelled as u64;
+        self.preemptions += u64::from(o.preemptions);
+        self.lost_ps.add(job.procs as f64 * o.preempted_run as f64);
         self.bypass.add(o.bypass as f64);
         self.max_bypass = self.max_bypass.max(o.bypass);
         if let Some(promised) = o.first_reservation {
@@ -213,6 +222,8 @@ impl Accumulator {
                 self.delay.value() / reserved as f64
             },
             max_reservation_delay: self.max_delay,
+            preemptions: self.preemptions,
+            preempted_procseconds: self.lost_ps.value(),
         }
     }
 }

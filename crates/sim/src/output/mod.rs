@@ -46,6 +46,8 @@ struct JobRow<'a> {
     class: &'a str,
     backfilled: u8,
     cancelled: u8,
+    /// Times it was preempted and requeued before the run shown.
+    preemptions: u32,
     /// Times a lower-priority job was backfilled ahead of this one (Maui's BYPASS).
     bypass: u32,
     /// The first start a reservation promised (empty if never reserved).
@@ -332,6 +334,7 @@ impl JobsCsv {
                 class: name(CredKind::Class),
                 backfilled: o.backfilled as u8,
                 cancelled: o.cancelled as u8,
+                preemptions: o.preemptions,
                 bypass: o.bypass,
                 first_reservation: o.first_reservation,
                 reservation_delay: o.first_reservation.map(|promised| o.start - promised),

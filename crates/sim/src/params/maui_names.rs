@@ -424,10 +424,6 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
     no_effect("PLOTPROCSCALE", "statistics display matrix scale"),
     no_effect("PLOTTIMESCALE", "statistics display matrix scale"),
     schedules(
-        "PREEMPTPOLICY",
-        "preemption method: REQUEUE, SUSPEND, CHECKPOINT, OVERCOMMIT",
-    ),
-    schedules(
         "QOSFLAGS",
         "old-style QOSCFG[q] QFLAGS (NOBF, PREEMPTOR, IGN* …)",
     ),

@@ -15,8 +15,8 @@ use crate::params::credentials::{CredConfig, DEFAULT};
 use mauisim_config::{self as cfg, Attr, ConfigError, Duration, Entry, Location};
 use mauisim_core::{
     AccrualPolicy, BackfillMetric, BackfillPolicy, Component, CredKind, FsMetric, FsTarget,
-    PolicyConfig, ReservationGroup, ReservationPolicy, ReservationThreshold, Sub, TargetKind, Time,
-    FS_MAX_DEPTH,
+    PolicyConfig, Preemption, ReservationGroup, ReservationPolicy, ReservationThreshold, Sub,
+    TargetKind, Time, FS_MAX_DEPTH,
 };
 use node_cfg::NodeConfig;
 use serde::Serialize;
@@ -191,6 +191,35 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
 
 type Apply = fn(&mut SimConfig, &Entry, &mut Vec<String>) -> Result<(), ConfigError>;
 
+/// PREEMPTPOLICY as 3.3.1 reads it (MSched.c: an exact, case-sensitive match, anything
+/// else being NONE) and as its simulation carries it out (reports/research).
+fn preemption_policy(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(), ConfigError> {
+    let (text, at) = scalar(e)?;
+    let text = text.trim();
+    c.policy.preemption = match text {
+        "REQUEUE" => Preemption::Requeue,
+        "CHECKPOINT" => {
+            w.push(format!(
+                "{at}: note: PREEMPTPOLICY CHECKPOINT: Maui 3.3.1's simulation cannot checkpoint a job (no checkpoint interval is ever set), so no job is preempted, here as there"
+            ));
+            Preemption::Never
+        }
+        "SUSPEND" | "OVERCOMMIT" => {
+            return Err(ConfigError::at(
+                at.clone(),
+                format!("PREEMPTPOLICY {text} changes what Maui schedules, and mauisim does not simulate it yet (REQUEUE is): the schedule would not be your Maui's; use REQUEUE or remove the line"),
+            ))
+        }
+        other => {
+            w.push(format!(
+                "{at}: warning: PREEMPTPOLICY `{other}`: Maui 3.3.1 knows REQUEUE, SUSPEND, CHECKPOINT and OVERCOMMIT, exactly so written; it reads anything else as NONE, and no job is preempted"
+            ));
+            Preemption::Never
+        }
+    };
+    Ok(())
+}
+
 /// Parameters read (their values checked, and refused where they would act) that
 /// otherwise change nothing in a simulation (see their readers).
 const INERT_IN_SIMULATION: &[&str] = &["NODEAVAILABILITYPOLICY", "RESOURCELIMITPOLICY"];
@@ -275,6 +304,10 @@ const PARAMS: &[Param] = &[
     Param {
         names: &["NODEACCESSPOLICY"],
         apply: |c, e, w| node_cfg::access_policy(&mut c.nodes, e, w),
+    },
+    Param {
+        names: &["PREEMPTPOLICY"],
+        apply: |c, e, w| preemption_policy(c, e, w),
     },
     Param {
         names: &["NODEAVAILABILITYPOLICY"],
@@ -1940,10 +1973,10 @@ mod tests {
             e.to_string(),
             "maui.cfg:1:27: USERCFG[steve] PLIST (the partitions its jobs may use) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
         );
-        let e = load("QOSCFG[high] QFLAGS=PREEMPTOR\nUSERCFG[DEFAULT] QDEF=high\n").unwrap_err();
+        let e = load("QOSCFG[high] QFLAGS=PREEMPTSPV\nUSERCFG[DEFAULT] QDEF=high\n").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "maui.cfg:1:14: QOSCFG[high] QFLAGS: PREEMPTOR (its jobs preempt PREEMPTEE jobs of lower priority (PREEMPTPOLICY)) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the flag to simulate without it"
+            "maui.cfg:1:14: QOSCFG[high] QFLAGS: PREEMPTSPV (its jobs become PREEMPTEE while over a soft active limit) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the flag to simulate without it"
         );
     }
 
@@ -1972,6 +2005,45 @@ mod tests {
         let c = load("QOSCFG[q] QFLAGS=NOBF:IGNALL\nQOSCFG[q] QFLAGS=IGNNODEPERUSER\n").unwrap();
         let q = &c.config.credentials.qos["q"].settings;
         assert!(!q.no_backfill, "the last QFLAGS replaces the flags");
+        // PREEMPTEE holds PREEMPT but not PREEMPTOR: 3.3.1's substring search tells them apart.
+        let c = load(
+            "QOSCFG[a] QFLAGS=PREEMPTOR\nQOSCFG[b] QFLAGS=PREEMPTEE,NOBF\nQOSCFG[a] QFLAGS=NOBF\n",
+        )
+        .unwrap();
+        let (a, b) = (
+            &c.config.credentials.qos["a"].settings,
+            &c.config.credentials.qos["b"].settings,
+        );
+        assert!(
+            !a.preemptor && a.no_backfill,
+            "the last QFLAGS replaces PREEMPTOR too"
+        );
+        assert!(b.preemptee && !b.preemptor);
+        // PREEMPTPOLICY: exact, case-sensitive; CHECKPOINT and unknown words preempt nothing.
+        for (text, expected, note) in [
+            (
+                "PREEMPTPOLICY REQUEUE\n",
+                mauisim_core::Preemption::Requeue,
+                None,
+            ),
+            (
+                "PREEMPTPOLICY CHECKPOINT\n",
+                mauisim_core::Preemption::Never,
+                Some("cannot checkpoint"),
+            ),
+            (
+                "PREEMPTPOLICY requeue\n",
+                mauisim_core::Preemption::Never,
+                Some("reads anything else as NONE"),
+            ),
+        ] {
+            let c = load(text).unwrap();
+            assert_eq!(c.config.policy.preemption, expected, "{text}");
+            match note {
+                Some(n) => assert!(c.warnings[0].contains(n), "{:?}", c.warnings),
+                None => assert!(c.warnings.is_empty(), "{:?}", c.warnings),
+            }
+        }
         let lifted = mauisim_core::LimitPair::both(0);
         assert_eq!(
             q.limits.override_active[mauisim_core::Metric::Job as usize],

@@ -16,6 +16,8 @@ enum Effect {
         per_job: &'static [Metric],
     },
     NoBackfill,
+    Preemptor,
+    Preemptee,
     /// No effect on a schedule in 3.3.1 (set, and read by nothing that schedules).
     Inert(&'static str),
     /// 3.3.1 cannot set it (no case in its switch): no effect.
@@ -113,14 +115,8 @@ const FLAGS: &[(&str, Effect)] = &[
             per_job: &[Job, Node, Proc, Ps],
         },
     ),
-    (
-        "PREEMPTOR",
-        Effect::NotYet("its jobs preempt PREEMPTEE jobs of lower priority (PREEMPTPOLICY)"),
-    ),
-    (
-        "PREEMPTEE",
-        Effect::Inert("its jobs may be preempted, and no job preempts without a PREEMPTOR QOS"),
-    ),
+    ("PREEMPTOR", Effect::Preemptor),
+    ("PREEMPTEE", Effect::Preemptee),
     (
         "DEDICATED",
         Effect::NotYet("its jobs take their nodes whole (SINGLEJOB access)"),
@@ -140,9 +136,12 @@ const FLAGS: &[(&str, Effect)] = &[
     ("RUNNOW", Effect::Inert("read by nothing in 3.3.1")),
     (
         "PREEMPTSPV",
-        Effect::Inert("its jobs over a soft limit may be preempted, and no job preempts without a PREEMPTOR QOS"),
+        Effect::NotYet("its jobs become PREEMPTEE while over a soft active limit"),
     ),
-    ("IGNHOSTLIST", Effect::Inert("no trace job asks for a host list")),
+    (
+        "IGNHOSTLIST",
+        Effect::Inert("no trace job asks for a host list"),
+    ),
 ];
 
 /// Applies `QFLAGS=value` to a QOS's settings.
@@ -154,6 +153,8 @@ pub(super) fn apply(
     w: &mut Vec<String>,
 ) -> Result<(), ConfigError> {
     qos.no_backfill = false;
+    qos.preemptor = false;
+    qos.preemptee = false;
     let mut found = false;
     let mut refused = Vec::new();
     for (name, effect) in FLAGS {
@@ -179,6 +180,8 @@ pub(super) fn apply(
                 }
             }
             Effect::NoBackfill => qos.no_backfill = true,
+            Effect::Preemptor => qos.preemptor = true,
+            Effect::Preemptee => qos.preemptee = true,
             Effect::Inert(why) => {
                 w.push(format!("{at}: note: {what}: {name} changes no schedule here: {why}"))
             }

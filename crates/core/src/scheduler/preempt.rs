@@ -1,0 +1,125 @@
+//! Preemption as Maui 3.3.1 carries it out in its priority pass (MSched.c `MJobSelectMNL`,
+//! MPreempt.c `MJobSelectPJobList`, MJob.c `MJobPreempt`; reports/research): a PREEMPTOR
+//! job for which too few processors are free takes them from running PREEMPTEE jobs of
+//! strictly lower priority, cheapest first, and starts in the same iteration.
+
+use super::{Decisions, Scheduler};
+use crate::job::{JobIdx, QueuedJob};
+use crate::policy::Preemption;
+use crate::Time;
+
+impl Scheduler {
+    /// A running PREEMPTEE job's priority input as 3.3.1 keeps it: its effective queue
+    /// time stops where it was when the job started (`EffQueueDuration` is brought up to
+    /// date only while a job is idle).
+    pub(super) fn keep_preemptee(&mut self, now: Time, job: &QueuedJob) {
+        if !job.cred_factors.preemptee {
+            return;
+        }
+        let mut running = job.clone();
+        let queued = (now - job.eff_queue_start).max(0);
+        if queued > 0 {
+            running.selected_queued = Some(queued);
+        } else {
+            // No queue time, for good: a start beyond any instant the run reaches.
+            running.selected_queued = None;
+            running.eff_queue_start = Time::MAX / 4;
+        }
+        running.priority_terms = None;
+        self.preemptees.push((running, now));
+    }
+
+    /// Makes room for `job`, which does not fit now, by preempting running PREEMPTEE jobs
+    /// of lower priority; true if it fits afterwards. 3.3.1's rules:
+    /// - victims have the PREEMPTEE flag and a priority strictly below the job's (the
+    ///   integer start priorities, running jobs' queue time frozen at their start);
+    /// - none is preempted unless the victims together and the free processors could hold
+    ///   the job;
+    /// - the victims go cheapest first, the cost being a victim's priority divided by its
+    ///   processors (integer division), and are taken until their processors alone cover
+    ///   the whole job, even where some were free already (3.3.1's over-preemption);
+    /// - none is preempted if the job would still not start without them (their nodes
+    ///   held by other jobs' reservations).
+    pub(super) fn preempt_for(&mut self, now: Time, job: &QueuedJob, out: &mut Decisions) -> bool {
+        if !job.cred_factors.preemptor
+            || self.policy.preemption == Preemption::Never
+            || self.preemptees.is_empty()
+        {
+            return false;
+        }
+        let fs = self.fairshare.at(now);
+        let priority = &self.policy.priority;
+        let own = priority.breakdown(job, now, &fs).priority;
+        // (cost, start order, victim): a stable order among equal costs.
+        let mut victims: Vec<(i64, usize, JobIdx, u64)> = self
+            .preemptees
+            .iter()
+            .enumerate()
+            .filter_map(|(k, (running, _))| {
+                let p = priority.breakdown(running, now, &fs).priority;
+                (p < own).then(|| {
+                    (
+                        p / running.procs.max(1) as i64,
+                        k,
+                        running.idx,
+                        running.procs,
+                    )
+                })
+            })
+            .collect();
+        let offered: u64 = victims.iter().map(|v| v.3).sum();
+        let free = self.machine.free_now(now).max(0) as u64;
+        if offered + free < job.procs {
+            return false;
+        }
+        victims.sort_unstable();
+        let mut chosen = Vec::new();
+        let mut freed = 0;
+        for &(_, _, victim, procs) in &victims {
+            if freed >= job.procs {
+                break;
+            }
+            chosen.push(victim);
+            freed += procs;
+        }
+        // 3.3.1 takes victims only on the nodes the job could use now, the nodes other
+        // jobs' reservations leave it (MNodeGetPreemptList over the feasible list): where
+        // freeing them would not let the job start, nothing is preempted.
+        let mut probe = self.machine.clone();
+        for &victim in &chosen {
+            probe.ended(victim, now, now);
+        }
+        if !probe.fits(now, job) {
+            return false;
+        }
+        for victim in chosen {
+            self.preempt(now, victim, out);
+        }
+        self.machine.fits(now, job)
+    }
+
+    /// Takes `victim` off its nodes at `now`: its usage and fairshare charge stop there,
+    /// and the caller requeues it ([`Decisions::preempted`]).
+    fn preempt(&mut self, now: Time, victim: JobIdx, out: &mut Decisions) {
+        self.fairshare.job_ended_charged_until(now, now, victim);
+        self.last_change = self.last_change.max(now);
+        self.machine.ended(victim, now, now);
+        if let Some(t) = &mut self.throttle {
+            t.discharge(&self.policy.creds, victim);
+        }
+        self.forget_running(victim);
+        out.preempted.push(victim);
+        self.requeued_wakeup = Some(now + 1);
+    }
+
+    /// A running job left (ended or preempted): off the lists of running jobs.
+    pub(super) fn forget_running(&mut self, job: JobIdx) {
+        if let Some(k) = self.maui_running.iter().position(|j| j.idx == job) {
+            self.maui_running.swap_remove(k);
+        }
+        if let Some(k) = self.preemptees.iter().position(|(j, _)| j.idx == job) {
+            // Kept in start order: it orders victims of equal cost.
+            self.preemptees.remove(k);
+        }
+    }
+}

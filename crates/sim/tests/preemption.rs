@@ -1,0 +1,102 @@
+//! Preemption (QOS PREEMPTOR and PREEMPTEE, PREEMPTPOLICY REQUEUE) as Maui 3.3.1's
+//! simulation does it (reports/research/maui-3.3.1-qos-flags-and-preemption.md): every
+//! start asserted, both event orders, with what the outputs count.
+
+mod common;
+
+use common::{run, starts, world, HOUR};
+
+const FLAGS: &str = "QOSWEIGHT 1\n\
+    CLASSCFG[lo] QDEF=low\nCLASSCFG[hi] QDEF=high\nCLASSCFG[plain] QDEF=plain\n\
+    QOSCFG[low] QFLAGS=PREEMPTEE\nQOSCFG[plain] PRIORITY=0\n\
+    QOSCFG[high] QFLAGS=PREEMPTOR PRIORITY=1000\n";
+
+/// Five processors; L1 and L2 (PREEMPTEE, 2 each) run from 0; H (PREEMPTOR, 3) comes at
+/// 600 with one processor free. Both victims go (their processors alone must cover H's
+/// 3), H starts at once, L1 comes back on the two processors left at the next instant,
+/// L2 when H ends; each reruns its whole two hours.
+#[test]
+fn a_preemptor_requeues_the_cheapest_victims_until_they_cover_it() {
+    let w = world(
+        FLAGS,
+        &[
+            (1, 0, 2 * HOUR, 2, "u", "", "lo"),
+            (2, 0, 2 * HOUR, 2, "u", "", "lo"),
+            (3, 600, HOUR, 3, "v", "", "hi"),
+        ],
+    );
+    let (outcomes, _) = run(&w, 5);
+    assert_eq!(starts(&outcomes), [601, 600 + HOUR, 600]);
+    assert_eq!(outcomes[0].end, 601 + 2 * HOUR, "the whole runtime again");
+    for victim in &outcomes[..2] {
+        assert_eq!((victim.preemptions, victim.preempted_run), (1, 600));
+    }
+    assert_eq!((outcomes[2].preemptions, outcomes[2].preempted_run), (0, 0));
+    let metrics = mauisim_sim::metrics::compute(&w.jobs, &outcomes, 5);
+    assert_eq!(metrics.preemptions, 2);
+    assert_eq!(metrics.preempted_procseconds, 2.0 * 2.0 * 600.0);
+}
+
+/// No victim is taken when the PREEMPTEE jobs and the free processors together could not
+/// hold the job: at 600, X (not PREEMPTEE) keeps two of six processors, L two, two are
+/// free, and H needs six. When X ends at 3600, L and the four free processors can: L is
+/// preempted then, and restarts when H ends.
+#[test]
+fn no_preemption_that_could_not_make_room() {
+    let w = world(
+        FLAGS,
+        &[
+            (1, 0, 2 * HOUR, 2, "u", "", "lo"),
+            (2, 0, HOUR, 2, "u", "", "plain"),
+            (3, 600, HOUR, 6, "v", "", "hi"),
+        ],
+    );
+    let (outcomes, _) = run(&w, 6);
+    assert_eq!(starts(&outcomes), [2 * HOUR, 0, HOUR]);
+    assert_eq!(
+        (outcomes[0].preemptions, outcomes[0].preempted_run),
+        (1, HOUR)
+    );
+}
+
+/// Victims need a priority strictly below the preemptor's: with no QOS priority both are
+/// at the floor, 1, and nothing is preempted; nor is a running job without PREEMPTEE.
+#[test]
+fn equal_priority_and_unflagged_jobs_are_never_victims() {
+    let equal = FLAGS.replace("PREEMPTOR PRIORITY=1000", "PREEMPTOR PRIORITY=0");
+    let specs = [
+        (1, 0, 2 * HOUR, 2, "u", "", "lo"),
+        (2, 600, HOUR, 2, "v", "", "hi"),
+    ];
+    let (outcomes, _) = run(&world(&equal, &specs), 2);
+    assert_eq!(starts(&outcomes), [0, 2 * HOUR]);
+    let unflagged = [
+        (1, 0, 2 * HOUR, 2, "u", "", "plain"),
+        (2, 600, HOUR, 2, "v", "", "hi"),
+    ];
+    let (outcomes, _) = run(&world(FLAGS, &unflagged), 2);
+    assert_eq!(starts(&outcomes), [0, 2 * HOUR]);
+}
+
+/// PREEMPTPOLICY CHECKPOINT (3.3.1's simulation cannot checkpoint) and a value 3.3.1
+/// reads as NONE preempt nothing; SUSPEND is refused.
+#[test]
+fn policies_that_preempt_nothing() {
+    let specs = [
+        (1, 0, 2 * HOUR, 2, "u", "", "lo"),
+        (2, 600, HOUR, 2, "v", "", "hi"),
+    ];
+    let (outcomes, _) = run(&world(FLAGS, &specs), 2);
+    assert_eq!(starts(&outcomes), [600 + HOUR, 600], "REQUEUE, the default");
+    for never in ["PREEMPTPOLICY CHECKPOINT\n", "PREEMPTPOLICY requeue\n"] {
+        let (outcomes, _) = run(&world(&format!("{FLAGS}{never}"), &specs), 2);
+        assert_eq!(starts(&outcomes), [0, 2 * HOUR], "{never}");
+    }
+    let e = mauisim_sim::params::from_str("PREEMPTPOLICY SUSPEND\n", "maui.cfg")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("maui.cfg:1:15: PREEMPTPOLICY SUSPEND changes what Maui schedules"),
+        "{e}"
+    );
+}
