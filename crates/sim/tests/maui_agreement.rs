@@ -26,9 +26,8 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     ("alloc-minres", [100.0, 100.0, 100.0]),
     ("alloc-firstavail", [100.0, 100.0, 100.0]),
     ("standing", [100.0, 100.0, 99.7]),
-    // QOS preemption (scripts/maui-cases.sh preempt); s2 parts at the first preemption
-    // whose preemptor 3.3.1 places on its victims' nodes in their freed order
-    // (reports/MAUI-AGREEMENT.md).
+    // QOS preemption (scripts/maui-cases.sh preempt); s2 parts where a preemptor is placed
+    // on other nodes than 3.3.1 places it (reports/MAUI-AGREEMENT.md).
     ("preempt", [99.3, 64.1, 100.0]),
 ];
 
