@@ -160,12 +160,18 @@ pub fn render(s: &Summary, out: &Path, fs_files: Option<FsFiles>) -> String {
         100.0 * m.backfilled_fraction,
         m.cancelled_jobs
     );
-    if m.preemptions > 0 {
+    if m.preemptions > 0 && m.preempted_procseconds > 0.0 {
         let _ = writeln!(
             text,
             "  preemptions    {}, {:.2} processor-hours of preempted runs lost",
             m.preemptions,
             m.preempted_procseconds / 3600.0
+        );
+    } else if m.preemptions > 0 {
+        let _ = writeln!(
+            text,
+            "  preemptions    {} (suspended, no work lost)",
+            m.preemptions
         );
     }
     if m.reserved_jobs > 0 {

@@ -258,6 +258,10 @@ pub enum Preemption {
     /// time counting anew from the preemption, and later runs its whole runtime again.
     #[default]
     Requeue,
+    /// SUSPEND: the victim keeps its start and its runtime's clock stops; it resumes, before
+    /// anything else is scheduled, once its own nodes are free again (at least 10 s later,
+    /// 3.3.1's MDEF_MINSUSPENDTIME).
+    Suspend,
     /// No job is ever preempted: CHECKPOINT (which 3.3.1's simulation cannot carry out)
     /// or a value 3.3.1 does not know.
     Never,

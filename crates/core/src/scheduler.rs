@@ -182,6 +182,8 @@ impl Scheduler {
         let throttle = Throttle::new(&policy.creds, &policy.system_limits);
         let fairshare = Fairshare::new(&policy.fairshare, &policy.creds, origin);
         let bounded = may_bound_priorities(&policy, throttle.is_some(), &fairshare);
+        // A suspended job resumes on its own nodes only: they must be followed one by one.
+        let pooled = pooled && policy.preemption != crate::policy::Preemption::Suspend;
         let mut machine = Machine::new(spec, origin, pooled);
         let maui = policy.semantics.is_maui();
         let current_highest = policy.reservation_policy == ReservationPolicy::CurrentHighest;
@@ -1441,7 +1443,7 @@ impl Scheduler {
         }
         self.fairshare.job_started(now, job);
         self.ranking.started(job);
-        self.keep_preemptee(now, job);
+        self.keep_preemptee(now, job, (now - job.eff_queue_start).max(0));
     }
 
     /// Starts an admitted job at `now` by no decision of the policy (it was running when
@@ -1483,6 +1485,38 @@ impl Scheduler {
         }
         self.charge(now, job);
         self.note_running(job);
+        true
+    }
+
+    /// Resumes a suspended job (PREEMPTPOLICY SUSPEND) at `now`: on `nodes`, its own, on a
+    /// per-node machine (anywhere it fits on a pooled one), its planned length being what
+    /// is left of its limit; its queue time stays `frozen` for its priority as a victim.
+    /// False, and nothing changes, if it does not fit there now.
+    pub fn resume_suspended(
+        &mut self,
+        now: Time,
+        job: &QueuedJob,
+        nodes: &[u32],
+        frozen: Time,
+    ) -> bool {
+        self.advance_to(now);
+        let mut job = self.with_standing_access(job);
+        job.cred_factors = self.policy.creds.resolve(&job.creds);
+        let placed = if self.machine.is_pooled() {
+            self.machine.fits(now, &job) && self.machine.start(now, &job)
+        } else {
+            self.machine.start_on(now, &job, nodes)
+        };
+        if !placed {
+            return false;
+        }
+        if let Some(t) = &mut self.throttle {
+            t.charge(&self.policy.creds, &job, now);
+        }
+        self.fairshare.job_started(now, &job);
+        self.keep_preemptee(now, &job, frozen);
+        self.note_running(&job);
+        self.last_change = self.last_change.max(now);
         true
     }
 

@@ -14,8 +14,8 @@ use crate::params::Submission;
 use crate::trace::workload::Job;
 use mauisim_core::{
     Blocked, Decisions, FsWindow, JobIdx, Level, LimitKind, MachineSpec, Metric, PolicyConfig,
-    QueuedJob, ReservationPolicy, Resources, Rule, Scheduler, Scope, Shortfall, Source, Time,
-    Verdict, Violation, FOREVER,
+    Preemption, QueuedJob, ReservationPolicy, Resources, Rule, Scheduler, Scope, Shortfall, Source,
+    Time, Verdict, Violation, FOREVER,
 };
 use serde::Serialize;
 use std::borrow::Cow;
@@ -152,14 +152,21 @@ pub struct Outcome {
     pub preemptions: u32,
     /// Seconds its preempted runs had run.
     pub preempted_run: Time,
+    /// Seconds it was suspended (PREEMPTPOLICY SUSPEND) between its start and its end.
+    pub suspended: Time,
 }
 
 impl Outcome {
     pub fn wait(&self, job: &Job) -> Time {
         self.start - job.submit
     }
+    /// From its start to its end.
     pub(crate) fn run(&self) -> Time {
         self.end - self.start
+    }
+    /// The seconds it held its processors: [`Self::run`] without its suspensions.
+    pub(crate) fn processing(&self) -> Time {
+        self.run() - self.suspended
     }
 }
 
@@ -258,7 +265,26 @@ struct Live<'a> {
     submitted: Time,
     /// With `check`, where reservations are promises: its latest reservation.
     promised: Option<Time>,
+    /// The effective queue time it had when it last started (its priority as a victim).
+    frozen_queued: Time,
+    /// Seconds it has spent suspended (PREEMPTPOLICY SUSPEND) since it started.
+    suspended_for: Time,
 }
+
+/// A job suspended by preemption (PREEMPTPOLICY SUSPEND), waiting for its nodes.
+struct Suspended {
+    i: usize,
+    since: Time,
+    /// Seconds of its runtime left.
+    left: Time,
+    /// Seconds of its wallclock limit left.
+    limit_left: Time,
+    /// Its nodes, one entry per node.
+    nodes: Vec<u32>,
+}
+
+/// 3.3.1's MDEF_MINSUSPENDTIME: a suspended job stays so at least this long.
+const MIN_SUSPEND: Time = 10;
 
 /// A job the run is done with, handed to the [`Sink`] in feed order.
 pub struct Finished<'j> {
@@ -339,6 +365,8 @@ struct Sim<'a, S: Sink> {
     history: Vec<Vec<Time>>,
     totals: Totals,
     stats: RunStats,
+    /// Jobs suspended by preemption, in the order they were suspended.
+    suspended: Vec<Suspended>,
 }
 
 impl<'a> Live<'a> {
@@ -352,6 +380,8 @@ impl<'a> Live<'a> {
             nodes: Vec::new(),
             submitted,
             promised: None,
+            frozen_queued: 0,
+            suspended_for: 0,
         }
     }
 }
@@ -444,7 +474,8 @@ pub(crate) fn simulate_feed(
         return Err(SimError::Check(Box::new(CheckFailure {
             time: v.time,
             rule: v.rule,
-            job: v.job.map(|j| sim.job(j.0 as usize).id),
+            // A job the sink already has is no longer in the window: its index then.
+            job: v.job.and_then(|j| sim.live_job_id(j.0 as usize)),
             node: v.node.map(|n| format!("#{n}")),
             detail: v.detail,
         })));
@@ -553,6 +584,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             violation: None,
             promises: false,
             history: Vec::new(),
+            suspended: Vec::new(),
             totals,
             stats: RunStats {
                 iterations: 0,
@@ -571,6 +603,13 @@ impl<'a, S: Sink> Sim<'a, S> {
                 submitted: Vec::new(),
             },
         }
+    }
+
+    /// The trace id of job `i` while the run still holds it.
+    fn live_job_id(&self, i: usize) -> Option<u64> {
+        i.checked_sub(self.base)
+            .and_then(|k| self.live.get(k))
+            .map(|l| l.job.id)
     }
 
     fn entry(&self, i: usize) -> &Live<'a> {
@@ -702,11 +741,13 @@ impl<'a, S: Sink> Sim<'a, S> {
     /// An instant to iterate at although no event happens: while jobs wait, fairshare
     /// windows rolling can change their priorities and caps.
     fn policy_wakeup(&self) -> Option<Time> {
+        let resume = self.suspension_wakeup();
         if self.queue.is_empty() {
-            return None;
+            return resume;
         }
         // A wakeup that came while the queue was empty is due now, not in the past.
-        self.scheduler.next_wakeup().map(|t| t.max(self.latest))
+        let policy = self.scheduler.next_wakeup().map(|t| t.max(self.latest));
+        [policy, resume].into_iter().flatten().min()
     }
 
     /// When the next trace job enters the queue under the submission policy.
@@ -790,6 +831,71 @@ impl<'a, S: Sink> Sim<'a, S> {
                 false
             }
         }
+    }
+
+    /// Job `i`, preempted at `now` under PREEMPTPOLICY SUSPEND: off its nodes, its clock
+    /// stopped, until [`Self::resume_suspended`] finds its nodes free.
+    fn suspend(&mut self, i: usize, now: Time) {
+        let wcl = self.job(i).wcl;
+        let entry = self.entry_mut(i);
+        entry.outcome.preemptions += 1;
+        let (start, end) = (entry.outcome.start, entry.outcome.end);
+        let ran = now - start - entry.suspended_for;
+        let run = end - start - entry.suspended_for;
+        let nodes = entry.nodes.iter().flat_map(|&(a, b)| a..=b).collect();
+        self.suspended.push(Suspended {
+            i,
+            since: now,
+            left: (run - ran).max(0),
+            limit_left: (wcl - ran).max(1),
+            nodes,
+        });
+    }
+
+    /// Resumes, in the order they were suspended, the suspended jobs whose nodes are free
+    /// at `now` (3.3.1's `MQueueScheduleSJobs`, first thing in an iteration): each runs
+    /// what is left of its runtime from `now` on, its start unchanged.
+    fn resume_suspended(&mut self, now: Time) {
+        let mut k = 0;
+        while k < self.suspended.len() {
+            let s = &self.suspended[k];
+            let (i, since, left, limit_left) = (s.i, s.since, s.left, s.limit_left);
+            if now < since + MIN_SUSPEND {
+                k += 1;
+                continue;
+            }
+            let submitted = self.entry(i).submitted;
+            let mut queued = self.queued_job(i, submitted);
+            queued.wcl = limit_left;
+            let frozen = self.entry(i).frozen_queued;
+            if !self
+                .scheduler
+                .resume_suspended(now, &queued, &self.suspended[k].nodes, frozen)
+            {
+                k += 1;
+                continue;
+            }
+            self.suspended.remove(k);
+            let placed = self.scheduler.machine().node_ranges(JobIdx(i as u32));
+            let entry = self.entry_mut(i);
+            entry.nodes = placed;
+            entry.suspended_for += now - since;
+            entry.outcome.suspended = entry.suspended_for;
+            entry.outcome.end = now + left;
+            self.max_end = self.max_end.max(now + left);
+            self.push_event(now + left, EventKind::End, i);
+            self.follow_plan(i, now, limit_left, left);
+        }
+    }
+
+    /// When a suspended job's shortest suspension ends, if one is still that young: the
+    /// ends that free its nodes are events of their own.
+    fn suspension_wakeup(&self) -> Option<Time> {
+        self.suspended
+            .iter()
+            .map(|s| s.since + MIN_SUSPEND)
+            .filter(|&t| t > self.clock)
+            .min()
     }
 
     /// Job `i` as the scheduler queues it, submitted at `submit`.
@@ -928,6 +1034,9 @@ impl<'a, S: Sink> Sim<'a, S> {
         self.stats.iterations += 1;
         self.clock = now;
         self.latest = self.latest.max(now);
+        if !self.suspended.is_empty() {
+            self.resume_suspended(now);
+        }
         self.scheduler
             .schedule(now, &mut self.queue, &mut self.decisions);
         if self.options.check && self.violation.is_none() {
@@ -957,10 +1066,13 @@ impl<'a, S: Sink> Sim<'a, S> {
             self.started_pos.push(start.queue_pos);
             let queued = &self.queue[start.queue_pos];
             let (first_reservation, bypass) = (queued.first_reservation, queued.bypass);
+            let frozen = (now - queued.eff_queue_start).max(0);
             let plan = queued.wcl;
             let i = start.job.0 as usize;
             self.launch(i, now, start.backfilled, first_reservation, plan);
-            self.entry_mut(i).outcome.bypass = bypass;
+            let entry = self.entry_mut(i);
+            entry.outcome.bypass = bypass;
+            entry.frozen_queued = frozen;
         }
         self.started_pos.sort_unstable();
         let mut pos = 0;
@@ -985,9 +1097,14 @@ impl<'a, S: Sink> Sim<'a, S> {
             return;
         }
         let preempted = std::mem::take(&mut self.decisions.preempted);
+        let suspend = self.scheduler.policy().preemption == Preemption::Suspend;
         for &idx in &preempted {
             let i = idx.0 as usize;
             self.events.retain(|e| e.0.job != idx.0);
+            if suspend {
+                self.suspend(i, now);
+                continue;
+            }
             let entry = self.entry_mut(i);
             entry.started = false;
             entry.outcome.preemptions += 1;
@@ -1097,19 +1214,17 @@ impl<'a, S: Sink> Sim<'a, S> {
     /// `--check` when job `i` ends at `end`: it ran no longer than its limit allows.
     fn check_end(&mut self, i: usize, end: Time) {
         let (wcl, start) = (self.job(i).wcl, self.entry(i).outcome.start);
+        // Time suspended (PREEMPTPOLICY SUSPEND) is not run time.
+        let ran = end - start - self.entry(i).suspended_for;
         let allowance = self.job(i).overrun.unwrap_or(self.options.max_overrun);
         if let Some(overrun) = allowance {
-            if end - start > self.stopped_after(wcl + overrun).1 && self.violation.is_none() {
+            if ran > self.stopped_after(wcl + overrun).1 && self.violation.is_none() {
                 self.violation = Some(Violation {
                     time: end,
                     rule: Rule::RanPastLimit,
                     job: Some(JobIdx(i as u32)),
                     node: None,
-                    detail: format!(
-                        "ran {} s, limit {} s + overrun {overrun} s",
-                        end - start,
-                        wcl
-                    ),
+                    detail: format!("ran {ran} s, limit {wcl} s + overrun {overrun} s"),
                 });
             }
         }
@@ -1183,6 +1298,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             bypass: 0,
             preemptions: earlier.preemptions,
             preempted_run: earlier.preempted_run,
+            suspended: 0,
         };
         entry.started = true;
         self.max_end = self.max_end.max(now + run);
@@ -1323,7 +1439,8 @@ impl<'a, S: Sink> Sim<'a, S> {
             }
             let next = if self.queue.is_empty() {
                 match (self.next_submit_time(), self.next_event_time()) {
-                    (None, None) => return,
+                    (None, None) if self.suspended.is_empty() => return,
+                    (None, None) => now + 1,
                     (a, b) => a.unwrap_or(Time::MAX).min(b.unwrap_or(Time::MAX)),
                 }
             } else if self.events.is_empty()

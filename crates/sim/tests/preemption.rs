@@ -79,7 +79,7 @@ fn equal_priority_and_unflagged_jobs_are_never_victims() {
 }
 
 /// PREEMPTPOLICY CHECKPOINT (3.3.1's simulation cannot checkpoint) and a value 3.3.1
-/// reads as NONE preempt nothing; SUSPEND is refused.
+/// reads as NONE preempt nothing; OVERCOMMIT is refused.
 #[test]
 fn policies_that_preempt_nothing() {
     let specs = [
@@ -92,11 +92,59 @@ fn policies_that_preempt_nothing() {
         let (outcomes, _) = run(&world(&format!("{FLAGS}{never}"), &specs), 2);
         assert_eq!(starts(&outcomes), [0, 2 * HOUR], "{never}");
     }
-    let e = mauisim_sim::params::from_str("PREEMPTPOLICY SUSPEND\n", "maui.cfg")
+    let e = mauisim_sim::params::from_str("PREEMPTPOLICY OVERCOMMIT\n", "maui.cfg")
         .unwrap_err()
         .to_string();
     assert!(
-        e.starts_with("maui.cfg:1:15: PREEMPTPOLICY SUSPEND changes what Maui schedules"),
+        e.starts_with("maui.cfg:1:15: PREEMPTPOLICY OVERCOMMIT (preemptors run"),
         "{e}"
     );
+}
+
+/// PREEMPTPOLICY SUSPEND: the victims keep their start and their clocks stop; each resumes,
+/// before the iteration schedules anything, once its own nodes are free, and runs what it
+/// had left. Suspended time holds no processors: not in utilization, not in the runtime.
+#[test]
+fn suspended_victims_resume_on_their_nodes_with_their_clock_stopped() {
+    let config = format!("{FLAGS}PREEMPTPOLICY SUSPEND\n");
+    let w = world(
+        &config,
+        &[
+            (1, 0, 2 * HOUR, 2, "u", "", "lo"),
+            (2, 0, 2 * HOUR, 2, "u", "", "lo"),
+            (3, 600, HOUR, 3, "v", "", "hi"),
+        ],
+    );
+    let (outcomes, _) = run(&w, 5);
+    assert_eq!(starts(&outcomes), [0, 0, 600]);
+    for victim in &outcomes[..2] {
+        // 600 s run, suspended until H ends at 4200, then the 6600 s left.
+        assert_eq!(victim.end, 4200 + 2 * HOUR - 600);
+        assert_eq!((victim.preemptions, victim.suspended), (1, HOUR));
+        assert_eq!(victim.preempted_run, 0, "nothing is lost");
+    }
+    let metrics = mauisim_sim::metrics::compute(&w.jobs, &outcomes, 5);
+    let work = (2.0 * 2.0 * 7200.0 + 3.0 * 3600.0) / (5.0 * (4200.0 + 6600.0));
+    assert!(
+        (metrics.utilization - work).abs() < 1e-12,
+        "{}",
+        metrics.utilization
+    );
+}
+
+/// A suspended job stays suspended 10 s at least (3.3.1's MDEF_MINSUSPENDTIME), even when
+/// its nodes are free sooner: H runs 5 s, and L resumes at 110, not 105.
+#[test]
+fn a_suspension_lasts_ten_seconds_at_least() {
+    let config = format!("{FLAGS}PREEMPTPOLICY SUSPEND\n");
+    let w = world(
+        &config,
+        &[
+            (1, 0, 1000, 2, "u", "", "lo"),
+            (2, 100, 5, 2, "v", "", "hi"),
+        ],
+    );
+    let (outcomes, _) = run(&w, 2);
+    assert_eq!(starts(&outcomes), [0, 100]);
+    assert_eq!((outcomes[0].end, outcomes[0].suspended), (110 + 900, 10));
 }

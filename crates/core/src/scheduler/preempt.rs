@@ -10,14 +10,13 @@ use crate::Time;
 
 impl Scheduler {
     /// A running PREEMPTEE job's priority input as 3.3.1 keeps it: its effective queue
-    /// time stops where it was when the job started (`EffQueueDuration` is brought up to
-    /// date only while a job is idle).
-    pub(super) fn keep_preemptee(&mut self, now: Time, job: &QueuedJob) {
+    /// time stops at `queued`, where it was when the job started (`EffQueueDuration` is
+    /// brought up to date only while a job is idle).
+    pub(super) fn keep_preemptee(&mut self, now: Time, job: &QueuedJob, queued: Time) {
         if !job.cred_factors.preemptee {
             return;
         }
         let mut running = job.clone();
-        let queued = (now - job.eff_queue_start).max(0);
         if queued > 0 {
             running.selected_queued = Some(queued);
         } else {

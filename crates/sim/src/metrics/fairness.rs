@@ -55,7 +55,7 @@ pub(crate) fn fairness(
     let total: f64 = jobs
         .iter()
         .zip(outcomes)
-        .map(|(j, o)| j.procs as f64 * o.run() as f64)
+        .map(|(j, o)| j.procs as f64 * o.processing() as f64)
         .sum();
     CredKind::ALL
         .into_iter()
@@ -63,7 +63,7 @@ pub(crate) fn fairness(
             let mut used = vec![0.0; names.count(kind)];
             for (job, o) in jobs.iter().zip(outcomes) {
                 if let Some(i) = job.creds.get(kind).get() {
-                    used[i] += job.procs as f64 * o.run() as f64;
+                    used[i] += job.procs as f64 * o.processing() as f64;
                 }
             }
             let objects = config.credentials.objects(kind);

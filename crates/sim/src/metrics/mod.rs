@@ -143,10 +143,12 @@ impl Accumulator {
         self.max_bsld = self.max_bsld.max(b);
         let x = (w + run) as f64 / job.wcl as f64;
         self.xf.add(x);
-        let proc_seconds = job.procs as f64 * run as f64;
+        // Suspended time holds no processors and is no run time of the job's.
+        let processing = o.processing();
+        let proc_seconds = job.procs as f64 * processing as f64;
         self.xf_ps.add(x * proc_seconds);
         self.ps.add(proc_seconds);
-        self.accuracy.add(run as f64 / job.wcl as f64);
+        self.accuracy.add(processing as f64 / job.wcl as f64);
         self.backfilled += o.backfilled as u64;
         self.cancelled += o.cancelled as u64;
         self.preemptions += u64::from(o.preemptions);

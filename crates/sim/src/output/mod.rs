@@ -324,7 +324,7 @@ impl JobsCsv {
                 start: o.start,
                 end: o.end,
                 wait: o.wait(job),
-                runtime: o.run(),
+                runtime: o.processing(),
                 wcl: job.wcl,
                 procs: job.procs,
                 user: name(CredKind::User),
@@ -515,7 +515,7 @@ impl ScheduleSwf {
     pub(crate) fn row(&mut self, job: &Job, o: &Outcome) -> Result<()> {
         let mut fields = job.record.fields;
         fields[2] = o.wait(job) as f64;
-        fields[3] = o.run() as f64;
+        fields[3] = o.processing() as f64;
         fields[4] = job.procs as f64;
         if o.cancelled {
             fields[10] = 5.0;

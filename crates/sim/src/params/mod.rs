@@ -204,10 +204,11 @@ fn preemption_policy(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Resul
             ));
             Preemption::Never
         }
-        "SUSPEND" | "OVERCOMMIT" => {
+        "SUSPEND" => Preemption::Suspend,
+        "OVERCOMMIT" => {
             return Err(ConfigError::at(
                 at.clone(),
-                format!("PREEMPTPOLICY {text} changes what Maui schedules, and mauisim does not simulate it yet (REQUEUE is): the schedule would not be your Maui's; use REQUEUE or remove the line"),
+                format!("PREEMPTPOLICY {text} (preemptors run on the class's OCNODE beside its jobs) changes what Maui schedules, and mauisim does not simulate it yet (REQUEUE and SUSPEND are): the schedule would not be your Maui's; use REQUEUE or remove the line"),
             ))
         }
         other => {
