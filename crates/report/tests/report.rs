@@ -24,6 +24,25 @@ fn run_into(dir: &Path, config: &str) {
     mauisim_sim::output::write_all(dir, &report).unwrap();
 }
 
+/// A sweep of the HPC2N excerpt over `axes` (`NAME=VALUES`) and `seeds`, stored in `dir`.
+fn sweep_into(dir: &Path, axes: &[&str], seeds: Vec<u64>, estimate: Option<&str>) {
+    let mut base = RunOptions::new(repo().join("traces/HPC2N-2002-2.2-excerpt-from-Alea.swf.gz"));
+    if let Some(e) = estimate {
+        base.estimate = e.parse().unwrap();
+    }
+    let axes = axes
+        .iter()
+        .map(|a| mauisim_sweep::grid::parse_set(a).unwrap())
+        .collect();
+    let plan = mauisim_sweep::Plan {
+        base,
+        grid: mauisim_sweep::Grid::new(axes, seeds).unwrap(),
+        metric: mauisim_sweep::Metric::named("avg_wait").unwrap(),
+    };
+    let checked = mauisim_sweep::plan::check(plan).unwrap();
+    mauisim_sweep::execute(&checked, dir, 1, None, &mauisim_sweep::Silent).unwrap();
+}
+
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(dir)
         .unwrap()
@@ -238,23 +257,12 @@ fn bad_inputs_are_refused_and_nothing_is_written() {
 fn a_sweep_report_draws_each_metric_against_each_parameter_with_heatmaps() {
     let tmp = tempfile::tempdir().unwrap();
     let sweep = tmp.path().join("sweep");
-    let mut base = RunOptions::new(repo().join("traces/HPC2N-2002-2.2-excerpt-from-Alea.swf.gz"));
-    base.estimate = "f-model:2".parse().unwrap();
-    let grid = mauisim_sweep::Grid::new(
-        vec![
-            mauisim_sweep::grid::parse_set("RESERVATIONDEPTH=1,2").unwrap(),
-            mauisim_sweep::grid::parse_set("BACKFILLPOLICY=FIRSTFIT,NONE").unwrap(),
-        ],
+    sweep_into(
+        &sweep,
+        &["RESERVATIONDEPTH=1,2", "BACKFILLPOLICY=FIRSTFIT,NONE"],
         vec![1, 2, 3],
-    )
-    .unwrap();
-    let plan = mauisim_sweep::Plan {
-        base,
-        grid,
-        metric: mauisim_sweep::Metric::named("avg_wait").unwrap(),
-    };
-    let checked = mauisim_sweep::plan::check(plan).unwrap();
-    mauisim_sweep::execute(&checked, &sweep, 1, None, &mauisim_sweep::Silent).unwrap();
+        Some("f-model:2"),
+    );
     report(std::slice::from_ref(&sweep), &sweep, Options::default()).unwrap();
     let images = check_index(&sweep);
     for chart in [
@@ -285,23 +293,16 @@ fn a_sweep_report_draws_each_metric_against_each_parameter_with_heatmaps() {
 fn a_sweep_of_three_parameters_draws_every_chart() {
     let tmp = tempfile::tempdir().unwrap();
     let sweep = tmp.path().join("sweep");
-    let base = RunOptions::new(repo().join("traces/HPC2N-2002-2.2-excerpt-from-Alea.swf.gz"));
-    let grid = mauisim_sweep::Grid::new(
-        vec![
-            mauisim_sweep::grid::parse_set("RESERVATIONDEPTH=1,2,3,4").unwrap(),
-            mauisim_sweep::grid::parse_set("BACKFILLPOLICY=FIRSTFIT,BESTFIT,GREEDY,NONE").unwrap(),
-            mauisim_sweep::grid::parse_set("BFCHUNKSIZE=0,4").unwrap(),
+    sweep_into(
+        &sweep,
+        &[
+            "RESERVATIONDEPTH=1,2,3,4",
+            "BACKFILLPOLICY=FIRSTFIT,BESTFIT,GREEDY,NONE",
+            "BFCHUNKSIZE=0,4",
         ],
         vec![1],
-    )
-    .unwrap();
-    let plan = mauisim_sweep::Plan {
-        base,
-        grid,
-        metric: mauisim_sweep::Metric::named("avg_wait").unwrap(),
-    };
-    let checked = mauisim_sweep::plan::check(plan).unwrap();
-    mauisim_sweep::execute(&checked, &sweep, 1, None, &mauisim_sweep::Silent).unwrap();
+        None,
+    );
     let written = report(std::slice::from_ref(&sweep), &sweep, Options::default()).unwrap();
     let images = check_index(&sweep);
     let metrics = mauisim_report::sweep_report::METRICS;
