@@ -50,7 +50,7 @@ pub use policy::{
 pub use priority::{AccrualPolicy, Breakdown, Component, PriorityConfig, Sub};
 pub use priorityf::{NodeVar, PriorityFn, PriorityFnError};
 pub use profile::{Profile, Window, FOREVER};
-pub use scheduler::{Decisions, Reservation, Scheduler, Start};
+pub use scheduler::{Decisions, Preempted, Reservation, Scheduler, Start};
 pub use standing::{
     Recurrence, StandingAccess, StandingReservation, DAY, EVERY_DAY, MAX_STANDING, WEEK,
 };

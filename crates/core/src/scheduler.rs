@@ -75,9 +75,18 @@ pub struct Reservation {
 pub struct Decisions {
     pub starts: Vec<Start>,
     pub reservations: Vec<Reservation>,
-    /// Running jobs preempted to make room for a PREEMPTOR job: already off their nodes
-    /// (PREEMPTPOLICY REQUEUE); the caller puts them back in the queue after the iteration.
-    pub preempted: Vec<JobIdx>,
+    /// Running jobs preempted to make room for a PREEMPTOR job: already off their nodes;
+    /// the caller requeues or suspends them (PREEMPTPOLICY) after the iteration.
+    pub preempted: Vec<Preempted>,
+}
+
+/// A job preempted in an iteration, and where it ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Preempted {
+    pub job: JobIdx,
+    /// Its nodes and the tasks it had on each (empty where processors are pooled): where a
+    /// suspended job resumes.
+    pub placement: Vec<(u32, u64)>,
 }
 
 impl Decisions {
@@ -608,7 +617,13 @@ impl Scheduler {
             }
             self.held.clear();
             if self.throttle.is_some() {
-                let started = out.starts.iter().map(|s| queue[s.queue_pos].clone());
+                // (A job the second pass preempted is no longer running.)
+                let preempted = &out.preempted;
+                let started = out
+                    .starts
+                    .iter()
+                    .filter(|s| !preempted.iter().any(|p| p.job == s.job))
+                    .map(|s| queue[s.queue_pos].clone());
                 self.maui_running.extend(started);
             }
         }
@@ -1488,15 +1503,15 @@ impl Scheduler {
         true
     }
 
-    /// Resumes a suspended job (PREEMPTPOLICY SUSPEND) at `now`: on `nodes`, its own, on a
-    /// per-node machine (anywhere it fits on a pooled one), its planned length being what
-    /// is left of its limit; its queue time stays `frozen` for its priority as a victim.
-    /// False, and nothing changes, if it does not fit there now.
+    /// Resumes a suspended job (PREEMPTPOLICY SUSPEND) at `now`: with exactly its former
+    /// `placement` (tasks per node; anywhere it fits where processors are pooled), its
+    /// planned length being what is left of its limit; its queue time stays `frozen` for
+    /// its priority as a victim. False, and nothing changes, if it cannot resume now.
     pub fn resume_suspended(
         &mut self,
         now: Time,
         job: &QueuedJob,
-        nodes: &[u32],
+        placement: &[(u32, u64)],
         frozen: Time,
     ) -> bool {
         self.advance_to(now);
@@ -1505,7 +1520,7 @@ impl Scheduler {
         let placed = if self.machine.is_pooled() {
             self.machine.fits(now, &job) && self.machine.start(now, &job)
         } else {
-            self.machine.start_on(now, &job, nodes)
+            self.machine.start_exactly(now, &job, placement)
         };
         if !placed {
             return false;

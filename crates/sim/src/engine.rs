@@ -148,7 +148,7 @@ pub struct Outcome {
     pub first_reservation: Option<Time>,
     /// Times a lower-priority job was backfilled ahead of it (BYPASS).
     pub bypass: u32,
-    /// Times it was preempted (and requeued) before the run that finished.
+    /// Times it was preempted (requeued, or suspended) before it finished.
     pub preemptions: u32,
     /// Seconds its preempted runs had run.
     pub preempted_run: Time,
@@ -279,8 +279,8 @@ struct Suspended {
     left: Time,
     /// Seconds of its wallclock limit left.
     limit_left: Time,
-    /// Its nodes, one entry per node.
-    nodes: Vec<u32>,
+    /// Its nodes and tasks on each, where it resumes.
+    placement: Vec<(u32, u64)>,
 }
 
 /// 3.3.1's MDEF_MINSUSPENDTIME: a suspended job stays so at least this long.
@@ -474,7 +474,7 @@ pub(crate) fn simulate_feed(
         return Err(SimError::Check(Box::new(CheckFailure {
             time: v.time,
             rule: v.rule,
-            // A job the sink already has is no longer in the window: its index then.
+            // A job the sink already has is no longer in the window, nor its id.
             job: v.job.and_then(|j| sim.live_job_id(j.0 as usize)),
             node: v.node.map(|n| format!("#{n}")),
             detail: v.detail,
@@ -605,6 +605,13 @@ impl<'a, S: Sink> Sim<'a, S> {
         }
     }
 
+    /// When running job `i` would have started had it never been suspended: its limit and
+    /// its predicted lengths count from there.
+    fn running_start(&self, i: usize) -> Time {
+        let entry = self.entry(i);
+        entry.outcome.start + entry.suspended_for
+    }
+
     /// The trace id of job `i` while the run still holds it.
     fn live_job_id(&self, i: usize) -> Option<u64> {
         i.checked_sub(self.base)
@@ -686,6 +693,9 @@ impl<'a, S: Sink> Sim<'a, S> {
                 EventOrder::PerEvent => self.run_per_event(),
             }
         }
+        if self.violation.is_none() && self.failure.is_none() && self.stop == Time::MAX {
+            self.end_suspensions();
+        }
     }
 
     /// Jobs left idle when nothing else can happen are held if a limit blocks them (a
@@ -742,12 +752,28 @@ impl<'a, S: Sink> Sim<'a, S> {
     /// windows rolling can change their priorities and caps.
     fn policy_wakeup(&self) -> Option<Time> {
         let resume = self.suspension_wakeup();
-        if self.queue.is_empty() {
-            return resume;
+        if self.queue.is_empty() && self.suspended.is_empty() {
+            return None;
         }
-        // A wakeup that came while the queue was empty is due now, not in the past.
+        // A wakeup that came while the queue was empty is due now, not in the past. (A
+        // standing reservation's end may let a suspended job resume.)
         let policy = self.scheduler.next_wakeup().map(|t| t.max(self.latest));
         [policy, resume].into_iter().flatten().min()
+    }
+
+    /// The jobs still suspended when nothing more can happen (a window they may not use
+    /// keeps their nodes): they end as if resumed at once, so that every job is in the
+    /// outputs.
+    fn end_suspensions(&mut self) {
+        let now = self.end_time();
+        for s in std::mem::take(&mut self.suspended) {
+            let entry = self.entry_mut(s.i);
+            entry.suspended_for += now - s.since;
+            entry.outcome.suspended = entry.suspended_for;
+            entry.outcome.end = now + s.left;
+            self.max_end = self.max_end.max(now + s.left);
+            self.finish(s.i);
+        }
     }
 
     /// When the next trace job enters the queue under the submission policy.
@@ -835,20 +861,19 @@ impl<'a, S: Sink> Sim<'a, S> {
 
     /// Job `i`, preempted at `now` under PREEMPTPOLICY SUSPEND: off its nodes, its clock
     /// stopped, until [`Self::resume_suspended`] finds its nodes free.
-    fn suspend(&mut self, i: usize, now: Time) {
+    fn suspend(&mut self, i: usize, now: Time, placement: Vec<(u32, u64)>) {
         let wcl = self.job(i).wcl;
         let entry = self.entry_mut(i);
         entry.outcome.preemptions += 1;
         let (start, end) = (entry.outcome.start, entry.outcome.end);
         let ran = now - start - entry.suspended_for;
         let run = end - start - entry.suspended_for;
-        let nodes = entry.nodes.iter().flat_map(|&(a, b)| a..=b).collect();
         self.suspended.push(Suspended {
             i,
             since: now,
             left: (run - ran).max(0),
             limit_left: (wcl - ran).max(1),
-            nodes,
+            placement,
         });
     }
 
@@ -870,7 +895,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             let frozen = self.entry(i).frozen_queued;
             if !self
                 .scheduler
-                .resume_suspended(now, &queued, &self.suspended[k].nodes, frozen)
+                .resume_suspended(now, &queued, &self.suspended[k].placement, frozen)
             {
                 k += 1;
                 continue;
@@ -884,7 +909,12 @@ impl<'a, S: Sink> Sim<'a, S> {
             entry.outcome.end = now + left;
             self.max_end = self.max_end.max(now + left);
             self.push_event(now + left, EventKind::End, i);
-            self.follow_plan(i, now, limit_left, left);
+            // Planned to its limit again (a prediction is not carried across), from the
+            // start it would have had without its suspensions.
+            let start = self.running_start(i);
+            let run = self.entry(i).outcome.end - start;
+            let wcl = self.job(i).wcl;
+            self.follow_plan(i, start, wcl, run);
         }
     }
 
@@ -932,7 +962,7 @@ impl<'a, S: Sink> Sim<'a, S> {
                 if i < self.base || self.entry(i).finished {
                     return;
                 }
-                let (job, start) = (self.job(i), self.entry(i).outcome.start);
+                let (job, start) = (self.job(i), self.running_start(i));
                 let until = match job.overrun.unwrap_or(self.options.max_overrun) {
                     Some(overrun) if self.options.poll_interval > 0 && self.maui() => {
                         // Maui plans a job past its limit to end at every poll until the
@@ -950,7 +980,7 @@ impl<'a, S: Sink> Sim<'a, S> {
                 self.scheduler.job_extended(JobIdx(i as u32), now, until);
             }
             EventKind::Predict => {
-                let (start, wcl) = (self.entry(i).outcome.start, self.job(i).wcl);
+                let (start, wcl) = (self.running_start(i), self.job(i).wcl);
                 let elapsed = now - start;
                 let next = CORRECTIONS
                     .iter()
@@ -1023,7 +1053,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             self.history.resize(u + 1, Vec::new());
         }
         let last = &mut self.history[u];
-        last.push(outcome.end - outcome.start);
+        last.push(outcome.processing());
         if last.len() > 2 {
             last.remove(0);
         }
@@ -1096,13 +1126,13 @@ impl<'a, S: Sink> Sim<'a, S> {
         if self.decisions.preempted.is_empty() {
             return;
         }
-        let preempted = std::mem::take(&mut self.decisions.preempted);
+        let mut preempted = std::mem::take(&mut self.decisions.preempted);
         let suspend = self.scheduler.policy().preemption == Preemption::Suspend;
-        for &idx in &preempted {
-            let i = idx.0 as usize;
+        for p in &mut preempted {
+            let (idx, i) = (p.job, p.job.0 as usize);
             self.events.retain(|e| e.0.job != idx.0);
             if suspend {
-                self.suspend(i, now);
+                self.suspend(i, now, std::mem::take(&mut p.placement));
                 continue;
             }
             let entry = self.entry_mut(i);
@@ -1236,6 +1266,17 @@ impl<'a, S: Sink> Sim<'a, S> {
     /// time, or kept reservations under RESERVATIONPOLICY HIGHEST).
     fn reservations_are_promises(&self) -> bool {
         let policy = self.scheduler.policy();
+        // A preemption may push a reservation later (and a requeued job starts over).
+        let preempts = policy.preemption != Preemption::Never
+            && policy.creds.settings[mauisim_core::CredKind::Qos.index()]
+                .iter()
+                .chain(std::iter::once(
+                    &policy.creds.defaults[mauisim_core::CredKind::Qos.index()],
+                ))
+                .any(|q| q.preemptor);
+        if preempts {
+            return false;
+        }
         // A streamed run cannot look ahead at every job.
         let exact = match &self.feed {
             Feed::Slice(jobs) => jobs
@@ -1439,8 +1480,10 @@ impl<'a, S: Sink> Sim<'a, S> {
             }
             let next = if self.queue.is_empty() {
                 match (self.next_submit_time(), self.next_event_time()) {
-                    (None, None) if self.suspended.is_empty() => return,
-                    (None, None) => now + 1,
+                    (None, None) => match self.policy_wakeup() {
+                        Some(t) if !self.suspended.is_empty() && t > now => t,
+                        _ => return,
+                    },
                     (a, b) => a.unwrap_or(Time::MAX).min(b.unwrap_or(Time::MAX)),
                 }
             } else if self.events.is_empty()

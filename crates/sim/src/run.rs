@@ -221,7 +221,11 @@ pub fn bind(
     });
     // Under Maui's semantics which nodes a job takes and a reservation holds shapes the
     // schedule, so nodes are tracked one by one.
-    let pooled = !pinned && !policy.semantics.is_maui() && nodes.spec.pools_processors(requests);
+    // (A suspended job resumes on its own nodes: they are followed one by one.)
+    let pooled = !pinned
+        && !policy.semantics.is_maui()
+        && policy.preemption != mauisim_core::Preemption::Suspend
+        && nodes.spec.pools_processors(requests);
     let engine = EngineOptions {
         order: event_order,
         poll_interval: config.config.poll_interval,

@@ -148,3 +148,84 @@ fn a_suspension_lasts_ten_seconds_at_least() {
     assert_eq!(starts(&outcomes), [0, 100]);
     assert_eq!((outcomes[0].end, outcomes[0].suspended), (110 + 900, 10));
 }
+
+/// A suspended job that outruns its limit on its overrun allowance: its limit counts from
+/// the start it would have had without its suspension, so its nodes stay its own until it
+/// ends. L (2 h overrun allowed, runs 5000 s of a 3600 s limit) is suspended by H from
+/// 1000 to 3000 and ends at 7000; X, which needs L's nodes, starts then, in every trigger
+/// order and polled.
+#[test]
+fn a_resumed_job_keeps_its_nodes_through_its_overrun() {
+    let text = r#"
+title = "overrun after a suspension"
+procs = 2
+config = """
+PREEMPTPOLICY SUSPEND
+JOBMAXOVERRUN 2:00:00
+QOSWEIGHT 1
+USERCFG[DEFAULT] QLIST=lo,hi
+QOSCFG[lo] QFLAGS=PREEMPTEE
+QOSCFG[hi] QFLAGS=PREEMPTOR PRIORITY=1000
+"""
+
+[[job]]
+name = "L"
+procs = 2
+limit = 3600
+runtime = 5000
+qos = "lo"
+
+[[job]]
+name = "H"
+procs = 2
+limit = 2000
+submit = 1000
+qos = "hi"
+
+[[job]]
+name = "X"
+procs = 2
+limit = 100
+submit = 5700
+qos = "lo"
+
+[[expect]]
+job = "H"
+start = 1000
+
+[[expect]]
+job = "L"
+end = 7000
+
+[[expect]]
+job = "X"
+start = 7000
+
+[[variant]]
+name = "polled"
+config = "RMPOLLINTERVAL 0:00:10"
+
+[[variant.expect]]
+job = "L"
+end = 7000
+
+[[variant.expect]]
+job = "X"
+start = 7000
+"#;
+    let per_event = text.replace(
+        "procs = 2\nconfig",
+        "procs = 2\nevent_order = \"per-event\"\nconfig",
+    );
+    assert_ne!(per_event, text);
+    for text in [text, per_event.as_str()] {
+        let scenario = mauisim_sim::scenario::parse(text, std::path::Path::new("t.toml")).unwrap();
+        let result = mauisim_sim::scenario::run(&scenario).unwrap();
+        assert_eq!(
+            result.failures(),
+            0,
+            "{}",
+            mauisim_sim::scenario::to_text(&result)
+        );
+    }
+}

@@ -874,6 +874,30 @@ impl Machine {
         true
     }
 
+    /// Starts `job` at `now` with exactly `placement`'s tasks on each of its nodes (a
+    /// suspended job resuming as it was); false, and nothing changes, if a node cannot
+    /// take its share until the job's planned end.
+    pub(crate) fn start_exactly(
+        &mut self,
+        now: Time,
+        job: &QueuedJob,
+        placement: &[(u32, u64)],
+    ) -> bool {
+        if self.pooled || placement.is_empty() {
+            return false;
+        }
+        let per_task = self.need(job);
+        let end = now + job.wcl.max(1);
+        let fits = placement
+            .iter()
+            .all(|&(n, k)| self.hostable(n as usize, now, end, job, per_task) >= k);
+        if !fits {
+            return false;
+        }
+        self.commit(now, job, placement.to_vec());
+        true
+    }
+
     /// Checks the machine's books at `now`: no node holds more processors, memory, swap or
     /// disk than it has at any instant from `now` on (running jobs, reservations, standing
     /// reservations), no SINGLEJOB node holds two claims at once, every running job's

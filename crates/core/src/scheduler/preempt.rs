@@ -3,7 +3,7 @@
 //! job for which too few processors are free takes them from running PREEMPTEE jobs of
 //! strictly lower priority, cheapest first, and starts in the same iteration.
 
-use super::{Decisions, Scheduler};
+use super::{Decisions, Preempted, Scheduler};
 use crate::job::{JobIdx, QueuedJob};
 use crate::policy::Preemption;
 use crate::Time;
@@ -100,6 +100,7 @@ impl Scheduler {
     /// Takes `victim` off its nodes at `now`: its usage and fairshare charge stop there,
     /// and the caller requeues it ([`Decisions::preempted`]).
     fn preempt(&mut self, now: Time, victim: JobIdx, out: &mut Decisions) {
+        let placement = self.machine.placement(victim).to_vec();
         self.fairshare.job_ended_charged_until(now, now, victim);
         self.last_change = self.last_change.max(now);
         self.machine.ended(victim, now, now);
@@ -107,7 +108,10 @@ impl Scheduler {
             t.discharge(&self.policy.creds, victim);
         }
         self.forget_running(victim);
-        out.preempted.push(victim);
+        out.preempted.push(Preempted {
+            job: victim,
+            placement,
+        });
         self.requeued_wakeup = Some(now + 1);
     }
 

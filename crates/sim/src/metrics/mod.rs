@@ -45,7 +45,7 @@ pub struct Metrics {
     /// Over reserved jobs: how much later than first promised they started (0 if not).
     pub avg_reservation_delay: f64,
     pub max_reservation_delay: Time,
-    /// Times a running job was preempted (and requeued) for a PREEMPTOR job.
+    /// Times a running job was preempted (requeued or suspended) for a PREEMPTOR job.
     pub preemptions: u64,
     /// Processor-seconds the preempted runs had used: work done and lost (not in
     /// `utilization`, which counts the runs that finished).
@@ -85,8 +85,14 @@ fn percentile<T: Copy + Into<Time>>(sorted: &[T], p: f64) -> Time {
 }
 
 pub fn bounded_slowdown(wait: Time, run: Time) -> f64 {
-    let response = (wait + run) as f64;
-    (response / (run as f64).max(BSLD_TAU)).max(1.0)
+    bounded_slowdown_of(wait, run, run)
+}
+
+/// Bounded slowdown of a job that took `elapsed` from start to end and ran `ran` of it
+/// (less where it was suspended): its response over what it ran.
+fn bounded_slowdown_of(wait: Time, elapsed: Time, ran: Time) -> f64 {
+    let response = (wait + elapsed) as f64;
+    (response / (ran as f64).max(BSLD_TAU)).max(1.0)
 }
 
 pub fn compute(jobs: &[Job], outcomes: &[Outcome], machine_procs: u64) -> Metrics {
@@ -138,7 +144,8 @@ impl Accumulator {
         }
         self.wait.add(w as f64);
         self.response.add((w + run) as f64);
-        let b = bounded_slowdown(w, run);
+        // Suspended time is no run time: the slowdown divides by what the job ran.
+        let b = bounded_slowdown_of(w, run, o.processing());
         self.bsld.add(b);
         self.max_bsld = self.max_bsld.max(b);
         let x = (w + run) as f64 / job.wcl as f64;
