@@ -229,3 +229,89 @@ start = 7000
         );
     }
 }
+
+/// Victims count only where the preemptor could run (3.3.1 looks for them on its feasible
+/// nodes): H needs the feature `fat`, found on node a only. L1 (on b, started first, as
+/// cheap) frees nothing H can use and is left alone; L2 on a is preempted, and H starts.
+#[test]
+fn victims_only_on_nodes_the_preemptor_can_use() {
+    let text = r#"
+title = "feasible victims"
+config = """
+QOSWEIGHT 1
+USERCFG[DEFAULT] QLIST=lo,hi
+QOSCFG[lo] QFLAGS=PREEMPTEE
+QOSCFG[hi] QFLAGS=PREEMPTOR PRIORITY=1000
+"""
+
+[[node]]
+name = "b"
+procs = 2
+
+[[node]]
+name = "a"
+procs = 2
+features = ["fat"]
+
+[[job]]
+name = "L1"
+procs = 2
+limit = 3600
+qos = "lo"
+started = 0
+nodes = ["b"]
+
+[[job]]
+name = "L2"
+procs = 2
+limit = 3600
+qos = "lo"
+started = 0
+nodes = ["a"]
+
+[[job]]
+name = "H"
+procs = 2
+limit = 600
+submit = 100
+qos = "hi"
+features = ["fat"]
+
+[[expect]]
+job = "H"
+start = 100
+
+[[expect]]
+job = "L1"
+end = 3600
+
+[[expect]]
+job = "L2"
+start = 700
+"#;
+    let scenario = mauisim_sim::scenario::parse(text, std::path::Path::new("t.toml")).unwrap();
+    let result = mauisim_sim::scenario::run(&scenario).unwrap();
+    assert_eq!(
+        result.failures(),
+        0,
+        "{}",
+        mauisim_sim::scenario::to_text(&result)
+    );
+}
+
+/// A victim's cost is 3.3.1's run priority over its processors: with USAGEWEIGHT and
+/// USAGEEXECUTIONTIMEWEIGHT its seconds run count, so of two victims otherwise alike the
+/// one that ran less goes first (V2, started at 500); without them, the first started.
+#[test]
+fn the_execution_time_weight_makes_long_runs_dearer() {
+    let specs = [
+        (1, 0, 2 * HOUR, 2, "u", "", "lo"),
+        (2, 500, 2 * HOUR, 2, "u", "", "lo"),
+        (3, 1000, 600, 2, "v", "", "hi"),
+    ];
+    let (outcomes, _) = run(&world(FLAGS, &specs), 4);
+    assert_eq!(starts(&outcomes), [1600, 500, 1000]);
+    let usage = format!("{FLAGS}USAGEWEIGHT 1\nUSAGEEXECUTIONTIMEWEIGHT 1\n");
+    let (outcomes, _) = run(&world(&usage, &specs), 4);
+    assert_eq!(starts(&outcomes), [0, 1600, 1000]);
+}

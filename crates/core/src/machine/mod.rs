@@ -874,6 +874,36 @@ impl Machine {
         true
     }
 
+    /// The processors running job `victim` would free for `job` (3.3.1's
+    /// `MJobSelectPJobList`): on each of its nodes that could host a task of `job`, its
+    /// tasks there times `job`'s processors per task, at most the node's processors; its
+    /// own processors where nodes are not followed one by one.
+    pub(crate) fn procs_freed_for(
+        &self,
+        job: &QueuedJob,
+        victim: JobIdx,
+        victim_procs: u64,
+    ) -> u64 {
+        let placement = self.placement(victim);
+        if self.pooled || placement.is_empty() {
+            return victim_procs;
+        }
+        let per_task = self.need(job);
+        let ppt = u64::from(job.request.procs_per_task.max(1));
+        placement
+            .iter()
+            .filter(|&&(n, _)| {
+                self.spec.can_host(
+                    n as usize,
+                    per_task,
+                    job.request.features,
+                    partition_of(job),
+                )
+            })
+            .map(|&(n, tasks)| (tasks * ppt).min(self.spec.nodes[n as usize].procs))
+            .sum()
+    }
+
     /// Starts `job` at `now` with exactly `placement`'s tasks on each of its nodes (a
     /// suspended job resuming as it was); false, and nothing changes, if a node cannot
     /// take its share until the job's planned end.

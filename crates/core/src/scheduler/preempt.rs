@@ -6,6 +6,7 @@
 use super::{Decisions, Preempted, Scheduler};
 use crate::job::{JobIdx, QueuedJob};
 use crate::policy::Preemption;
+use crate::priority::{Component, Sub};
 use crate::Time;
 
 impl Scheduler {
@@ -34,9 +35,11 @@ impl Scheduler {
     ///   integer start priorities, running jobs' queue time frozen at their start);
     /// - none is preempted unless the victims together and the free processors could hold
     ///   the job;
-    /// - the victims go cheapest first, the cost being a victim's priority divided by its
-    ///   processors (integer division), and are taken until their processors alone cover
-    ///   the whole job, even where some were free already (3.3.1's over-preemption);
+    /// - a victim counts the processors it would free on nodes the job could use (none:
+    ///   no victim); the victims go cheapest first, the cost being a victim's priority
+    ///   divided by those processors (integer division), and are taken until their
+    ///   processors alone cover the whole job, even where some were free already (3.3.1's
+    ///   over-preemption);
     /// - none is preempted if the job would still not start without them (their nodes
     ///   held by other jobs' reservations).
     pub(super) fn preempt_for(&mut self, now: Time, job: &QueuedJob, out: &mut Decisions) -> bool {
@@ -50,20 +53,24 @@ impl Scheduler {
         let priority = &self.policy.priority;
         let own = priority.breakdown(job, now, &fs).priority;
         // (cost, start order, victim): a stable order among equal costs.
+        let machine = &self.machine;
         let mut victims: Vec<(i64, usize, JobIdx, u64)> = self
             .preemptees
             .iter()
             .enumerate()
-            .filter_map(|(k, (running, _))| {
-                let p = priority.breakdown(running, now, &fs).priority;
-                (p < own).then(|| {
-                    (
-                        p / running.procs.max(1) as i64,
-                        k,
-                        running.idx,
-                        running.procs,
-                    )
-                })
+            .filter_map(|(k, (running, started))| {
+                // 3.3.1's run priority (MJob.c `MJobGetRunPriority`): the start priority
+                // plus USAGEWEIGHT × USAGEEXECUTIONTIMEWEIGHT × seconds run (a comma
+                // operator there drops its other usage terms).
+                let executed = priority.component_weight[Component::Usage as usize]
+                    * priority.weight[Sub::ExecutionTime as usize]
+                    * (now - started) as f64;
+                let start_priority = priority.breakdown(running, now, &fs).priority;
+                let run_priority = start_priority.saturating_add(executed as i64);
+                // Only processors on nodes the job could use count, for its cost too.
+                let freed = machine.procs_freed_for(job, running.idx, running.procs);
+                (start_priority < own && freed > 0)
+                    .then(|| (run_priority / freed as i64, k, running.idx, freed))
             })
             .collect();
         let offered: u64 = victims.iter().map(|v| v.3).sum();
