@@ -1440,6 +1440,14 @@ impl<'a, S: Sink> Sim<'a, S> {
             } else {
                 let s = submit.expect("a job to submit");
                 if self.submit_next() && self.newest_fits(s) {
+                    if self.newest_is_preemptor() {
+                        // Jobs ending at this instant are gone before a preemptor looks for
+                        // victims (as the other trigger orders have it).
+                        while self.next_event_time() == Some(s) {
+                            let Reverse(e) = self.events.pop().expect("peeked");
+                            self.apply_event(e, s);
+                        }
+                    }
                     self.iterate(s);
                 }
             }
@@ -1447,6 +1455,14 @@ impl<'a, S: Sink> Sim<'a, S> {
     }
 
     /// Whether the job just queued could start at `now` on the nodes as they are.
+    /// Whether the job just queued has a PREEMPTOR QOS.
+    fn newest_is_preemptor(&self) -> bool {
+        let i = self.next_submit - 1;
+        self.queue
+            .last()
+            .is_some_and(|q| q.idx.0 as usize == i && q.cred_factors.preemptor)
+    }
+
     /// (A PREEMPTOR job may make room for itself: the iteration decides.)
     fn newest_fits(&mut self, now: Time) -> bool {
         let i = self.next_submit - 1;

@@ -315,3 +315,57 @@ fn the_execution_time_weight_makes_long_runs_dearer() {
     let (outcomes, _) = run(&world(&usage, &specs), 4);
     assert_eq!(starts(&outcomes), [0, 1600, 1000]);
 }
+
+/// A victim ending at the very instant a preemptor arrives ends: it is not preempted, in
+/// either trigger order (per-event takes submissions before completions at equal times,
+/// but not for a preemptor). L's limit (2000 s) is longer than its run (1000 s).
+#[test]
+fn a_job_ending_as_the_preemptor_arrives_is_no_victim() {
+    let text = r#"
+title = "an end at the preemptor's instant"
+procs = 2
+config = """
+QOSWEIGHT 1
+USERCFG[DEFAULT] QLIST=lo,hi
+QOSCFG[lo] QFLAGS=PREEMPTEE
+QOSCFG[hi] QFLAGS=PREEMPTOR PRIORITY=1000
+"""
+
+[[job]]
+name = "L"
+procs = 2
+limit = 2000
+runtime = 1000
+qos = "lo"
+
+[[job]]
+name = "H"
+procs = 2
+limit = 600
+submit = 1000
+qos = "hi"
+
+[[expect]]
+job = "L"
+end = 1000
+
+[[expect]]
+job = "H"
+start = 1000
+"#;
+    let per_event = text.replace(
+        "procs = 2\nconfig",
+        "procs = 2\nevent_order = \"per-event\"\nconfig",
+    );
+    assert_ne!(per_event, text);
+    for text in [text, per_event.as_str()] {
+        let scenario = mauisim_sim::scenario::parse(text, std::path::Path::new("t.toml")).unwrap();
+        let result = mauisim_sim::scenario::run(&scenario).unwrap();
+        assert_eq!(
+            result.failures(),
+            0,
+            "{}",
+            mauisim_sim::scenario::to_text(&result)
+        );
+    }
+}
