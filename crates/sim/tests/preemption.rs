@@ -6,6 +6,29 @@ mod common;
 
 use common::{run, starts, world, HOUR};
 
+/// Every expectation of the scenario `text` holds (`--check` on, as in every scenario).
+fn holds(text: &str) {
+    let scenario = mauisim_sim::scenario::parse(text, std::path::Path::new("t.toml")).unwrap();
+    let result = mauisim_sim::scenario::run(&scenario).unwrap();
+    let report = mauisim_sim::scenario::to_text(&result);
+    assert_eq!(result.failures(), 0, "{report}");
+}
+
+/// [`holds`] per instant and per event (`text` has `procs = 2` just before its config).
+fn holds_in_both_orders(text: &str) {
+    let per_event = text.replace(
+        "procs = 2\nconfig",
+        "procs = 2\nevent_order = \"per-event\"\nconfig",
+    );
+    assert_ne!(per_event, text);
+    holds(text);
+    holds(&per_event);
+}
+
+/// The QOS flags of the scenario tests' configs.
+const SCENARIO_QOS: &str = "QOSWEIGHT 1\nUSERCFG[DEFAULT] QLIST=lo,hi\n\
+    QOSCFG[lo] QFLAGS=PREEMPTEE\nQOSCFG[hi] QFLAGS=PREEMPTOR PRIORITY=1000\n";
+
 const FLAGS: &str = "QOSWEIGHT 1\n\
     CLASSCFG[lo] QDEF=low\nCLASSCFG[hi] QDEF=high\nCLASSCFG[plain] QDEF=plain\n\
     QOSCFG[low] QFLAGS=PREEMPTEE\nQOSCFG[plain] PRIORITY=0\n\
@@ -156,17 +179,14 @@ fn a_suspension_lasts_ten_seconds_at_least() {
 /// order and polled.
 #[test]
 fn a_resumed_job_keeps_its_nodes_through_its_overrun() {
-    let text = r#"
+    let text = &format!(
+        r#"
 title = "overrun after a suspension"
 procs = 2
 config = """
 PREEMPTPOLICY SUSPEND
 JOBMAXOVERRUN 2:00:00
-QOSWEIGHT 1
-USERCFG[DEFAULT] QLIST=lo,hi
-QOSCFG[lo] QFLAGS=PREEMPTEE
-QOSCFG[hi] QFLAGS=PREEMPTOR PRIORITY=1000
-"""
+{SCENARIO_QOS}"""
 
 [[job]]
 name = "L"
@@ -212,22 +232,9 @@ end = 7000
 [[variant.expect]]
 job = "X"
 start = 7000
-"#;
-    let per_event = text.replace(
-        "procs = 2\nconfig",
-        "procs = 2\nevent_order = \"per-event\"\nconfig",
+"#
     );
-    assert_ne!(per_event, text);
-    for text in [text, per_event.as_str()] {
-        let scenario = mauisim_sim::scenario::parse(text, std::path::Path::new("t.toml")).unwrap();
-        let result = mauisim_sim::scenario::run(&scenario).unwrap();
-        assert_eq!(
-            result.failures(),
-            0,
-            "{}",
-            mauisim_sim::scenario::to_text(&result)
-        );
-    }
+    holds_in_both_orders(text);
 }
 
 /// Victims count only where the preemptor could run (3.3.1 looks for them on its feasible
@@ -235,14 +242,11 @@ start = 7000
 /// cheap) frees nothing H can use and is left alone; L2 on a is preempted, and H starts.
 #[test]
 fn victims_only_on_nodes_the_preemptor_can_use() {
-    let text = r#"
+    let text = &format!(
+        r#"
 title = "feasible victims"
 config = """
-QOSWEIGHT 1
-USERCFG[DEFAULT] QLIST=lo,hi
-QOSCFG[lo] QFLAGS=PREEMPTEE
-QOSCFG[hi] QFLAGS=PREEMPTOR PRIORITY=1000
-"""
+{SCENARIO_QOS}"""
 
 [[node]]
 name = "b"
@@ -288,15 +292,9 @@ end = 3600
 [[expect]]
 job = "L2"
 start = 700
-"#;
-    let scenario = mauisim_sim::scenario::parse(text, std::path::Path::new("t.toml")).unwrap();
-    let result = mauisim_sim::scenario::run(&scenario).unwrap();
-    assert_eq!(
-        result.failures(),
-        0,
-        "{}",
-        mauisim_sim::scenario::to_text(&result)
+"#
     );
+    holds(text);
 }
 
 /// A victim's cost is 3.3.1's run priority over its processors: with USAGEWEIGHT and
@@ -321,15 +319,12 @@ fn the_execution_time_weight_makes_long_runs_dearer() {
 /// but not for a preemptor). L's limit (2000 s) is longer than its run (1000 s).
 #[test]
 fn a_job_ending_as_the_preemptor_arrives_is_no_victim() {
-    let text = r#"
+    let text = &format!(
+        r#"
 title = "an end at the preemptor's instant"
 procs = 2
 config = """
-QOSWEIGHT 1
-USERCFG[DEFAULT] QLIST=lo,hi
-QOSCFG[lo] QFLAGS=PREEMPTEE
-QOSCFG[hi] QFLAGS=PREEMPTOR PRIORITY=1000
-"""
+{SCENARIO_QOS}"""
 
 [[job]]
 name = "L"
@@ -352,20 +347,7 @@ end = 1000
 [[expect]]
 job = "H"
 start = 1000
-"#;
-    let per_event = text.replace(
-        "procs = 2\nconfig",
-        "procs = 2\nevent_order = \"per-event\"\nconfig",
+"#
     );
-    assert_ne!(per_event, text);
-    for text in [text, per_event.as_str()] {
-        let scenario = mauisim_sim::scenario::parse(text, std::path::Path::new("t.toml")).unwrap();
-        let result = mauisim_sim::scenario::run(&scenario).unwrap();
-        assert_eq!(
-            result.failures(),
-            0,
-            "{}",
-            mauisim_sim::scenario::to_text(&result)
-        );
-    }
+    holds_in_both_orders(text);
 }
