@@ -414,9 +414,15 @@ impl Scheduler {
     /// unless the caller polls). Its fairshare usage stops at `charged_until` (≤ `ended`:
     /// `ended` but where the caller samples usage as Maui's polling does).
     pub fn job_ended(&mut self, ended: Time, freed: Time, charged_until: Time, job: JobIdx) {
+        self.last_completion = Some(self.last_completion.map_or(freed, |t| t.max(freed)));
+        self.release(ended, freed, charged_until, job);
+    }
+
+    /// A running job leaves its nodes (it ended, or was preempted): its fairshare charge
+    /// stops at `charged_until`, its usage and its place among the running jobs go.
+    fn release(&mut self, ended: Time, freed: Time, charged_until: Time, job: JobIdx) {
         self.fairshare
             .job_ended_charged_until(ended, charged_until.min(ended), job);
-        self.last_completion = Some(self.last_completion.map_or(freed, |t| t.max(freed)));
         self.last_change = self.last_change.max(freed);
         self.machine.ended(job, ended, freed);
         if let Some(t) = &mut self.throttle {
@@ -1453,12 +1459,17 @@ impl Scheduler {
 
     /// A started job's usage, fairshare charge and place in the queue-order count.
     fn charge(&mut self, now: Time, job: &QueuedJob) {
+        self.charge_usage(now, job);
+        self.ranking.started(job);
+        self.keep_preemptee(now, job, (now - job.eff_queue_start).max(0));
+    }
+
+    /// A job's usage and fairshare charge from `now` on.
+    fn charge_usage(&mut self, now: Time, job: &QueuedJob) {
         if let Some(t) = &mut self.throttle {
             t.charge(&self.policy.creds, job, now);
         }
         self.fairshare.job_started(now, job);
-        self.ranking.started(job);
-        self.keep_preemptee(now, job, (now - job.eff_queue_start).max(0));
     }
 
     /// Starts an admitted job at `now` by no decision of the policy (it was running when
@@ -1525,10 +1536,8 @@ impl Scheduler {
         if !placed {
             return false;
         }
-        if let Some(t) = &mut self.throttle {
-            t.charge(&self.policy.creds, &job, now);
-        }
-        self.fairshare.job_started(now, &job);
+        // (Never queued again, it is not among the ranking's jobs.)
+        self.charge_usage(now, &job);
         self.keep_preemptee(now, &job, frozen);
         self.note_running(&job);
         self.last_change = self.last_change.max(now);

@@ -65,16 +65,22 @@ fn shown(metric: &str, v: f64) -> String {
     }
 }
 
+/// Metric `m` over the runs of every setting with the `fixed` (parameter, value) pairs,
+/// pooled over the other parameters and the seeds.
+fn pooled_estimate(settings: &[Setting], m: usize, fixed: &[(usize, &String)]) -> Estimate {
+    let samples: Vec<f64> = settings
+        .iter()
+        .filter(|s| fixed.iter().all(|&(axis, v)| &s.values[axis] == v))
+        .flat_map(|s| s.samples[m].iter().copied())
+        .collect();
+    stats::estimate(&samples)
+}
+
 /// How much `axis` moves metric `m`: the spread of its values' means, each pooled over
 /// every other parameter and seed.
 fn influence(settings: &[Setting], m: usize, axis: usize, values: &[String]) -> f64 {
     let means = values.iter().filter_map(|v| {
-        let samples: Vec<f64> = settings
-            .iter()
-            .filter(|s| &s.values[axis] == v)
-            .flat_map(|s| s.samples[m].iter().copied())
-            .collect();
-        let e = stats::estimate(&samples);
+        let e = pooled_estimate(settings, m, &[(axis, v)]);
         (e.n > 0).then_some(e.mean)
     });
     let (lo, hi) = means.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
@@ -255,13 +261,9 @@ fn line_figure(grid: &Grid, settings: &[Setting], m: usize, a: usize, swept: &[u
         let mut points = Vec::new();
         let mut band = Vec::new();
         for (i, value) in axis.values.iter().enumerate() {
-            let samples: Vec<f64> = settings
-                .iter()
-                .filter(|s| &s.values[a] == value)
-                .filter(|s| others.iter().zip(key).all(|(&o, v)| &s.values[o] == v))
-                .flat_map(|s| s.samples[m].iter().copied())
-                .collect();
-            let e: Estimate = stats::estimate(&samples);
+            let mut fixed: Vec<(usize, &String)> = others.iter().copied().zip(key).collect();
+            fixed.push((a, value));
+            let e = pooled_estimate(settings, m, &fixed);
             if e.n == 0 {
                 continue;
             }
@@ -408,12 +410,7 @@ fn heatmap_figure(
             cols.values
                 .iter()
                 .map(|cv| {
-                    let samples: Vec<f64> = settings
-                        .iter()
-                        .filter(|s| &s.values[a] == cv && &s.values[b] == rv)
-                        .flat_map(|s| s.samples[m].iter().copied())
-                        .collect();
-                    let e = stats::estimate(&samples);
+                    let e = pooled_estimate(settings, m, &[(a, cv), (b, rv)]);
                     (e.n > 0).then(|| Cell {
                         value: e.mean,
                         text: shown(metric, e.mean),

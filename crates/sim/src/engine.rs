@@ -267,8 +267,6 @@ struct Live<'a> {
     promised: Option<Time>,
     /// The effective queue time it had when it last started (its priority as a victim).
     frozen_queued: Time,
-    /// Seconds it has spent suspended (PREEMPTPOLICY SUSPEND) since it started.
-    suspended_for: Time,
 }
 
 /// A job suspended by preemption (PREEMPTPOLICY SUSPEND), waiting for its nodes.
@@ -381,7 +379,6 @@ impl<'a> Live<'a> {
             submitted,
             promised: None,
             frozen_queued: 0,
-            suspended_for: 0,
         }
     }
 }
@@ -609,7 +606,7 @@ impl<'a, S: Sink> Sim<'a, S> {
     /// its predicted lengths count from there.
     fn running_start(&self, i: usize) -> Time {
         let entry = self.entry(i);
-        entry.outcome.start + entry.suspended_for
+        entry.outcome.start + entry.outcome.suspended
     }
 
     /// The trace id of job `i` while the run still holds it.
@@ -767,11 +764,7 @@ impl<'a, S: Sink> Sim<'a, S> {
     fn end_suspensions(&mut self) {
         let now = self.end_time();
         for s in std::mem::take(&mut self.suspended) {
-            let entry = self.entry_mut(s.i);
-            entry.suspended_for += now - s.since;
-            entry.outcome.suspended = entry.suspended_for;
-            entry.outcome.end = now + s.left;
-            self.max_end = self.max_end.max(now + s.left);
+            self.end_suspension(s.i, s.since, s.left, now);
             self.finish(s.i);
         }
     }
@@ -866,8 +859,8 @@ impl<'a, S: Sink> Sim<'a, S> {
         let entry = self.entry_mut(i);
         entry.outcome.preemptions += 1;
         let (start, end) = (entry.outcome.start, entry.outcome.end);
-        let ran = now - start - entry.suspended_for;
-        let run = end - start - entry.suspended_for;
+        let ran = now - start - entry.outcome.suspended;
+        let run = end - start - entry.outcome.suspended;
         self.suspended.push(Suspended {
             i,
             since: now,
@@ -901,13 +894,8 @@ impl<'a, S: Sink> Sim<'a, S> {
                 continue;
             }
             self.suspended.remove(k);
-            let placed = self.scheduler.machine().node_ranges(JobIdx(i as u32));
-            let entry = self.entry_mut(i);
-            entry.nodes = placed;
-            entry.suspended_for += now - since;
-            entry.outcome.suspended = entry.suspended_for;
-            entry.outcome.end = now + left;
-            self.max_end = self.max_end.max(now + left);
+            self.entry_mut(i).nodes = self.scheduler.machine().node_ranges(JobIdx(i as u32));
+            self.end_suspension(i, since, left, now);
             self.push_event(now + left, EventKind::End, i);
             // Planned to its limit again (a prediction is not carried across), from the
             // start it would have had without its suspensions.
@@ -916,6 +904,15 @@ impl<'a, S: Sink> Sim<'a, S> {
             let wcl = self.job(i).wcl;
             self.follow_plan(i, start, wcl, run);
         }
+    }
+
+    /// Job `i`, suspended since `since`, runs again from `now`: the `left` seconds of its
+    /// runtime end it then.
+    fn end_suspension(&mut self, i: usize, since: Time, left: Time, now: Time) {
+        let outcome = &mut self.entry_mut(i).outcome;
+        outcome.suspended += now - since;
+        outcome.end = now + left;
+        self.max_end = self.max_end.max(now + left);
     }
 
     /// When a suspended job's shortest suspension ends, if one is still that young: the
@@ -1245,7 +1242,7 @@ impl<'a, S: Sink> Sim<'a, S> {
     fn check_end(&mut self, i: usize, end: Time) {
         let (wcl, start) = (self.job(i).wcl, self.entry(i).outcome.start);
         // Time suspended (PREEMPTPOLICY SUSPEND) is not run time.
-        let ran = end - start - self.entry(i).suspended_for;
+        let ran = end - start - self.entry(i).outcome.suspended;
         let allowance = self.job(i).overrun.unwrap_or(self.options.max_overrun);
         if let Some(overrun) = allowance {
             if ran > self.stopped_after(wcl + overrun).1 && self.violation.is_none() {

@@ -108,13 +108,8 @@ impl Scheduler {
     /// and the caller requeues it ([`Decisions::preempted`]).
     fn preempt(&mut self, now: Time, victim: JobIdx, out: &mut Decisions) {
         let placement = self.machine.placement(victim).to_vec();
-        self.fairshare.job_ended_charged_until(now, now, victim);
-        self.last_change = self.last_change.max(now);
-        self.machine.ended(victim, now, now);
-        if let Some(t) = &mut self.throttle {
-            t.discharge(&self.policy.creds, victim);
-        }
-        self.forget_running(victim);
+        // Not a completion: backfill chunking does not count from it.
+        self.release(now, now, now, victim);
         out.preempted.push(Preempted {
             job: victim,
             placement,
