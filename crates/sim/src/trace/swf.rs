@@ -224,7 +224,7 @@ fn parse_record(text: &str, line: usize) -> std::result::Result<SwfRecord, Strin
             break;
         }
         let name = FIELD_NAMES[count];
-        let value: f64 = token.parse().map_err(|_| {
+        let value = parse_field(token).ok_or_else(|| {
             format!(
                 "field {} ({name}): expected a number, found `{}`",
                 count + 1,
@@ -250,6 +250,23 @@ fn parse_record(text: &str, line: usize) -> std::result::Result<SwfRecord, Strin
         return Err(format!("expected {FIELD_COUNT} fields, found {found}"));
     }
     Ok(SwfRecord { fields, line })
+}
+
+/// A field's value: plain integers (nearly every field of every real trace) read digit by
+/// digit, anything else as a float.
+fn parse_field(token: &str) -> Option<f64> {
+    let bytes = token.as_bytes();
+    let (negative, digits) = match bytes.first() {
+        Some(b'-') => (true, &bytes[1..]),
+        _ => (false, bytes),
+    };
+    // 15 digits stay below 2^53, so the integer is exact as a float.
+    if !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
+        let magnitude = digits.iter().fold(0i64, |n, d| n * 10 + i64::from(d - b'0'));
+        let value = magnitude as f64;
+        return Some(if negative { -value } else { value });
+    }
+    token.parse().ok()
 }
 
 fn truncate(token: &str) -> String {

@@ -496,7 +496,7 @@ impl<'a> Builder<'a> {
                 out_of_order
             ));
             // Sorted by (submit, id): equal submit times keep job-id order, as SWF numbers them.
-            jobs.sort_by_key(|j| (j.submit, j.id));
+            jobs = sorted_by_submit(jobs);
             adjusted.insert("records_out_of_order_sorted", out_of_order as u64);
         }
         let mut first_line: HashMap<u64, usize> = HashMap::with_capacity(jobs.len());
@@ -537,6 +537,32 @@ impl<'a> Builder<'a> {
 }
 
 /// Human-readable `reason: count, …`.
+/// The jobs in `(submit, id)` order, file order among equals. The keys are sorted, not the
+/// jobs: a job is a few hundred bytes, and a sort moves each one about log n times, which
+/// was most of the time reading a large unsorted trace took. The order is then applied in
+/// place, cycle by cycle, so no second copy of the jobs is made.
+fn sorted_by_submit(mut jobs: Vec<Job>) -> Vec<Job> {
+    let mut keys: Vec<(Time, u64, usize)> = jobs
+        .iter()
+        .enumerate()
+        .map(|(pos, j)| (j.submit, j.id, pos))
+        .collect();
+    keys.sort_unstable();
+    // source[k]: where the job that belongs at k is now; k once k holds it.
+    let mut source: Vec<usize> = keys.into_iter().map(|(_, _, pos)| pos).collect();
+    for start in 0..source.len() {
+        let mut k = start;
+        while source[k] != start && source[k] != k {
+            let next = source[k];
+            jobs.swap(k, next);
+            source[k] = k;
+            k = next;
+        }
+        source[k] = k;
+    }
+    jobs
+}
+
 pub fn describe(counts: &Counts) -> String {
     counts
         .iter()
@@ -771,5 +797,33 @@ impl Builder<'_> {
             already_running: false,
             record,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Sorting the keys and applying them in place gives exactly a stable sort of the
+        /// jobs: `(submit, id)` order, file order among equal keys (each job's record line
+        /// tells them apart).
+        #[test]
+        fn sorted_by_submit_is_the_stable_sort(keys in prop::collection::vec((0i64..6, 0u64..4), 0..60)) {
+            let jobs: Vec<Job> = keys
+                .iter()
+                .enumerate()
+                .map(|(line, &(submit, id))| {
+                    let mut job = Job::synthetic(id, submit, 1, 1, 1);
+                    job.record.line = line;
+                    job
+                })
+                .collect();
+            let mut expected = jobs.clone();
+            expected.sort_by_key(|j| (j.submit, j.id));
+            let lines = |v: &[Job]| v.iter().map(|j| j.record.line).collect::<Vec<_>>();
+            prop_assert_eq!(lines(&sorted_by_submit(jobs)), lines(&expected));
+        }
     }
 }
