@@ -37,14 +37,17 @@ pub struct Profile {
     minima: std::cell::RefCell<Minima>,
 }
 
-/// The running minimum of free processors over the slots from the one holding `start`
-/// (index `first`) on, as far as questions have needed it.
+/// The least free processors from `start` on, as a staircase: `steps[k] = (t, least)`
+/// says that from `t` on the running minimum is `least`, each step lower than the one
+/// before. Most profiles have many breakpoints but few falls (free processors only fall
+/// where a reservation begins), so a question is a walk over a handful of steps. Built
+/// lazily: only the slots before `scanned` have been looked at.
 #[derive(Debug, Clone, Default)]
 struct Minima {
     version: u64,
     start: Time,
-    first: usize,
-    least: Vec<i64>,
+    scanned: usize,
+    steps: Vec<(Time, i64)>,
 }
 
 impl Profile {
@@ -177,8 +180,8 @@ impl Profile {
 
     /// [`Profile::fits`] for many questions from one instant (a backfill scan asks once
     /// per candidate, and most do not fit): the least free processors from `start` on are
-    /// kept as a running minimum over the slots until the profile changes, so that each
-    /// question is a binary search for its end instead of a walk over the slots.
+    /// kept as a staircase of their falls until the profile changes, so that each question
+    /// looks at a few falls instead of the slots up to its end.
     pub(crate) fn fits_from(&self, start: Time, duration: Time, procs: u64) -> bool {
         let need = procs as i64;
         if self.free_at(start) < need {
@@ -188,23 +191,23 @@ impl Profile {
         let end = start.saturating_add(duration.max(1));
         let mut m = self.minima.borrow_mut();
         if (m.version, m.start) != (self.version, start) {
+            let first = self.segment(start);
             m.version = self.version;
             m.start = start;
-            m.first = self.segment(start);
-            m.least.clear();
+            m.scanned = first + 1;
+            m.steps.clear();
+            m.steps.push((start, self.slots[first].free));
         }
-        // The slots from `first` to `last` (inclusive) begin before `end`.
-        let before_end = self.slots.partition_point(|s| s.time < end);
-        if before_end <= m.first {
-            return true;
+        while m.scanned < self.slots.len() && self.slots[m.scanned].time < end {
+            let slot = self.slots[m.scanned];
+            if slot.free < m.steps.last().expect("the first step").1 {
+                m.steps.push((slot.time, slot.free));
+            }
+            m.scanned += 1;
         }
-        let last = before_end - 1;
-        while m.first + m.least.len() <= last {
-            let free = self.slots[m.first + m.least.len()].free;
-            let least = m.least.last().map_or(free, |&l| l.min(free));
-            m.least.push(least);
-        }
-        m.least[last - m.first] >= need
+        // The first fall below `need`, if any, must come at or after the end.
+        let falls = m.steps.partition_point(|&(_, least)| least >= need);
+        m.steps.get(falls).is_none_or(|&(t, _)| t >= end)
     }
 
     /// The earliest `t >= after` at which `procs` processors are free during
@@ -342,7 +345,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The kept running minimum answers as the walk over the slots does, from one
+        /// The kept staircase of falls answers as the walk over the slots does, from one
         /// instant and several, with the profile changing (and advancing) in between.
         #[test]
         fn fits_from_answers_as_fits(
