@@ -33,7 +33,7 @@ pub use fairshare::{
     Fairshare, FsConfig, FsDeltaSource, FsDeltas, FsMetric, FsWindow, Standing,
     MAX_DEPTH as FS_MAX_DEPTH,
 };
-pub use job::{JobIdx, QueuedJob, Resources};
+pub use job::{JobIdx, Queue, QueuedJob, Resources};
 pub use limits::{
     Blocked, Level, LimitKind, LimitPair, Limits, Metric, Owner, PerCredLimit, Scope, Shortfall,
     Source,

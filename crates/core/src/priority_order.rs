@@ -9,7 +9,7 @@
 //! backfilled; nothing else of it is visible.
 
 use crate::fairshare::{Fairshare, FsAt};
-use crate::job::{JobIdx, JobTerms, QueuedJob};
+use crate::job::{JobIdx, JobTerms, Queue, QueuedJob};
 use crate::priority::PriorityConfig;
 use crate::Time;
 use std::cmp::Reverse;
@@ -181,7 +181,7 @@ impl PriorityOrder {
     /// caller removed exactly the jobs started then and appended new ones (the evaluation in
     /// [`Self::prioritize`] checks that every key still names its job). False when even the
     /// lengths disagree.
-    fn carry_keys_over(&mut self, queue: &[QueuedJob]) -> bool {
+    fn carry_keys_over(&mut self, queue: &Queue) -> bool {
         let kept = self.last_len - self.last_started.len().min(self.last_len);
         if self.keys.len() != self.last_len || queue.len() < kept {
             return false;
@@ -229,7 +229,7 @@ impl PriorityOrder {
     }
 
     /// Computes every key's priority; false if a key no longer names its job.
-    fn evaluate_keys(&mut self, at: Evaluation, queue: &mut [QueuedJob]) -> bool {
+    fn evaluate_keys(&mut self, at: Evaluation, queue: &mut Queue) -> bool {
         let per_bypass = at.priority.gain_per_bypass();
         let deltas = at.deltas();
         let fs = deltas.as_ref();
@@ -252,11 +252,11 @@ impl PriorityOrder {
 
     /// Orders the idle `queue` (positions into `self.order`), highest priority first,
     /// evaluating every priority at `at.now`.
-    pub(crate) fn prioritize(&mut self, at: Evaluation, queue: &mut [QueuedJob]) {
+    pub(crate) fn prioritize(&mut self, at: Evaluation, queue: &mut Queue) {
         self.order.clear();
         if self.in_queue_order() {
             debug_assert!(
-                !queue.iter().any(QueuedJob::breaks_queue_order),
+                !queue.iter().any(|job| job.breaks_queue_order()),
                 "a job breaking the queue order was not admitted"
             );
             self.order.extend(0..queue.len());
@@ -293,7 +293,7 @@ impl PriorityOrder {
     pub(crate) fn order_by_bounds(
         &mut self,
         at: Evaluation,
-        queue: &mut [QueuedJob],
+        queue: &mut Queue,
         free: i64,
         depth: usize,
     ) -> bool {
@@ -418,7 +418,7 @@ impl PriorityOrder {
         &mut self,
         at: Evaluation,
         backfilled: impl Iterator<Item = usize>,
-        queue: &mut [QueuedJob],
+        queue: &mut Queue,
     ) {
         let mut keys_of_backfilled = std::mem::take(&mut self.backfilled_keys);
         keys_of_backfilled.clear();

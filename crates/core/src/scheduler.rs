@@ -24,7 +24,7 @@ use crate::backfill::{best_fit, greedy_start, Candidate};
 use crate::check::{Rule, Violation};
 use crate::cred::CredKind;
 use crate::fairshare::Fairshare;
-use crate::job::{JobIdx, QueuedJob};
+use crate::job::{JobIdx, Queue, QueuedJob};
 use crate::limits::{Blocked, Level, LimitKind, Metric, Owner, Scope, Shortfall, Source};
 use crate::machine::{HeldId, Machine, Unfit};
 use crate::node::MachineSpec;
@@ -393,7 +393,7 @@ impl Scheduler {
     }
 
     /// Queue positions in priority order at `now`, highest first.
-    pub fn priority_order(&mut self, now: Time, queue: &mut [QueuedJob]) -> Vec<usize> {
+    pub fn priority_order(&mut self, now: Time, queue: &mut Queue) -> Vec<usize> {
         self.advance_to(now);
         self.prioritize(now, queue);
         self.ranking.current().to_vec()
@@ -448,7 +448,7 @@ impl Scheduler {
 
     /// Every idle job's standing against the limits at `now`, in priority order: what
     /// the next iteration's selection would find (`inspect … blocked`).
-    pub fn explain(&mut self, now: Time, queue: &mut [QueuedJob]) -> Vec<(usize, Verdict)> {
+    pub fn explain(&mut self, now: Time, queue: &mut Queue) -> Vec<(usize, Verdict)> {
         self.advance_to(now);
         self.prioritize(now, queue);
         let order = self.ranking.current().to_vec();
@@ -485,7 +485,7 @@ impl Scheduler {
     /// (guide 6.2.4, 8.2): the first over the jobs within their soft limits (start,
     /// reserve, backfill), the second over those within only their hard limits, which may
     /// use what is still idle around the reservations.
-    pub fn schedule(&mut self, now: Time, queue: &mut [QueuedJob], out: &mut Decisions) {
+    pub fn schedule(&mut self, now: Time, queue: &mut Queue, out: &mut Decisions) {
         self.iterate(now, queue, out, None);
     }
 
@@ -493,7 +493,7 @@ impl Scheduler {
     /// around those reservations (`showbf`), without changing anything. Starts the
     /// priority pass would make (none, right after an iteration at `now`) are in
     /// `decisions.starts`, and the windows are those left after them.
-    pub fn plan(&self, now: Time, queue: &[QueuedJob]) -> (Decisions, Vec<Window>) {
+    pub fn plan(&self, now: Time, queue: &Queue) -> (Decisions, Vec<Window>) {
         let mut probe = self.clone();
         let mut queue = queue.to_vec();
         let mut decisions = Decisions::default();
@@ -506,7 +506,7 @@ impl Scheduler {
     fn iterate(
         &mut self,
         now: Time,
-        queue: &mut [QueuedJob],
+        queue: &mut Queue,
         out: &mut Decisions,
         windows: Option<&mut Vec<Window>>,
     ) {
@@ -629,7 +629,7 @@ impl Scheduler {
                     .starts
                     .iter()
                     .filter(|s| !preempted.iter().any(|p| p.job == s.job))
-                    .map(|s| queue[s.queue_pos].clone());
+                    .map(|s| QueuedJob::clone(&queue[s.queue_pos]));
                 self.maui_running.extend(started);
             }
         }
@@ -646,7 +646,7 @@ impl Scheduler {
         &mut self,
         now: Time,
         order: &[usize],
-        queue: &mut [QueuedJob],
+        queue: &mut Queue,
         out: &mut Decisions,
         groups_left: &mut [u32],
     ) {
@@ -695,7 +695,7 @@ impl Scheduler {
         &mut self,
         now: Time,
         order: &[usize],
-        queue: &mut [QueuedJob],
+        queue: &mut Queue,
         out: &mut Decisions,
         groups_left: &mut [u32],
         soft_only: &mut bool,
@@ -783,7 +783,7 @@ impl Scheduler {
         &mut self,
         now: Time,
         order: &[usize],
-        queue: &mut [QueuedJob],
+        queue: &mut Queue,
         out: &mut Decisions,
         groups_left: &mut [u32],
         soft_only: &mut bool,
@@ -852,13 +852,7 @@ impl Scheduler {
     /// `MQueueCheckSingleJob`): a waiting or reserved job that the starts made so far put
     /// over a soft active limit leaves it, and its reservation is destroyed; it stays a
     /// candidate of the hard backfill.
-    fn maui_reselect(
-        &mut self,
-        now: Time,
-        order: &[usize],
-        queue: &[QueuedJob],
-        out: &mut Decisions,
-    ) {
+    fn maui_reselect(&mut self, now: Time, order: &[usize], queue: &Queue, out: &mut Decisions) {
         let Some(t) = &self.throttle else {
             return;
         };
@@ -902,7 +896,7 @@ impl Scheduler {
     /// `EffQueueDuration` (its priority stands still) without restarting its queue time,
     /// and the queue time it accrued meanwhile counts again, all at once, the next time
     /// a selection lets it through.
-    fn maui_select(&mut self, now: Time, order: &[usize], queue: &mut [QueuedJob]) -> bool {
+    fn maui_select(&mut self, now: Time, order: &[usize], queue: &mut Queue) -> bool {
         let accrual = self.policy.priority.accrual;
         let mut running: Vec<(i64, Time, u64, JobIdx)> = {
             let fs = self.fairshare.at(now);
@@ -1010,7 +1004,7 @@ impl Scheduler {
         &mut self,
         now: Time,
         order: &[usize],
-        queue: &mut [QueuedJob],
+        queue: &mut Queue,
         out: &mut Decisions,
         soft_only: &mut bool,
     ) -> bool {
@@ -1200,7 +1194,7 @@ impl Scheduler {
         &mut self,
         now: Time,
         order: &[usize],
-        queue: &mut [QueuedJob],
+        queue: &mut Queue,
         out: &mut Decisions,
         level: Level,
         soft_only: &mut bool,
@@ -1265,7 +1259,7 @@ impl Scheduler {
         &mut self,
         now: Time,
         order: &[usize],
-        queue: &mut [QueuedJob],
+        queue: &mut Queue,
         out: &mut Decisions,
         depth: usize,
         level: Level,
@@ -1317,7 +1311,7 @@ impl Scheduler {
         &mut self,
         now: Time,
         order: &[usize],
-        queue: &mut [QueuedJob],
+        queue: &mut Queue,
         out: &mut Decisions,
         candidates: &[usize],
         level: Level,
@@ -1388,7 +1382,7 @@ impl Scheduler {
     /// starts again: for limits under JOBPRIOACCRUALPOLICY QUEUEPOLICY or FULLPOLICY, for
     /// caps under FULLPOLICY); an eligible job joins the idle usage; one breaking only a
     /// soft limit waits for the hard pass. Returns whether any does.
-    fn select(&mut self, now: Time, order: &[usize], queue: &mut [QueuedJob]) -> bool {
+    fn select(&mut self, now: Time, order: &[usize], queue: &mut Queue) -> bool {
         let accrual = self.policy.priority.accrual;
         if let Some(t) = &mut self.throttle {
             t.begin_selection();
@@ -1545,7 +1539,7 @@ impl Scheduler {
     }
 
     /// Orders the idle queue by priority at `now`, every priority evaluated.
-    fn prioritize(&mut self, now: Time, queue: &mut [QueuedJob]) {
+    fn prioritize(&mut self, now: Time, queue: &mut Queue) {
         let at = Evaluation {
             priority: &self.policy.priority,
             fairshare: &self.fairshare,
@@ -1556,7 +1550,7 @@ impl Scheduler {
 
     /// Orders the idle queue from priority bounds where the policy allows it
     /// ([`PriorityOrder::order_by_bounds`]); false when [`Self::prioritize`] must.
-    fn order_by_bounds(&mut self, now: Time, queue: &mut [QueuedJob]) -> bool {
+    fn order_by_bounds(&mut self, now: Time, queue: &mut Queue) -> bool {
         if !self.ranking.may_bound() {
             return false;
         }
@@ -1617,7 +1611,7 @@ fn count_block(blocks: &mut Vec<(LimitKind, u64)>, blocked: &Blocked) {
 
 /// BYPASS (MAUI-SEMANTICS §1): each job started by backfill adds one to every job still
 /// waiting ahead of it in the priority order. One backward sweep counts them all.
-fn count_bypasses(order: &[usize], fate: &[Fate], queue: &mut [QueuedJob]) {
+fn count_bypasses(order: &[usize], fate: &[Fate], queue: &mut Queue) {
     let mut backfilled_behind = 0;
     for (rank, &pos) in order.iter().enumerate().rev() {
         match fate[rank] {
@@ -1634,7 +1628,7 @@ mod tests {
     use crate::cred::CredId;
 
     /// Priority order by definition: every job's full breakdown, then submit, id, position.
-    fn reference_order(s: &Scheduler, now: Time, queue: &[QueuedJob]) -> Vec<usize> {
+    fn reference_order(s: &Scheduler, now: Time, queue: &Queue) -> Vec<usize> {
         let mut keys: Vec<_> = queue
             .iter()
             .enumerate()
@@ -1658,7 +1652,7 @@ mod tests {
     /// One iteration at 0 on `nodes` 1-processor nodes tracked one by one, depth 1.
     fn iteration_on_nodes(
         nodes: u64,
-        mut queue: Vec<QueuedJob>,
+        queue: Vec<QueuedJob>,
         backfill: BackfillPolicy,
         semantics: Semantics,
     ) -> (Scheduler, Decisions) {
@@ -1669,6 +1663,7 @@ mod tests {
         let spec = Arc::new(MachineSpec::homogeneous(nodes, 1));
         let mut s = Scheduler::with_machine(spec, false, 0, policy);
         let mut out = Decisions::default();
+        let mut queue: Vec<Box<QueuedJob>> = queue.into_iter().map(Box::new).collect();
         s.schedule(0, &mut queue, &mut out);
         (s, out)
     }
@@ -1753,14 +1748,14 @@ mod tests {
     #[test]
     fn the_carried_order_follows_removals_appends_and_foreign_edits() {
         let mut s = xfactor_scheduler(4);
-        let mut queue: Vec<QueuedJob> = (0..12)
+        let mut queue: Vec<Box<QueuedJob>> = (0..12)
             .map(|i| {
-                job(
+                Box::new(job(
                     i,
                     i64::from(i) * 60,
                     1 + u64::from(i % 3),
                     600 * (1 + i64::from(i % 5)),
-                )
+                ))
             })
             .collect();
         for j in &mut queue {
@@ -1782,7 +1777,7 @@ mod tests {
             }
             let mut fresh = job(next, now, 2, 300);
             s.admit(&mut fresh).unwrap();
-            queue.push(fresh);
+            queue.push(Box::new(fresh));
             let later = now + 350;
             let expected = reference_order(&s, later, &queue);
             assert_eq!(s.priority_order(later, &mut queue), expected, "step {step}");
@@ -1806,7 +1801,7 @@ mod tests {
         let mut weighted = job(1, 60, 1, 60);
         weighted.creds.set(CredKind::Group, CredId(0));
         weighted.creds.set(CredKind::Class, CredId(0));
-        let mut queue = vec![early, weighted];
+        let mut queue = vec![Box::new(early), Box::new(weighted)];
         for j in &mut queue {
             s.admit(j).unwrap();
         }
@@ -1830,7 +1825,7 @@ mod tests {
                 let now = i64::from(i) * 100;
                 let mut j = job(i, now, 1, 50);
                 s.admit(&mut j).unwrap();
-                queue.push(j);
+                queue.push(Box::new(j));
                 s.schedule(now, &mut queue, &mut out);
                 assert_eq!(s.ranking.last_started_len(), out.starts.len());
                 for st in out.starts.iter().rev() {

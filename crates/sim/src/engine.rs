@@ -338,7 +338,7 @@ struct Sim<'a, S: Sink> {
     options: EngineOptions,
     origin: Time,
     scheduler: Scheduler,
-    queue: Vec<QueuedJob>,
+    queue: Vec<Box<QueuedJob>>,
     events: BinaryHeap<Reverse<Event>>,
     decisions: Decisions,
     started_pos: Vec<usize>,
@@ -388,7 +388,7 @@ pub struct Snapshot {
     pub now: Time,
     pub scheduler: Scheduler,
     /// Idle jobs, in queue (submit) order.
-    pub queue: Vec<QueuedJob>,
+    pub queue: Vec<Box<QueuedJob>>,
     /// Indexes of the jobs running at `now`, with their start times.
     pub running: Vec<(usize, Time)>,
 }
@@ -840,7 +840,7 @@ impl<'a, S: Sink> Sim<'a, S> {
                 true
             }
             Ok(()) => {
-                self.queue.push(queued);
+                self.queue.push(Box::new(queued));
                 self.stats.max_queue = self.stats.max_queue.max(self.queue.len());
                 true
             }
@@ -1145,7 +1145,7 @@ impl<'a, S: Sink> Sim<'a, S> {
                     let at = self
                         .queue
                         .partition_point(|q| (q.submit, q.id) < (queued.submit, queued.id));
-                    self.queue.insert(at, queued);
+                    self.queue.insert(at, Box::new(queued));
                     self.stats.max_queue = self.stats.max_queue.max(self.queue.len());
                 }
                 Err(limit) => {
@@ -1218,7 +1218,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             .decisions
             .starts
             .iter()
-            .map(|s| &self.queue[s.queue_pos])
+            .map(|s| &*self.queue[s.queue_pos])
             .collect();
         self.scheduler.verify(now, &started)
     }

@@ -262,7 +262,9 @@ fn parse_field(token: &str) -> Option<f64> {
     };
     // 15 digits stay below 2^53, so the integer is exact as a float.
     if !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
-        let magnitude = digits.iter().fold(0i64, |n, d| n * 10 + i64::from(d - b'0'));
+        let magnitude = digits
+            .iter()
+            .fold(0i64, |n, d| n * 10 + i64::from(d - b'0'));
         let value = magnitude as f64;
         return Some(if negative { -value } else { value });
     }
