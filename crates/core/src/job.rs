@@ -22,12 +22,6 @@ pub struct Resources {
     pub pe: f64,
 }
 
-/// The idle queue as the scheduler reads it: jobs in `(submit, id)` order, each behind a
-/// pointer. Jobs leave the queue from anywhere in it, and a record is a few hundred bytes:
-/// removing one moves every later entry, which is cheap for pointers and was a fifth of
-/// a long queue's time for records (issue 26).
-pub type Queue = [Box<QueuedJob>];
-
 /// A job waiting in the queue, as the scheduler sees it: its request and the state the
 /// scheduler keeps about it between iterations. The caller keeps the queue ordered by
 /// `(submit, id)`, the tie-break order of equal priorities.

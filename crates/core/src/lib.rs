@@ -18,6 +18,7 @@ mod priority;
 mod priority_order;
 mod priorityf;
 mod profile;
+mod queue;
 mod scheduler;
 mod slots;
 mod standing;
@@ -33,7 +34,7 @@ pub use fairshare::{
     Fairshare, FsConfig, FsDeltaSource, FsDeltas, FsMetric, FsWindow, Standing,
     MAX_DEPTH as FS_MAX_DEPTH,
 };
-pub use job::{JobIdx, Queue, QueuedJob, Resources};
+pub use job::{JobIdx, QueuedJob, Resources};
 pub use limits::{
     Blocked, Level, LimitKind, LimitPair, Limits, Metric, Owner, PerCredLimit, Scope, Shortfall,
     Source,
@@ -50,6 +51,7 @@ pub use policy::{
 pub use priority::{AccrualPolicy, Breakdown, Component, PriorityConfig, Sub};
 pub use priorityf::{NodeVar, PriorityFn, PriorityFnError};
 pub use profile::{Profile, Window, FOREVER};
+pub use queue::Queue;
 pub use scheduler::{Decisions, Preempted, Reservation, Scheduler, Start};
 pub use standing::{
     Recurrence, StandingAccess, StandingReservation, DAY, EVERY_DAY, MAX_STANDING, WEEK,

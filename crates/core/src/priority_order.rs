@@ -9,8 +9,9 @@
 //! backfilled; nothing else of it is visible.
 
 use crate::fairshare::{Fairshare, FsAt};
-use crate::job::{JobIdx, JobTerms, Queue, QueuedJob};
+use crate::job::{JobIdx, JobTerms, QueuedJob};
 use crate::priority::PriorityConfig;
+use crate::queue::Queue;
 use crate::Time;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -211,10 +212,11 @@ impl PriorityOrder {
             });
         }
         self.keys.extend(
-            queue[kept..]
+            queue
                 .iter()
                 .enumerate()
-                .map(|(i, j)| Key::fresh(kept + i, j)),
+                .skip(kept)
+                .map(|(pos, j)| Key::fresh(pos, j)),
         );
         self.last_len = queue.len();
         self.last_started.clear();

@@ -24,7 +24,7 @@ use crate::backfill::{best_fit, greedy_start, Candidate};
 use crate::check::{Rule, Violation};
 use crate::cred::CredKind;
 use crate::fairshare::Fairshare;
-use crate::job::{JobIdx, Queue, QueuedJob};
+use crate::job::{JobIdx, QueuedJob};
 use crate::limits::{Blocked, Level, LimitKind, Metric, Owner, Scope, Shortfall, Source};
 use crate::machine::{HeldId, Machine, Unfit};
 use crate::node::MachineSpec;
@@ -34,6 +34,7 @@ use crate::policy::{
 use crate::priority::{AccrualPolicy, Breakdown, Component, Sub};
 use crate::priority_order::{Evaluation, PriorityOrder};
 use crate::profile::{Window, FOREVER};
+use crate::queue::Queue;
 use crate::throttle::{Throttle, Verdict};
 use crate::Time;
 use std::sync::Arc;
@@ -495,7 +496,7 @@ impl Scheduler {
     /// `decisions.starts`, and the windows are those left after them.
     pub fn plan(&self, now: Time, queue: &Queue) -> (Decisions, Vec<Window>) {
         let mut probe = self.clone();
-        let mut queue = queue.to_vec();
+        let mut queue = queue.clone();
         let mut decisions = Decisions::default();
         let mut windows = Vec::new();
         probe.iterate(now, &mut queue, &mut decisions, Some(&mut windows));
@@ -1271,32 +1272,47 @@ impl Scheduler {
         let mut chunk_blocks = false;
         let mut any = false;
         let mut considered = 0;
+        let limited = self.throttle.is_some();
+        let mut free_now = self.machine.free_now(now);
+        // Most candidates of a long queue do not fit: each is judged from its shape (the
+        // queue's compact copy) before its record is read.
         for (rank, &pos) in order.iter().enumerate() {
-            if !self.is_candidate(rank, &queue[pos], level) {
+            let shape = queue.shape(pos);
+            let candidate = !shape.no_backfill
+                && match level {
+                    Level::Soft => self.fate[rank] == Fate::Waits,
+                    Level::Hard => {
+                        self.fate[rank] == Fate::SoftOnly
+                            || (self.fate[rank] == Fate::Waits && queue[pos].soft_violation)
+                    }
+                };
+            if !candidate {
                 continue;
             }
             considered += 1;
-            let free_now = self.machine.free_now(now);
             if considered > depth || free_now <= 0 {
                 break;
             }
-            if !self.within_limits(now, rank, &queue[pos], level, soft_only) {
+            if limited && !self.within_limits(now, rank, &queue[pos], level, soft_only) {
                 continue;
             }
-            let job = &queue[pos];
-            if chunk_blocks && job.procs < chunk.size {
+            if chunk_blocks && shape.procs < chunk.size {
                 self.chunk_expires_at = chunk_ends;
                 continue;
             }
             // Wider than the processors free now: no window holds it (most candidates
             // of a long queue on a full machine), without asking the profile.
-            if job.procs as i64 <= free_now && self.machine.fits(now, job) {
-                self.start(now, job, pos, true, out);
+            if shape.procs as i64 <= free_now
+                && self.machine.fits_shape(now, shape.procs, shape.wcl)
+                && self.machine.fits_nodes(now, &queue[pos])
+            {
+                self.start(now, &queue[pos], pos, true, out);
                 self.fate[rank] = Fate::Backfilled;
+                free_now = self.machine.free_now(now);
                 any = true;
             } else if strict {
                 break;
-            } else if chunk_ends.is_some() && job.procs >= chunk.size {
+            } else if chunk_ends.is_some() && shape.procs >= chunk.size {
                 chunk_blocks = true;
             }
         }
@@ -1616,7 +1632,10 @@ fn count_bypasses(order: &[usize], fate: &[Fate], queue: &mut Queue) {
     for (rank, &pos) in order.iter().enumerate().rev() {
         match fate[rank] {
             Fate::Backfilled => backfilled_behind += 1,
-            Fate::Waits | Fate::Reserved | Fate::SoftOnly => queue[pos].bypass += backfilled_behind,
+            Fate::Waits | Fate::Reserved | Fate::SoftOnly if backfilled_behind > 0 => {
+                queue[pos].bypass += backfilled_behind;
+            }
+            Fate::Waits | Fate::Reserved | Fate::SoftOnly => {}
             Fate::StartedInPriorityPass | Fate::Ineligible => {}
         }
     }
@@ -1663,7 +1682,7 @@ mod tests {
         let spec = Arc::new(MachineSpec::homogeneous(nodes, 1));
         let mut s = Scheduler::with_machine(spec, false, 0, policy);
         let mut out = Decisions::default();
-        let mut queue: Vec<Box<QueuedJob>> = queue.into_iter().map(Box::new).collect();
+        let mut queue: Queue = queue.into_iter().collect();
         s.schedule(0, &mut queue, &mut out);
         (s, out)
     }
@@ -1748,17 +1767,17 @@ mod tests {
     #[test]
     fn the_carried_order_follows_removals_appends_and_foreign_edits() {
         let mut s = xfactor_scheduler(4);
-        let mut queue: Vec<Box<QueuedJob>> = (0..12)
+        let mut queue: Queue = (0..12)
             .map(|i| {
-                Box::new(job(
+                job(
                     i,
                     i64::from(i) * 60,
                     1 + u64::from(i % 3),
                     600 * (1 + i64::from(i % 5)),
-                ))
+                )
             })
             .collect();
-        for j in &mut queue {
+        for j in queue.iter_mut() {
             s.admit(j).unwrap();
         }
         let mut out = Decisions::default();
@@ -1777,7 +1796,7 @@ mod tests {
             }
             let mut fresh = job(next, now, 2, 300);
             s.admit(&mut fresh).unwrap();
-            queue.push(Box::new(fresh));
+            queue.push(fresh);
             let later = now + 350;
             let expected = reference_order(&s, later, &queue);
             assert_eq!(s.priority_order(later, &mut queue), expected, "step {step}");
@@ -1801,8 +1820,8 @@ mod tests {
         let mut weighted = job(1, 60, 1, 60);
         weighted.creds.set(CredKind::Group, CredId(0));
         weighted.creds.set(CredKind::Class, CredId(0));
-        let mut queue = vec![Box::new(early), Box::new(weighted)];
-        for j in &mut queue {
+        let mut queue: Queue = [early, weighted].into_iter().collect();
+        for j in queue.iter_mut() {
             s.admit(j).unwrap();
         }
         // At 120 s: the early job has 2 minutes of queue time (priority 2), the weighted
@@ -1819,13 +1838,13 @@ mod tests {
             Scheduler::new(2, 0, PolicyConfig::default()),
             xfactor_scheduler(2),
         ] {
-            let mut queue = Vec::new();
+            let mut queue = Queue::new();
             let mut out = Decisions::default();
             for i in 0..50u32 {
                 let now = i64::from(i) * 100;
                 let mut j = job(i, now, 1, 50);
                 s.admit(&mut j).unwrap();
-                queue.push(Box::new(j));
+                queue.push(j);
                 s.schedule(now, &mut queue, &mut out);
                 assert_eq!(s.ranking.last_started_len(), out.starts.len());
                 for st in out.starts.iter().rev() {

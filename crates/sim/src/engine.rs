@@ -14,8 +14,8 @@ use crate::params::Submission;
 use crate::trace::workload::Job;
 use mauisim_core::{
     Blocked, Decisions, FsWindow, JobIdx, Level, LimitKind, MachineSpec, Metric, PolicyConfig,
-    Preemption, QueuedJob, ReservationPolicy, Resources, Rule, Scheduler, Scope, Shortfall, Source,
-    Time, Verdict, Violation, FOREVER,
+    Preemption, Queue, QueuedJob, ReservationPolicy, Resources, Rule, Scheduler, Scope, Shortfall,
+    Source, Time, Verdict, Violation, FOREVER,
 };
 use serde::Serialize;
 use std::borrow::Cow;
@@ -338,7 +338,7 @@ struct Sim<'a, S: Sink> {
     options: EngineOptions,
     origin: Time,
     scheduler: Scheduler,
-    queue: Vec<Box<QueuedJob>>,
+    queue: Queue,
     events: BinaryHeap<Reverse<Event>>,
     decisions: Decisions,
     started_pos: Vec<usize>,
@@ -388,7 +388,7 @@ pub struct Snapshot {
     pub now: Time,
     pub scheduler: Scheduler,
     /// Idle jobs, in queue (submit) order.
-    pub queue: Vec<Box<QueuedJob>>,
+    pub queue: Queue,
     /// Indexes of the jobs running at `now`, with their start times.
     pub running: Vec<(usize, Time)>,
 }
@@ -568,7 +568,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             options,
             origin,
             scheduler,
-            queue: Vec::new(),
+            queue: Queue::new(),
             events: BinaryHeap::new(),
             decisions: Decisions::default(),
             started_pos: Vec::new(),
@@ -712,7 +712,7 @@ impl<'a, S: Sink> Sim<'a, S> {
         if self.scheduler.machine().has_standing() {
             // Nothing changed for a whole cycle of the windows (or after the last one
             // ended): the jobs left never fit beside the reservations they may not use.
-            for (limit, job) in limits.iter_mut().zip(&self.queue) {
+            for (limit, job) in limits.iter_mut().zip(self.queue.iter()) {
                 limit.get_or_insert(Blocked {
                     scope: Scope::PerJob,
                     level: Level::Hard,
@@ -732,11 +732,8 @@ impl<'a, S: Sink> Sim<'a, S> {
                 self.entry_mut(i).finished = true;
             }
         }
-        let mut pos = 0;
-        self.queue.retain(|_| {
-            pos += 1;
-            limits[pos - 1].is_none()
-        });
+        let held: Vec<usize> = (0..limits.len()).filter(|&p| limits[p].is_some()).collect();
+        self.queue.remove_positions(&held);
         self.stats.held.sort_by_key(|(i, _)| *i);
     }
 
@@ -840,7 +837,7 @@ impl<'a, S: Sink> Sim<'a, S> {
                 true
             }
             Ok(()) => {
-                self.queue.push(Box::new(queued));
+                self.queue.push(queued);
                 self.stats.max_queue = self.stats.max_queue.max(self.queue.len());
                 true
             }
@@ -1102,17 +1099,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             entry.frozen_queued = frozen;
         }
         self.started_pos.sort_unstable();
-        let mut pos = 0;
-        let mut next = 0;
-        let started = &self.started_pos;
-        self.queue.retain(|_| {
-            let keep = started.get(next) != Some(&pos);
-            if !keep {
-                next += 1;
-            }
-            pos += 1;
-            keep
-        });
+        self.queue.remove_positions(&self.started_pos);
         self.requeue_preempted(now);
     }
 
@@ -1145,7 +1132,7 @@ impl<'a, S: Sink> Sim<'a, S> {
                     let at = self
                         .queue
                         .partition_point(|q| (q.submit, q.id) < (queued.submit, queued.id));
-                    self.queue.insert(at, Box::new(queued));
+                    self.queue.insert(at, queued);
                     self.stats.max_queue = self.stats.max_queue.max(self.queue.len());
                 }
                 Err(limit) => {
@@ -1218,7 +1205,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             .decisions
             .starts
             .iter()
-            .map(|s| &*self.queue[s.queue_pos])
+            .map(|s| &self.queue[s.queue_pos])
             .collect();
         self.scheduler.verify(now, &started)
     }

@@ -508,9 +508,20 @@ impl Machine {
     /// touching any reservation.
     #[inline]
     pub(crate) fn fits(&self, now: Time, job: &QueuedJob) -> bool {
-        if !self.profile.fits_from(now, job.wcl, job.procs) {
-            return false;
-        }
+        self.fits_shape(now, job.procs, job.wcl) && self.fits_nodes(now, job)
+    }
+
+    /// Whether `procs` processors are free from `now` for `wcl` seconds by the plan: the
+    /// first half of [`Self::fits`], from a job's shape alone.
+    #[inline]
+    pub(crate) fn fits_shape(&self, now: Time, procs: u64, wcl: Time) -> bool {
+        self.profile.fits_from(now, wcl, procs)
+    }
+
+    /// The second half of [`Self::fits`]: whether nodes host `job` now, once the
+    /// processors are known to be free.
+    #[inline]
+    pub(crate) fn fits_nodes(&self, now: Time, job: &QueuedJob) -> bool {
         self.pooled || self.fits_on_nodes(now, job)
     }
 

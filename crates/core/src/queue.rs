@@ -1,0 +1,197 @@
+//! The idle queue: jobs in `(submit, id)` order, and beside them, in one compact array,
+//! what a backfill scan reads of each.
+//!
+//! A backfill scan visits every waiting job of a long queue in every iteration, and most
+//! do not fit. Reading a few bytes per job from one array, rather than a record of a few
+//! hundred bytes each, is what keeps such a scan cheap (issue 26). Jobs sit behind
+//! pointers because they leave the queue from anywhere in it: removing one moves every
+//! later entry.
+
+use crate::job::QueuedJob;
+use crate::Time;
+use std::ops::{Index, IndexMut};
+
+/// What a backfill scan reads of a queued job. None of it changes while the job waits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Shape {
+    pub procs: u64,
+    pub wcl: Time,
+    /// QOS flag NOBF: never a backfill candidate.
+    pub no_backfill: bool,
+}
+
+impl Shape {
+    fn of(job: &QueuedJob) -> Self {
+        Shape {
+            procs: job.procs,
+            wcl: job.wcl,
+            no_backfill: job.cred_factors.no_backfill,
+        }
+    }
+}
+
+/// The idle queue. A job's processors, wallclock limit and QOS flags must not change
+/// while it is queued (the scan reads their copies); its other fields may.
+#[derive(Debug, Clone, Default)]
+pub struct Queue {
+    // Boxed on purpose: removals move pointers, not records (see the module's note).
+    #[allow(clippy::vec_box)]
+    jobs: Vec<Box<QueuedJob>>,
+    shapes: Vec<Shape>,
+}
+
+impl Queue {
+    pub fn new() -> Self {
+        Queue::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.jobs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.jobs.is_empty()
+    }
+
+    pub fn push(&mut self, job: QueuedJob) {
+        self.shapes.push(Shape::of(&job));
+        self.jobs.push(Box::new(job));
+    }
+
+    /// Puts `job` at position `at`, moving the later ones back.
+    pub fn insert(&mut self, at: usize, job: QueuedJob) {
+        self.shapes.insert(at, Shape::of(&job));
+        self.jobs.insert(at, Box::new(job));
+    }
+
+    pub fn remove(&mut self, at: usize) -> QueuedJob {
+        self.shapes.remove(at);
+        *self.jobs.remove(at)
+    }
+
+    pub fn swap(&mut self, a: usize, b: usize) {
+        self.shapes.swap(a, b);
+        self.jobs.swap(a, b);
+    }
+
+    /// Removes the jobs at the positions `sorted` lists (ascending), keeping the order of
+    /// the others.
+    pub fn remove_positions(&mut self, sorted: &[usize]) {
+        debug_assert!(
+            sorted.windows(2).all(|w| w[0] < w[1]),
+            "positions not ascending"
+        );
+        retain_except(&mut self.shapes, sorted);
+        retain_except(&mut self.jobs, sorted);
+    }
+
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &QueuedJob> + ExactSizeIterator {
+        self.jobs.iter().map(|j| &**j)
+    }
+
+    pub fn iter_mut(
+        &mut self,
+    ) -> impl DoubleEndedIterator<Item = &mut QueuedJob> + ExactSizeIterator {
+        self.jobs.iter_mut().map(|j| &mut **j)
+    }
+
+    pub fn last(&self) -> Option<&QueuedJob> {
+        self.jobs.last().map(|j| &**j)
+    }
+
+    /// The first position whose job `before` is false for (the queue partitioned by it).
+    pub fn partition_point(&self, mut before: impl FnMut(&QueuedJob) -> bool) -> usize {
+        self.jobs.partition_point(|j| before(j))
+    }
+
+    #[inline]
+    pub(crate) fn shape(&self, pos: usize) -> Shape {
+        self.shapes[pos]
+    }
+}
+
+impl Index<usize> for Queue {
+    type Output = QueuedJob;
+    #[inline]
+    fn index(&self, pos: usize) -> &QueuedJob {
+        &self.jobs[pos]
+    }
+}
+
+impl IndexMut<usize> for Queue {
+    #[inline]
+    fn index_mut(&mut self, pos: usize) -> &mut QueuedJob {
+        &mut self.jobs[pos]
+    }
+}
+
+impl FromIterator<QueuedJob> for Queue {
+    fn from_iter<I: IntoIterator<Item = QueuedJob>>(jobs: I) -> Self {
+        let mut queue = Queue::new();
+        for job in jobs {
+            queue.push(job);
+        }
+        queue
+    }
+}
+
+/// Removes the elements at the ascending positions `sorted` from `items`, in one pass.
+fn retain_except<T>(items: &mut Vec<T>, sorted: &[usize]) {
+    let (mut pos, mut next) = (0, 0);
+    items.retain(|_| {
+        let removed = sorted.get(next) == Some(&pos);
+        next += usize::from(removed);
+        pos += 1;
+        !removed
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::job::JobIdx;
+
+    fn job(i: u32) -> QueuedJob {
+        QueuedJob::new(
+            JobIdx(i),
+            u64::from(i),
+            i64::from(i),
+            1 + u64::from(i % 7),
+            60 * i64::from(i % 5),
+        )
+    }
+
+    proptest::proptest! {
+        /// Whatever the queue goes through, each position's shape is its job's, and the
+        /// jobs keep their order.
+        #[test]
+        fn shapes_follow_their_jobs(ops in proptest::collection::vec((0u8..4, 0usize..40), 1..80)) {
+            let mut queue = Queue::new();
+            let mut model: Vec<u32> = Vec::new();
+            for (next, (op, at)) in (0u32..).zip(ops) {
+                match op {
+                    0 | 1 => {
+                        queue.push(job(next));
+                        model.push(next);
+                    }
+                    2 if !model.is_empty() => {
+                        let at = at % (model.len() + 1);
+                        queue.insert(at, job(next));
+                        model.insert(at, next);
+                    }
+                    _ => {
+                        let gone: Vec<usize> = (0..model.len()).filter(|p| (p + at) % 3 == 0).collect();
+                        queue.remove_positions(&gone);
+                        let mut k = 0;
+                        model.retain(|_| { k += 1; !gone.contains(&(k - 1)) });
+                    }
+                }
+                let ids: Vec<u32> = queue.iter().map(|j| j.idx.0).collect();
+                proptest::prop_assert_eq!(&ids, &model);
+                for pos in 0..queue.len() {
+                    proptest::prop_assert_eq!(queue.shape(pos), Shape::of(&queue[pos]));
+                }
+            }
+        }
+    }
+}
