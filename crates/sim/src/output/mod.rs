@@ -477,6 +477,8 @@ fn write_schedule_swf(path: &Path, report: &RunReport) -> Result<()> {
 pub(crate) struct ScheduleSwf {
     out: BufWriter<fs::File>,
     path: PathBuf,
+    /// The line being written.
+    line: String,
 }
 
 impl ScheduleSwf {
@@ -509,6 +511,7 @@ impl ScheduleSwf {
         Ok(ScheduleSwf {
             out,
             path: path.to_path_buf(),
+            line: String::with_capacity(128),
         })
     }
 
@@ -520,7 +523,7 @@ impl ScheduleSwf {
         if o.cancelled {
             fields[10] = 5.0;
         }
-        swf::write_record(&mut self.out, &fields).map_err(io_err(&self.path))
+        swf::write_record(&mut self.out, &fields, &mut self.line).map_err(io_err(&self.path))
     }
 
     pub(crate) fn finish(mut self) -> Result<()> {

@@ -276,25 +276,37 @@ fn truncate(token: &str) -> String {
 }
 
 /// Formats a field the way SWF files write it: integers plainly, others shortest.
-pub(crate) fn format_field(value: f64) -> String {
-    if value.fract() == 0.0 {
-        format!("{}", value as i64)
-    } else {
-        format!("{value}")
-    }
+#[cfg(test)]
+fn format_field(value: f64) -> String {
+    let mut text = String::new();
+    push_field(&mut text, value);
+    text
 }
 
-/// Writes one record line.
+/// Appends a field as SWF files write it: integers plainly, others shortest.
+fn push_field(line: &mut String, value: f64) {
+    use std::fmt::Write as _;
+    // Writing to a String cannot fail.
+    let _ = if value.fract() == 0.0 {
+        write!(line, "{}", value as i64)
+    } else {
+        write!(line, "{value}")
+    };
+}
+
+/// Writes one record line, made in `line` (a buffer the caller keeps, so that writing a
+/// schedule allocates nothing per record).
 pub(crate) fn write_record(
     out: &mut impl Write,
     fields: &[f64; FIELD_COUNT],
+    line: &mut String,
 ) -> std::io::Result<()> {
-    let mut line = String::with_capacity(96);
-    for (i, f) in fields.iter().enumerate() {
+    line.clear();
+    for (i, &f) in fields.iter().enumerate() {
         if i > 0 {
             line.push(' ');
         }
-        line.push_str(&format_field(*f));
+        push_field(line, f);
     }
     line.push('\n');
     out.write_all(line.as_bytes())
