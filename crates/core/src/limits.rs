@@ -67,6 +67,8 @@ pub enum Scope {
     /// A fairshare cap `FSTARGET=n%`: a share of the delivered proc-seconds, expressed
     /// in proc-seconds at the instant it is checked.
     FsRelativeCap,
+    /// REJECTNEGPRIOJOBS: the job's priority is below 0 (`amount` is its distance below).
+    NegativePriority,
 }
 
 impl Scope {
@@ -78,6 +80,7 @@ impl Scope {
             Scope::PerJob => "J",
             Scope::FsCap => return "FSTARGET^".into(),
             Scope::FsRelativeCap => return "FSTARGET%".into(),
+            Scope::NegativePriority => return "REJECTNEGPRIOJOBS".into(),
         };
         format!("MAX{infix}{}", metric.suffix())
     }

@@ -310,6 +310,10 @@ pub struct PriorityConfig {
     pub xf_min_wclimit: Time,
     /// ENABLENEGJOBPRIORITY.
     pub allow_negative: bool,
+    /// REJECTNEGPRIOJOBS: a job of negative priority is not eligible (Maui 3.3.1,
+    /// MPolicy.c `MQueueSelectJobs`); priorities are then not raised to 1 either
+    /// (MPriority.c clips only when both this and ENABLENEGJOBPRIORITY are off).
+    pub reject_negative: bool,
     /// JOBPRIOACCRUALPOLICY.
     pub accrual: AccrualPolicy,
     /// The target-service factors as Maui 3.3.1 computes them (`--semantics maui-3.3.1`),
@@ -332,6 +336,7 @@ impl Default for PriorityConfig {
             cap: [0.0; Sub::COUNT],
             xf_min_wclimit: 120,
             allow_negative: false,
+            reject_negative: false,
             accrual: AccrualPolicy::QueuePolicy,
             target_service_3_3_1: false,
         }
@@ -532,11 +537,18 @@ impl PriorityConfig {
         }
     }
 
+    /// Whether priorities below 1 stay as they are (ENABLENEGJOBPRIORITY or
+    /// REJECTNEGPRIOJOBS) rather than being raised to 1.
+    #[inline]
+    pub fn negatives_kept(&self) -> bool {
+        self.allow_negative || self.reject_negative
+    }
+
     /// The floor at 1, the 1e9 ceiling, system priority, truncation.
     #[inline]
     fn clamp(&self, raw: f64, system_priority: u32) -> i64 {
         let mut prio = raw;
-        if !self.allow_negative {
+        if !self.negatives_kept() {
             prio = prio.max(1.0);
         }
         prio = prio.min(MAX_PRIORITY);
@@ -686,7 +698,7 @@ impl PriorityConfig {
             .all(|&s| s == Sub::QueueTime || self.weight[s as usize] == 0.0);
         let serv = self.component_weight[Component::Serv as usize];
         // A decreasing priority is clamped to the constant 1 unless negatives are allowed.
-        let monotone = !self.allow_negative || serv * self.weight[Sub::QueueTime as usize] >= 0.0;
+        let monotone = !self.negatives_kept() || serv * self.weight[Sub::QueueTime as usize] >= 0.0;
         only_queue_time && creds_neutral && monotone
     }
 }
@@ -743,6 +755,7 @@ impl Serialize for PriorityConfig {
         )?;
         s.serialize_field("xf_min_wclimit", &self.xf_min_wclimit)?;
         s.serialize_field("allow_negative", &self.allow_negative)?;
+        s.serialize_field("reject_negative", &self.reject_negative)?;
         s.serialize_field("accrual", &self.accrual)?;
         s.end()
     }
@@ -799,6 +812,12 @@ mod tests {
             ..neg
         };
         assert_eq!(clamped.priority(&job(0, 60), 600, &NO_FS), 1);
+        // REJECTNEGPRIOJOBS keeps the negative value too (it is what makes a job rejected).
+        let rejecting = PriorityConfig {
+            reject_negative: true,
+            ..clamped.clone()
+        };
+        assert_eq!(rejecting.priority(&job(0, 60), 600, &NO_FS), -10);
         let huge = only(Sub::QueueTime, 1e12);
         assert_eq!(huge.priority(&job(0, 60), 60, &NO_FS), 1_000_000_000);
     }

@@ -465,6 +465,9 @@ impl Scheduler {
     /// One step of the selection in priority order: the throttling verdict (which adds an
     /// eligible job to the idle usage), then the fairshare caps.
     fn judge(&mut self, job: &QueuedJob, now: Time) -> Verdict {
+        if let Some(b) = self.negative_priority(job, now) {
+            return Verdict::Blocked(b);
+        }
         let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
         let verdict = match &mut self.throttle {
             Some(t) => t.judge(creds, system, job, now),
@@ -477,6 +480,63 @@ impl Scheduler {
             Some(cap) => Verdict::Blocked(cap),
             None => verdict,
         }
+    }
+
+    /// REJECTNEGPRIOJOBS: the block of a job whose priority is below 0. Maui 3.3.1's
+    /// selection rejects it before it looks at any limit (MPolicy.c `MQueueSelectJobs`),
+    /// so it takes no idle slot.
+    fn negative_priority(&self, job: &QueuedJob, now: Time) -> Option<Blocked> {
+        if !self.policy.priority.reject_negative {
+            return None;
+        }
+        let priority = self.breakdown(job, now).priority;
+        (priority < 0).then(|| Blocked {
+            scope: Scope::NegativePriority,
+            level: Level::Hard,
+            owner: Owner::System,
+            metric: Metric::Job,
+            source: Source::Own,
+            usage: 0,
+            amount: priority.unsigned_abs(),
+            limit: 0,
+        })
+    }
+
+    /// When a job of negative priority reaches 0, if waiting alone raises it: its queue
+    /// time counts (it was never selected, or accrues in any case) and the priority grows
+    /// with time. Found by doubling, then halving, the time ahead: a priority that grows
+    /// with time is nondecreasing in it. `None` when it never gets there this way (a
+    /// fairshare change, which has its own wakeup, may still lift it).
+    fn priority_reaches_zero(&self, job: &QueuedJob, now: Time) -> Option<Time> {
+        let restarts = self.policy.priority.accrual == AccrualPolicy::FullPolicy;
+        let frozen = matches!(job.selected_queued, Some(d) if d > 0);
+        if restarts || frozen || !self.policy.priority.grows_with_time() {
+            return None;
+        }
+        let fs = self.fairshare.at(now);
+        let reached = |ahead: Time| {
+            let at = now.saturating_add(ahead);
+            self.policy.priority.breakdown(job, at, &fs).priority >= 0
+        };
+        const HORIZON: Time = 1 << 40;
+        let mut ahead = 1;
+        while !reached(ahead) {
+            if ahead >= HORIZON {
+                return None;
+            }
+            ahead *= 2;
+        }
+        // Not reached at ahead / 2 (or at 0), reached at ahead.
+        let (mut low, mut high) = (ahead / 2, ahead);
+        while high - low > 1 {
+            let mid = low + (high - low) / 2;
+            if reached(mid) {
+                high = mid;
+            } else {
+                low = mid;
+            }
+        }
+        Some(now.saturating_add(high))
     }
 
     /// Runs one iteration at `now` over the idle `queue` (ordered by `(submit, id)`).
@@ -528,7 +588,9 @@ impl Scheduler {
         self.fate.clear();
         self.fate.resize(order.len(), Fate::Waits);
         self.chunk_expires_at = None;
-        let selects = self.throttle.is_some() || self.fairshare.has_caps();
+        let selects = self.throttle.is_some()
+            || self.fairshare.has_caps()
+            || self.policy.priority.reject_negative;
         let maui = self.maui_passes();
         self.in_hard_queue.clear();
         self.passes_selection.clear();
@@ -911,6 +973,20 @@ impl Scheduler {
         };
         running.sort_unstable();
         let priorities: Vec<i64> = self.ranking.evaluated_priorities().collect();
+        let rejected: Vec<Option<Blocked>> = if self.policy.priority.reject_negative {
+            order
+                .iter()
+                .map(|&pos| self.negative_priority(&queue[pos], now))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for (rank, &pos) in order.iter().enumerate() {
+            if rejected.get(rank).is_some_and(Option::is_some) {
+                let lift = self.priority_reaches_zero(&queue[pos], now);
+                earliest(&mut self.limit_lifts_at, lift);
+            }
+        }
         let Some(t) = &mut self.throttle else {
             return false;
         };
@@ -933,7 +1009,10 @@ impl Scheduler {
                 t.count_again(creds, idx);
                 counted += 1;
             }
-            hard.push(t.select_at(creds, system, job, Level::Hard, now, job.held_reservation));
+            hard.push(match rejected.get(rank).copied().flatten() {
+                Some(b) => Some(b),
+                None => t.select_at(creds, system, job, Level::Hard, now, job.held_reservation),
+            });
         }
         for &(_, _, _, idx) in &running[counted..] {
             t.count_again(creds, idx);
@@ -946,14 +1025,18 @@ impl Scheduler {
         let mut soft_only = false;
         for (rank, &pos) in order.iter().enumerate() {
             let job = &mut queue[pos];
-            let held = job.held_reservation;
+            let negative = rejected.get(rank).copied().flatten();
+            let held = job.held_reservation && negative.is_none();
             let hard = if held {
                 // Let through unchecked, then held to the active limits as they stand.
                 t.check_active(creds, system, job, Level::Hard, now)
             } else {
                 hard[rank]
             };
-            let soft = t.select_at(creds, system, job, Level::Soft, now, held);
+            let soft = match negative {
+                Some(b) => Some(b),
+                None => t.select_at(creds, system, job, Level::Soft, now, held),
+            };
             let cap = self.fairshare.check_caps(job, now);
             if let Some(b) = hard.or(soft).or(cap) {
                 count_block(&mut self.blocks, &b);
@@ -966,6 +1049,9 @@ impl Scheduler {
                 }
             }
             let resets = match (&hard, &cap) {
+                (Some(b), _) if b.scope == Scope::NegativePriority => {
+                    accrual == AccrualPolicy::FullPolicy
+                }
                 (_, Some(_)) => accrual == AccrualPolicy::FullPolicy,
                 (Some(_), None) => !held && accrual != AccrualPolicy::Always,
                 (None, None) => false,
@@ -1411,8 +1497,12 @@ impl Scheduler {
             match verdict {
                 Verdict::Blocked(b) => {
                     count_block(&mut self.blocks, &b);
-                    let lift = self.throttle.as_ref().and_then(|t| t.lifts_at(&b, now));
+                    let lift = match b.scope {
+                        Scope::NegativePriority => self.priority_reaches_zero(&queue[pos], now),
+                        _ => self.throttle.as_ref().and_then(|t| t.lifts_at(&b, now)),
+                    };
                     earliest(&mut self.limit_lifts_at, lift);
+                    let job = &mut queue[pos];
                     if b.scope == Scope::FsRelativeCap {
                         let lift = self.fairshare.relative_caps_lift_at(job, now);
                         earliest(&mut self.cap_lifts_at, lift);
@@ -1420,7 +1510,9 @@ impl Scheduler {
                     self.fate[rank] = Fate::Ineligible;
                     job.soft_violation = true;
                     let resets = match b.scope {
-                        Scope::FsCap | Scope::FsRelativeCap => accrual == AccrualPolicy::FullPolicy,
+                        Scope::FsCap | Scope::FsRelativeCap | Scope::NegativePriority => {
+                            accrual == AccrualPolicy::FullPolicy
+                        }
                         _ => accrual != AccrualPolicy::Always,
                     };
                     if resets {
@@ -1586,7 +1678,8 @@ impl Scheduler {
 
 /// Whether iterations may order the jobs from priority bounds
 /// ([`PriorityOrder::order_by_bounds`]): the policy must look no further down the order than
-/// the jobs that fit and the first RESERVATIONDEPTH others (no limits or fairshare caps, no
+/// the jobs that fit and the first RESERVATIONDEPTH others (no limits, fairshare caps or
+/// REJECTNEGPRIOJOBS, no
 /// RESERVATIONPOLICY HIGHEST, one reservation group for every QOS without a threshold, no
 /// BACKFILLDEPTH, no chunking), and every job's priority must be nondecreasing while it
 /// waits ([`crate::PriorityConfig::grows_with_time`], fairshare not in it).
@@ -1598,6 +1691,7 @@ fn may_bound_priorities(p: &PolicyConfig, has_limits: bool, fairshare: &Fairshar
             .all(|&k| p.priority.weight[Sub::fairshare(k) as usize] == 0.0);
     let one_group = matches!(&p.reservation_groups[..], [g] if g.qos.is_none());
     !has_limits
+        && !p.priority.reject_negative
         && !p.semantics.is_maui()
         && !fairshare.has_caps()
         && p.reservation_policy != ReservationPolicy::Highest

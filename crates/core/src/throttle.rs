@@ -194,7 +194,7 @@ fn lookup(
             (Scope::Idle, true) => l.override_idle[m],
             (Scope::PerJob, false) => l.per_job[m],
             (Scope::PerJob, true) => l.override_per_job[m],
-            (Scope::FsCap | Scope::FsRelativeCap, _) => None,
+            (Scope::FsCap | Scope::FsRelativeCap | Scope::NegativePriority, _) => None,
         }
     };
     if let Some(v) = pick(qos, true) {

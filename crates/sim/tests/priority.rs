@@ -5,7 +5,7 @@ mod common;
 
 use common::{options, HOUR};
 use mauisim_core::CredKind;
-use mauisim_sim::engine::{machine_of, simulate, EventOrder, Outcome};
+use mauisim_sim::engine::{machine_of, simulate, EngineOptions, EventOrder, Outcome};
 use mauisim_sim::metrics;
 use mauisim_sim::params::credentials::Names;
 use mauisim_sim::trace::workload::Job;
@@ -176,5 +176,54 @@ fn resource_priority_raises_utilization_over_fcfs() {
         let u_golf = metrics::compute(&jobs, &golf, 16).utilization;
         eprintln!("seed {seed}: utilization FCFS {u_fcfs:.4}, PROCWEIGHT {u_golf:.4}");
         assert!(u_golf > u_fcfs, "seed {seed}: {u_golf} <= {u_fcfs}");
+    }
+}
+
+/// REJECTNEGPRIOJOBS TRUE with JOBPRIOACCRUALPOLICY FULLPOLICY: a rejected job's queue time
+/// starts again in every iteration (MPolicy.c sets SystemQueueTime), so, polled every
+/// minute as Maui is, a priority made negative by its user alone never rises above
+/// −5 + 1: the job is held, with the reason, in both semantics, while the other user's
+/// job runs at once.
+#[test]
+fn a_job_of_negative_priority_under_full_policy_is_held() {
+    let config = "REJECTNEGPRIOJOBS TRUE\nJOBPRIOACCRUALPOLICY FULLPOLICY\nUSERWEIGHT 1\n\
+                  USERCFG[neg] PRIORITY=-5\n";
+    // With a limit, Maui's reading selects through its own two-level selection.
+    let limited = format!("{config}USERCFG[DEFAULT] MAXJOB=10\n");
+    let cases = [
+        (config, mauisim_core::Semantics::ResearchEasy),
+        (config, mauisim_core::Semantics::Maui),
+        (limited.as_str(), mauisim_core::Semantics::Maui),
+    ];
+    for (config, semantics) in cases {
+        let mut jobs = vec![
+            Job::synthetic(1, 0, HOUR, HOUR, 1),
+            Job::synthetic(2, 60, HOUR, HOUR, 1),
+        ];
+        let mut names = Names::default();
+        for (job, user) in jobs.iter_mut().zip(["neg", "ok"]) {
+            job.creds
+                .set(CredKind::User, names.intern(CredKind::User, user));
+        }
+        let mut policy = common::resolve(config, &mut jobs, &mut names);
+        policy.semantics = semantics;
+        let (outcomes, stats) = simulate(
+            &jobs,
+            machine_of(2),
+            policy,
+            EngineOptions {
+                poll_interval: 60,
+                ..options(EventOrder::PerInstant)
+            },
+        )
+        .unwrap();
+        assert_eq!(outcomes[1].start, 60, "{semantics:?}");
+        assert_eq!(stats.held.len(), 1, "{semantics:?}");
+        let (idx, blocked) = stats.held[0];
+        assert_eq!(idx, 0);
+        assert_eq!(
+            mauisim_sim::params::limits::describe(&blocked, &names),
+            "REJECTNEGPRIOJOBS: priority -5 < 0"
+        );
     }
 }

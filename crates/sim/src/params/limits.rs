@@ -238,7 +238,7 @@ pub(crate) fn credential_limit(
             limits.override_per_job[m] =
                 Some(hard_only(&what, limit.metric, &attr.value, at, warnings)?)
         }
-        (Scope::FsCap | Scope::FsRelativeCap, _, _) => {
+        (Scope::FsCap | Scope::FsRelativeCap | Scope::NegativePriority, _, _) => {
             unreachable!("limit names parse to limit scopes only")
         }
     }
@@ -409,6 +409,7 @@ pub fn describe(b: &Blocked, names: &Names) -> String {
             b.limit
         ),
         (Scope::PerJob, _) => format!("{}: job needs {} > {}", limit_name(b), b.amount, b.limit),
+        (Scope::NegativePriority, _) => format!("REJECTNEGPRIOJOBS: priority -{} < 0", b.amount),
         _ => format!(
             "{who} {}{soft}: {} in use + {} > {} ({})",
             limit_name(b),

@@ -320,13 +320,8 @@ const PARAMS: &[Param] = &[
     },
     Param {
         names: &["REJECTNEGPRIOJOBS"],
-        apply: |_, e, _| {
-            if boolean(e)? {
-                return Err(ConfigError::at(
-                    e.location.clone(),
-                    "REJECTNEGPRIOJOBS TRUE (jobs of negative priority never start) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the line to simulate without it",
-                ));
-            }
+        apply: |c, e, _| {
+            c.policy.priority.reject_negative = boolean(e)?;
             Ok(())
         },
     },
