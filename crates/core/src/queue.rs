@@ -3,12 +3,14 @@
 //!
 //! A backfill scan visits every waiting job of a long queue in every iteration, and most
 //! do not fit. Reading a few bytes per job from one array, rather than a record of a few
-//! hundred bytes each, is what keeps such a scan cheap (issue 26). Jobs sit behind
-//! pointers because they leave the queue from anywhere in it: removing one moves every
-//! later entry.
+//! hundred bytes each, is what keeps such a scan cheap (issue 26). Jobs leave the queue
+//! from anywhere in it, most often from its head (the priority pass) and its tail (backfill
+//! of the jobs submitted last): both arrays are double-ended, so removing a job moves the
+//! entries on its shorter side only, and those are pointers, not records.
 
 use crate::job::QueuedJob;
 use crate::Time;
+use std::collections::VecDeque;
 use std::ops::{Index, IndexMut};
 
 /// What a backfill scan reads of a queued job. None of it changes while the job waits.
@@ -35,9 +37,8 @@ impl Shape {
 #[derive(Debug, Clone, Default)]
 pub struct Queue {
     // Boxed on purpose: removals move pointers, not records (see the module's note).
-    #[allow(clippy::vec_box)]
-    jobs: Vec<Box<QueuedJob>>,
-    shapes: Vec<Shape>,
+    jobs: VecDeque<Box<QueuedJob>>,
+    shapes: VecDeque<Shape>,
 }
 
 impl Queue {
@@ -54,8 +55,8 @@ impl Queue {
     }
 
     pub fn push(&mut self, job: QueuedJob) {
-        self.shapes.push(Shape::of(&job));
-        self.jobs.push(Box::new(job));
+        self.shapes.push_back(Shape::of(&job));
+        self.jobs.push_back(Box::new(job));
     }
 
     /// Puts `job` at position `at`, moving the later ones back.
@@ -66,7 +67,7 @@ impl Queue {
 
     pub fn remove(&mut self, at: usize) -> QueuedJob {
         self.shapes.remove(at);
-        *self.jobs.remove(at)
+        *self.jobs.remove(at).expect("a position in the queue")
     }
 
     pub fn swap(&mut self, a: usize, b: usize) {
@@ -75,14 +76,17 @@ impl Queue {
     }
 
     /// Removes the jobs at the positions `sorted` lists (ascending), keeping the order of
-    /// the others.
+    /// the others. Each removal moves the entries on its shorter side.
     pub fn remove_positions(&mut self, sorted: &[usize]) {
         debug_assert!(
             sorted.windows(2).all(|w| w[0] < w[1]),
             "positions not ascending"
         );
-        retain_except(&mut self.shapes, sorted);
-        retain_except(&mut self.jobs, sorted);
+        // From the back, so that the positions still to remove stay where they were.
+        for &pos in sorted.iter().rev() {
+            self.shapes.remove(pos);
+            self.jobs.remove(pos);
+        }
     }
 
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &QueuedJob> + ExactSizeIterator {
@@ -96,7 +100,7 @@ impl Queue {
     }
 
     pub fn last(&self) -> Option<&QueuedJob> {
-        self.jobs.last().map(|j| &**j)
+        self.jobs.back().map(|j| &**j)
     }
 
     /// The first position whose job `before` is false for (the queue partitioned by it).
@@ -133,17 +137,6 @@ impl FromIterator<QueuedJob> for Queue {
         }
         queue
     }
-}
-
-/// Removes the elements at the ascending positions `sorted` from `items`, in one pass.
-fn retain_except<T>(items: &mut Vec<T>, sorted: &[usize]) {
-    let (mut pos, mut next) = (0, 0);
-    items.retain(|_| {
-        let removed = sorted.get(next) == Some(&pos);
-        next += usize::from(removed);
-        pos += 1;
-        !removed
-    });
 }
 
 #[cfg(test)]

@@ -1360,6 +1360,10 @@ impl Scheduler {
         let mut considered = 0;
         let limited = self.throttle.is_some();
         let mut free_now = self.machine.free_now(now);
+        // Shapes that did not fit the free processors over time. Starts only take
+        // processors away, so a candidate at least as wide and as long as one of them does
+        // not fit either (issue 26: dominated candidates are skipped).
+        let mut misfits = Misfits::new(!self.machine.is_exhaustive());
         // Most candidates of a long queue do not fit: each is judged from its shape (the
         // queue's compact copy) before its record is read.
         for (rank, &pos) in order.iter().enumerate() {
@@ -1388,10 +1392,11 @@ impl Scheduler {
             }
             // Wider than the processors free now: no window holds it (most candidates
             // of a long queue on a full machine), without asking the profile.
-            if shape.procs as i64 <= free_now
-                && self.machine.fits_shape(now, shape.procs, shape.wcl)
-                && self.machine.fits_nodes(now, &queue[pos])
-            {
+            let fits_over_time = shape.procs as i64 <= free_now
+                && !misfits.dominate(shape.procs, shape.wcl)
+                && (self.machine.fits_shape(now, shape.procs, shape.wcl)
+                    || misfits.add(shape.procs, shape.wcl));
+            if fits_over_time && self.machine.fits_nodes(now, &queue[pos]) {
                 self.start(now, &queue[pos], pos, true, out);
                 self.fate[rank] = Fate::Backfilled;
                 free_now = self.machine.free_now(now);
@@ -1716,6 +1721,45 @@ fn count_block(blocks: &mut Vec<(LimitKind, u64)>, blocked: &Blocked) {
     match blocks.iter_mut().find(|(k, _)| *k == kind) {
         Some((_, n)) => *n += 1,
         None => blocks.push((kind, 1)),
+    }
+}
+
+/// The last few `(processors, wallclock limit)` shapes a FIRSTFIT scan found no room for
+/// over time: a candidate at least as wide and as long as one of them needs no question.
+struct Misfits {
+    on: bool,
+    shapes: [(u64, Time); Misfits::KEPT],
+    len: usize,
+    next: usize,
+}
+
+impl Misfits {
+    const KEPT: usize = 8;
+
+    fn new(on: bool) -> Self {
+        Misfits {
+            on,
+            shapes: [(0, 0); Misfits::KEPT],
+            len: 0,
+            next: 0,
+        }
+    }
+
+    #[inline]
+    fn dominate(&self, procs: u64, wcl: Time) -> bool {
+        self.shapes[..self.len]
+            .iter()
+            .any(|&(p, w)| procs >= p && wcl >= w)
+    }
+
+    /// Keeps a shape that did not fit (the oldest goes when full); false, for `||`.
+    fn add(&mut self, procs: u64, wcl: Time) -> bool {
+        if self.on {
+            self.shapes[self.next] = (procs, wcl);
+            self.next = (self.next + 1) % Misfits::KEPT;
+            self.len = (self.len + 1).min(Misfits::KEPT);
+        }
+        false
     }
 }
 

@@ -78,8 +78,9 @@ pub struct EngineOptions {
     /// (the same schedule, slower: the reference the bounded path is tested against).
     pub exhaustive_priority: bool,
     /// Answer every node question by visiting every node, never from the free-node index
-    /// and the running jobs' ends (the same schedule, slower: the reference the node
-    /// shortcuts are tested against).
+    /// and the running jobs' ends, and ask the profile about every backfill candidate,
+    /// even one dominated by a candidate that found no room (the same schedule, slower:
+    /// the reference the shortcuts are tested against).
     pub exhaustive_nodes: bool,
 }
 

@@ -233,6 +233,47 @@ proptest! {
         prop_assert_eq!(fast_stats.reservations, every_node_stats.reservations);
     }
 
+    /// Research EASY's FIRSTFIT (and NONE) skip a candidate at least as wide and as long
+    /// as one that found no room over time: the schedule is the one asking the profile for
+    /// every candidate gives, on pooled processors and node by node, with any depth.
+    #[test]
+    fn dominated_backfill_candidates_are_skipped_exactly(
+        mut spec in machine(),
+        jobs in jobs(),
+        pooled in any::<bool>(),
+        strict in any::<bool>(),
+        depth in 0u32..4,
+        per_event in any::<bool>(),
+    ) {
+        let jobs: Vec<Job> = if pooled {
+            spec.nodes = vec![NodeSpec::with_procs(1); 8];
+            jobs.into_iter().map(|mut j| { j.request = Request::default(); j }).collect()
+        } else {
+            jobs
+        };
+        let spec = Arc::new(spec);
+        let backfill = if strict { BackfillPolicy::None } else { BackfillPolicy::FirstFit };
+        let mut policy = PolicyConfig::with_backfill(backfill, depth);
+        policy.semantics = Semantics::ResearchEasy;
+        let order = if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant };
+        let run = |exhaustive_nodes| {
+            let engine = EngineOptions {
+                order,
+                pooled,
+                check: true,
+                record_reservations: true,
+                exhaustive_nodes,
+                ..EngineOptions::default()
+            };
+            simulate(&jobs, spec.clone(), policy.clone(), engine).unwrap()
+        };
+        let (fast, fast_stats) = run(false);
+        let (asked, asked_stats) = run(true);
+        prop_assert_eq!(fast, asked);
+        prop_assert_eq!(fast_stats.job_nodes, asked_stats.job_nodes);
+        prop_assert_eq!(fast_stats.reservations, asked_stats.reservations);
+    }
+
     /// With exact estimates, queue-time priority and one reservation (EASY), a
     /// reservation laid on nodes is a promise: the job never starts after it. (Deeper,
     /// a reservation re-laid by the policy on other nodes can take nodes a lower job's

@@ -353,6 +353,11 @@ impl Machine {
         self.keeps_promises = keeps_promises;
     }
 
+    /// Whether every question is answered the long way (to check the shortcuts against).
+    pub(crate) fn is_exhaustive(&self) -> bool {
+        self.exhaustive
+    }
+
     /// Answers every node question by visiting every node (no shortcut).
     pub(crate) fn set_exhaustive(&mut self, exhaustive: bool) {
         self.exhaustive = exhaustive;
