@@ -127,6 +127,39 @@ fn backfill() -> impl Strategy<Value = BackfillPolicy> {
     ]
 }
 
+/// The run with every shortcut gives the schedule of the run without any
+/// (`exhaustive_nodes`): starts, ends, backfill flags, nodes and reservations alike.
+fn shortcuts_match_the_long_way(
+    jobs: &[Job],
+    spec: Arc<MachineSpec>,
+    policy: PolicyConfig,
+    per_event: bool,
+    pooled: bool,
+) -> Result<(), TestCaseError> {
+    let order = if per_event {
+        EventOrder::PerEvent
+    } else {
+        EventOrder::PerInstant
+    };
+    let run = |exhaustive_nodes| {
+        let engine = EngineOptions {
+            order,
+            pooled,
+            check: true,
+            record_reservations: true,
+            exhaustive_nodes,
+            ..EngineOptions::default()
+        };
+        simulate(jobs, spec.clone(), policy.clone(), engine).unwrap()
+    };
+    let (fast, fast_stats) = run(false);
+    let (long_way, long_way_stats) = run(true);
+    prop_assert_eq!(fast, long_way);
+    prop_assert_eq!(fast_stats.job_nodes, long_way_stats.job_nodes);
+    prop_assert_eq!(fast_stats.reservations, long_way_stats.reservations);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
@@ -214,23 +247,7 @@ proptest! {
         let spec = Arc::new(spec);
         let mut policy = PolicyConfig::with_backfill(backfill, depth);
         policy.semantics = Semantics::Maui;
-        let order = if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant };
-        let run = |exhaustive_nodes| {
-            let engine = EngineOptions {
-                order,
-                pooled: false,
-                check: true,
-                record_reservations: true,
-                exhaustive_nodes,
-                ..EngineOptions::default()
-            };
-            simulate(&jobs, spec.clone(), policy.clone(), engine).unwrap()
-        };
-        let (fast, fast_stats) = run(false);
-        let (every_node, every_node_stats) = run(true);
-        prop_assert_eq!(fast, every_node);
-        prop_assert_eq!(fast_stats.job_nodes, every_node_stats.job_nodes);
-        prop_assert_eq!(fast_stats.reservations, every_node_stats.reservations);
+        shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
     }
 
     /// Research EASY's FIRSTFIT (and NONE) skip a candidate at least as wide and as long
@@ -255,23 +272,7 @@ proptest! {
         let backfill = if strict { BackfillPolicy::None } else { BackfillPolicy::FirstFit };
         let mut policy = PolicyConfig::with_backfill(backfill, depth);
         policy.semantics = Semantics::ResearchEasy;
-        let order = if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant };
-        let run = |exhaustive_nodes| {
-            let engine = EngineOptions {
-                order,
-                pooled,
-                check: true,
-                record_reservations: true,
-                exhaustive_nodes,
-                ..EngineOptions::default()
-            };
-            simulate(&jobs, spec.clone(), policy.clone(), engine).unwrap()
-        };
-        let (fast, fast_stats) = run(false);
-        let (asked, asked_stats) = run(true);
-        prop_assert_eq!(fast, asked);
-        prop_assert_eq!(fast_stats.job_nodes, asked_stats.job_nodes);
-        prop_assert_eq!(fast_stats.reservations, asked_stats.reservations);
+        shortcuts_match_the_long_way(&jobs, spec, policy, per_event, pooled)?;
     }
 
     /// With exact estimates, queue-time priority and one reservation (EASY), a
