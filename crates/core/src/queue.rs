@@ -115,9 +115,15 @@ impl Queue {
         self.jobs.partition_point(|j| before(j))
     }
 
-    #[inline]
-    pub(crate) fn shape(&self, pos: usize) -> Shape {
-        self.shapes[pos]
+    /// Lays the shapes out as one slice, for [`Self::shapes`].
+    pub(crate) fn gather_shapes(&mut self) {
+        self.shapes.make_contiguous();
+    }
+
+    /// Every job's shape, by position (all of them once [`Self::gather_shapes`] ran and
+    /// nothing entered the queue since).
+    pub(crate) fn shapes(&self) -> &[Shape] {
+        self.shapes.as_slices().0
     }
 }
 
@@ -200,7 +206,7 @@ mod tests {
                 let ids: Vec<u32> = queue.iter().map(|j| j.idx.0).collect();
                 proptest::prop_assert_eq!(&ids, &model);
                 for pos in 0..queue.len() {
-                    proptest::prop_assert_eq!(queue.shape(pos), Shape::of(&queue[pos]));
+                    proptest::prop_assert_eq!(queue.shapes.get(pos), Some(&Shape::of(&queue[pos])));
                 }
             }
         }

@@ -1366,8 +1366,11 @@ impl Scheduler {
         let mut misfits = Misfits::new(!self.machine.is_exhaustive());
         // Most candidates of a long queue do not fit: each is judged from its shape (the
         // queue's compact copy) before its record is read.
+        queue.gather_shapes();
+        let queue: &Queue = queue;
+        let shapes = queue.shapes();
         for (rank, &pos) in order.iter().enumerate() {
-            let shape = queue.shape(pos);
+            let shape = shapes[pos];
             let candidate = !shape.no_backfill
                 && match level {
                     Level::Soft => self.fate[rank] == Fate::Waits,
