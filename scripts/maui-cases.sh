@@ -6,7 +6,7 @@
 # The harness reads policies from its own configs/ folder, so it is copied to a scratch
 # directory first; nothing under ../shared changes.
 #
-# Usage: scripts/maui-cases.sh MAUI_BUILD_DIR [config...]   (configs: standing, preempt;
+# Usage: scripts/maui-cases.sh MAUI_BUILD_DIR [config...]   (configs: standing, preempt, oldlimits;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)

@@ -29,6 +29,9 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     // QOS preemption (scripts/maui-cases.sh preempt); s2 parts where a preemptor is placed
     // on other nodes than 3.3.1 places it (reports/MAUI-AGREEMENT.md).
     ("preempt", [99.3, 64.1, 100.0]),
+    // The throttle cases' limits written as old-style parameters (MAXJOBPERUSERCOUNT & co.;
+    // scripts/maui-cases.sh oldlimits).
+    ("oldlimits", [100.0, 100.0, 100.0]),
 ];
 
 /// The shared cases (the build script ignores these tests where they are absent).
@@ -137,7 +140,8 @@ fn every_shared_case_agrees_at_least_as_recorded() {
 }
 
 /// mauisim's own cases (`tests/maui_cases`, made by `scripts/maui-cases.sh` with the shared
-/// harness from the real Maui 3.3.1): a standing reservation, and QOS preemption.
+/// harness from the real Maui 3.3.1): a standing reservation, QOS preemption, and the
+/// old-style limit parameters.
 #[test]
 fn own_cases_agree_at_least_as_recorded() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/maui_cases");
@@ -158,8 +162,8 @@ fn own_cases_agree_at_least_as_recorded() {
     }
     assert_eq!(
         seen,
-        6,
-        "the standing-reservation and preemption cases are in {}",
+        9,
+        "the standing-reservation, preemption and old-style limit cases are in {}",
         dir.display()
     );
     assert!(below.is_empty(), "agreement fell: {below:?}");

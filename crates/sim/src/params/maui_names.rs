@@ -216,65 +216,9 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "ignored by 3.3.1: file path, never parsed",
     ),
     no_effect("MAILPROGRAM", "notification: mail program"),
-    schedules(
-        "MAXJOBPERACCOUNTCOUNT",
-        "old-style hard active job limit, ACCOUNTCFG[DEFAULT] MAXJOB",
-    ),
-    schedules(
-        "MAXJOBPERACCOUNTPOLICY",
-        "old-style: FALSE clears default account MAXJOB limit",
-    ),
-    schedules(
-        "MAXJOBPERGROUPCOUNT",
-        "old-style hard active job limit, GROUPCFG[DEFAULT] MAXJOB",
-    ),
-    schedules(
-        "MAXJOBPERGROUPPOLICY",
-        "old-style: FALSE clears default group MAXJOB limit",
-    ),
     no_effect(
         "MAXJOBPERITERATION",
         "ignored by 3.3.1: stored, never read (jobs started per iteration)",
-    ),
-    schedules(
-        "MAXJOBPERUSERCOUNT",
-        "old-style hard active job limit, USERCFG[DEFAULT] MAXJOB",
-    ),
-    schedules(
-        "MAXJOBPERUSERPOLICY",
-        "old-style: FALSE clears default user MAXJOB limit",
-    ),
-    schedules(
-        "MAXJOBQUEUEDPERACCOUNTCOUNT",
-        "old-style hard idle job limit, ACCOUNTCFG[DEFAULT] MAXIJOB",
-    ),
-    schedules(
-        "MAXJOBQUEUEDPERACCOUNTPOLICY",
-        "old-style: FALSE clears default account MAXIJOB limit",
-    ),
-    schedules(
-        "MAXJOBQUEUEDPERGROUPCOUNT",
-        "old-style hard idle job limit, GROUPCFG[DEFAULT] MAXIJOB",
-    ),
-    schedules(
-        "MAXJOBQUEUEDPERGROUPPOLICY",
-        "old-style: FALSE clears default group MAXIJOB limit",
-    ),
-    schedules(
-        "MAXJOBQUEUEDPERUSERCOUNT",
-        "old-style hard idle job limit, USERCFG[DEFAULT] MAXIJOB",
-    ),
-    schedules(
-        "MAXJOBQUEUEDPERUSERPOLICY",
-        "old-style: FALSE clears default user MAXIJOB limit",
-    ),
-    schedules(
-        "MAXNODEPERUSERCOUNT",
-        "old-style hard node limit, USERCFG[DEFAULT] MAXNODE",
-    ),
-    schedules(
-        "MAXNODEPERUSERPOLICY",
-        "old-style: FALSE clears default user MAXNODE limit",
     ),
     no_effect(
         "MAXPEPERUSERCOUNT",
@@ -283,54 +227,6 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
     no_effect(
         "MAXPEPERUSERPOLICY",
         "ignored by 3.3.1: never parsed (old per-user MAXPE policy)",
-    ),
-    schedules(
-        "MAXPROCPERACCOUNTCOUNT",
-        "old-style hard account limit; 3.3.1 sets MAXNODE, not MAXPROC",
-    ),
-    schedules(
-        "MAXPROCPERACCOUNTPOLICY",
-        "old-style: FALSE clears default account MAXNODE limit",
-    ),
-    schedules(
-        "MAXPROCPERGROUPCOUNT",
-        "old-style hard group limit; 3.3.1 sets MAXNODE, not MAXPROC",
-    ),
-    schedules(
-        "MAXPROCPERGROUPPOLICY",
-        "old-style: FALSE clears default group MAXNODE limit",
-    ),
-    schedules(
-        "MAXPROCPERUSERCOUNT",
-        "old-style hard proc limit, USERCFG[DEFAULT] MAXPROC",
-    ),
-    schedules(
-        "MAXPROCPERUSERPOLICY",
-        "old-style: FALSE clears default user MAXPROC limit",
-    ),
-    schedules(
-        "MAXPROCSECONDPERACCOUNTCOUNT",
-        "old-style hard proc-second limit, ACCOUNTCFG[DEFAULT] MAXPS",
-    ),
-    schedules(
-        "MAXPROCSECONDPERACCOUNTPOLICY",
-        "old-style: FALSE clears default account MAXPS limit",
-    ),
-    schedules(
-        "MAXPROCSECONDPERGROUPCOUNT",
-        "old-style hard proc-second limit, GROUPCFG[DEFAULT] MAXPS",
-    ),
-    schedules(
-        "MAXPROCSECONDPERGROUPPOLICY",
-        "old-style: FALSE clears default group MAXPS limit",
-    ),
-    schedules(
-        "MAXPROCSECONDPERUSERCOUNT",
-        "old-style hard proc-second limit, USERCFG[DEFAULT] MAXPS",
-    ),
-    schedules(
-        "MAXPROCSECONDPERUSERPOLICY",
-        "old-style: FALSE clears default user MAXPS limit",
     ),
     schedules(
         "MAXSLEEPITERATION",
@@ -586,18 +482,6 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "Maui simulation: workload trace; mauisim TRACE argument",
     ),
     schedules(
-        "SMAXJOBPERACCOUNTCOUNT",
-        "old-style soft active job limit, ACCOUNTCFG[DEFAULT] MAXJOB",
-    ),
-    schedules(
-        "SMAXJOBPERGROUPCOUNT",
-        "old-style soft active job limit, GROUPCFG[DEFAULT] MAXJOB",
-    ),
-    schedules(
-        "SMAXJOBPERUSERCOUNT",
-        "old-style soft active job limit, USERCFG[DEFAULT] MAXJOB",
-    ),
-    schedules(
         "SMAXJOBQUEUEDPERACCOUNTCOUNT",
         "old-style soft idle job limit, ACCOUNTCFG[DEFAULT] MAXIJOB",
     ),
@@ -609,37 +493,9 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "SMAXJOBQUEUEDPERUSERCOUNT",
         "old-style soft idle job limit, USERCFG[DEFAULT] MAXIJOB",
     ),
-    schedules(
-        "SMAXNODEPERUSERCOUNT",
-        "old-style soft node limit, USERCFG[DEFAULT] MAXNODE",
-    ),
     no_effect(
         "SMAXPEPERUSERCOUNT",
         "ignored by 3.3.1: never parsed (old soft per-user MAXPE)",
-    ),
-    schedules(
-        "SMAXPROCPERACCOUNTCOUNT",
-        "old-style soft account limit; 3.3.1 sets MAXNODE, not MAXPROC",
-    ),
-    schedules(
-        "SMAXPROCPERGROUPCOUNT",
-        "old-style soft group limit; 3.3.1 sets MAXNODE, not MAXPROC",
-    ),
-    schedules(
-        "SMAXPROCPERUSERCOUNT",
-        "old-style soft proc limit, USERCFG[DEFAULT] MAXPROC",
-    ),
-    schedules(
-        "SMAXPROCSECONDPERACCOUNTCOUNT",
-        "old-style soft proc-second limit, ACCOUNTCFG[DEFAULT] MAXPS",
-    ),
-    schedules(
-        "SMAXPROCSECONDPERGROUPCOUNT",
-        "old-style soft proc-second limit, GROUPCFG[DEFAULT] MAXPS",
-    ),
-    schedules(
-        "SMAXPROCSECONDPERUSERCOUNT",
-        "old-style soft proc-second limit, USERCFG[DEFAULT] MAXPS",
     ),
     no_effect(
         "SRCHARGEACCOUNT",

@@ -8,6 +8,7 @@ pub mod credentials;
 pub mod limits;
 mod maui_names;
 pub mod node_cfg;
+mod old_limits;
 mod qos_flags;
 pub mod standing;
 
@@ -56,6 +57,10 @@ pub struct SimConfig {
     /// SIMINITIALQUEUEDEPTH (default 16): NORMAL's first batch, or the constant depth in
     /// jobs or processor-seconds.
     pub initial_queue_depth: u64,
+    /// Maui's old-style default limits (`MAXJOBPERUSERCOUNT` & co.) as read, put on the
+    /// DEFAULT objects once the whole file is read.
+    #[serde(skip)]
+    old_limits: Vec<old_limits::OldLimit>,
 }
 
 /// SIMJOBSUBMISSIONPOLICY with SIMINITIALQUEUEDEPTH (MAUI-SEMANTICS §6, Maui's MSim.c).
@@ -135,6 +140,7 @@ impl Default for SimConfig {
             sim_wc: SimWc::default(),
             submission_policy: None,
             initial_queue_depth: 16,
+            old_limits: Vec::new(),
         }
     }
 }
@@ -181,6 +187,7 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
         return Err(e.with_warnings(warnings));
     }
     warnings.extend(no_effect.summary());
+    old_limits::settle(&mut config);
     config.credentials.check()?;
     node_cfg::check_proc_usage_limit(&config.nodes)?;
     check_fairshare(&config, &mut warnings)?;
@@ -522,7 +529,9 @@ const PARAMS: &[Param] = &[
 
 /// Whether `name` is a parameter mauisim simulates (not merely recognises).
 pub fn is_simulated(name: &str) -> bool {
-    PARAMS.iter().any(|p| p.names.contains(&name)) || priority_param(name).is_some()
+    PARAMS.iter().any(|p| p.names.contains(&name))
+        || priority_param(name).is_some()
+        || old_limits::names().any(|n| n == name)
 }
 
 /// All names the reader knows, for "did you mean" suggestions.
@@ -540,6 +549,7 @@ pub fn known_names() -> Vec<&'static str> {
         .iter()
         .flat_map(|p| p.names.iter().copied())
         .chain(priority)
+        .chain(old_limits::names())
         .chain(maui_names::UNSIMULATED.iter().map(|p| p.name))
         .collect()
 }
@@ -654,6 +664,9 @@ fn apply(
     }
     if let Some(param) = priority_param(&entry.name) {
         return apply_priority_param(config, entry, param, warnings);
+    }
+    if old_limits::names().any(|n| n == entry.name) {
+        return old_limits::read(config, entry);
     }
     let location = &entry.location;
     if let Some(known) = maui_names::lookup(&entry.name) {

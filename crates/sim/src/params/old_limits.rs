@@ -1,0 +1,288 @@
+//! Maui's old-style default limits: `MAXJOBPERUSERCOUNT 8`, `SMAXPROCPERUSERCOUNT 32`,
+//! `MAXJOBPERUSERPOLICY FALSE` and their group and account forms, as Maui 3.3.1 reads them
+//! (MSched.c `MSchedProcessConfig`, MConst.c): each sets the hard (`MAX…COUNT`) or soft
+//! (`SMAX…COUNT`) value of one limit of the kind's DEFAULT object, and `…POLICY FALSE`
+//! clears both. 3.3.1 processes parameters before the `*CFG` objects, so a
+//! `USERCFG[DEFAULT] MAXJOB=` anywhere in the file wins over them; then it squares the
+//! DEFAULT objects' limits: a soft value of 0 is the hard one, a soft value above the hard
+//! one (or alone) raises the hard one to it (MConfig.c `MCfgEnforceConstraints`; checked
+//! against the real 3.3.1 in `crates/sim/tests/maui_cases/oldlimits-s*`). `MAXPROCPERGROUPCOUNT` and
+//! `MAXPROCPERACCOUNTCOUNT` (and their S and POLICY forms) set MAXNODE, not MAXPROC, in
+//! 3.3.1's table: so they do here.
+
+use crate::params::credentials::DEFAULT;
+use crate::params::SimConfig;
+use mauisim_config::{ConfigError, Entry};
+use mauisim_core::{CredKind, LimitPair, Metric};
+
+/// Which value of which limit a parameter sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sets {
+    Hard,
+    Soft,
+    /// `…POLICY`: FALSE clears both values; TRUE changes nothing.
+    Policy,
+}
+
+/// One default limit as the old-style parameters leave it, before the `*CFG` objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct OldLimit {
+    kind: CredKind,
+    /// An idle limit (MAXIJOB) rather than an active one.
+    idle: bool,
+    metric: Metric,
+    soft: u64,
+    hard: u64,
+}
+
+/// Every name, with what it sets.
+const NAMES: &[(&str, CredKind, bool, Metric, Sets)] = {
+    use CredKind::{Account, Group, User};
+    use Metric::{Job, Node, Proc, Ps};
+    use Sets::{Hard, Policy, Soft};
+    &[
+        ("MAXJOBPERUSERCOUNT", User, false, Job, Hard),
+        ("SMAXJOBPERUSERCOUNT", User, false, Job, Soft),
+        ("MAXJOBPERUSERPOLICY", User, false, Job, Policy),
+        ("MAXNODEPERUSERCOUNT", User, false, Node, Hard),
+        ("SMAXNODEPERUSERCOUNT", User, false, Node, Soft),
+        ("MAXNODEPERUSERPOLICY", User, false, Node, Policy),
+        ("MAXPROCPERUSERCOUNT", User, false, Proc, Hard),
+        ("SMAXPROCPERUSERCOUNT", User, false, Proc, Soft),
+        ("MAXPROCPERUSERPOLICY", User, false, Proc, Policy),
+        ("MAXPROCSECONDPERUSERCOUNT", User, false, Ps, Hard),
+        ("SMAXPROCSECONDPERUSERCOUNT", User, false, Ps, Soft),
+        ("MAXPROCSECONDPERUSERPOLICY", User, false, Ps, Policy),
+        ("MAXJOBQUEUEDPERUSERCOUNT", User, true, Job, Hard),
+        ("MAXJOBQUEUEDPERUSERPOLICY", User, true, Job, Policy),
+        ("MAXJOBPERGROUPCOUNT", Group, false, Job, Hard),
+        ("SMAXJOBPERGROUPCOUNT", Group, false, Job, Soft),
+        ("MAXJOBPERGROUPPOLICY", Group, false, Job, Policy),
+        ("MAXPROCPERGROUPCOUNT", Group, false, Node, Hard),
+        ("SMAXPROCPERGROUPCOUNT", Group, false, Node, Soft),
+        ("MAXPROCPERGROUPPOLICY", Group, false, Node, Policy),
+        ("MAXPROCSECONDPERGROUPCOUNT", Group, false, Ps, Hard),
+        ("SMAXPROCSECONDPERGROUPCOUNT", Group, false, Ps, Soft),
+        ("MAXPROCSECONDPERGROUPPOLICY", Group, false, Ps, Policy),
+        ("MAXJOBQUEUEDPERGROUPCOUNT", Group, true, Job, Hard),
+        ("MAXJOBQUEUEDPERGROUPPOLICY", Group, true, Job, Policy),
+        ("MAXJOBPERACCOUNTCOUNT", Account, false, Job, Hard),
+        ("SMAXJOBPERACCOUNTCOUNT", Account, false, Job, Soft),
+        ("MAXJOBPERACCOUNTPOLICY", Account, false, Job, Policy),
+        ("MAXPROCPERACCOUNTCOUNT", Account, false, Node, Hard),
+        ("SMAXPROCPERACCOUNTCOUNT", Account, false, Node, Soft),
+        ("MAXPROCPERACCOUNTPOLICY", Account, false, Node, Policy),
+        ("MAXPROCSECONDPERACCOUNTCOUNT", Account, false, Ps, Hard),
+        ("SMAXPROCSECONDPERACCOUNTCOUNT", Account, false, Ps, Soft),
+        ("MAXPROCSECONDPERACCOUNTPOLICY", Account, false, Ps, Policy),
+        ("MAXJOBQUEUEDPERACCOUNTCOUNT", Account, true, Job, Hard),
+        ("MAXJOBQUEUEDPERACCOUNTPOLICY", Account, true, Job, Policy),
+    ]
+};
+
+/// The parameter names this module reads.
+pub(super) fn names() -> impl Iterator<Item = &'static str> {
+    NAMES.iter().map(|n| n.0)
+}
+
+/// Notes one old-style parameter, in file order.
+pub(super) fn read(c: &mut SimConfig, e: &Entry) -> Result<(), ConfigError> {
+    let name = e.name.to_ascii_uppercase();
+    let &(_, kind, idle, metric, sets) = NAMES
+        .iter()
+        .find(|n| n.0 == name)
+        .expect("called for its own names only");
+    let value = match sets {
+        Sets::Policy => {
+            if super::boolean(e)? {
+                return Ok(());
+            }
+            None
+        }
+        _ => Some(super::count(e, i64::MAX)? as u64),
+    };
+    let at = c
+        .old_limits
+        .iter()
+        .position(|l| (l.kind, l.idle, l.metric) == (kind, idle, metric));
+    let limit = match at {
+        Some(i) => &mut c.old_limits[i],
+        None => {
+            c.old_limits.push(OldLimit {
+                kind,
+                idle,
+                metric,
+                soft: 0,
+                hard: 0,
+            });
+            c.old_limits.last_mut().expect("just pushed")
+        }
+    };
+    match (sets, value) {
+        (Sets::Hard, Some(v)) => limit.hard = v,
+        (Sets::Soft, Some(v)) => limit.soft = v,
+        _ => (limit.soft, limit.hard) = (0, 0),
+    }
+    Ok(())
+}
+
+/// Puts the old-style limits on the DEFAULT objects, under whatever the `*CFG` objects set
+/// (3.3.1 reads those afterwards). 3.3.1 then squares each DEFAULT limit
+/// (MConfig.c `MCfgEnforceConstraints`): a soft value of 0 becomes the hard one, and a
+/// hard value below the soft one (or none) becomes the soft one.
+pub(super) fn settle(c: &mut SimConfig) {
+    for l in std::mem::take(&mut c.old_limits) {
+        let (soft, hard) = if l.soft == 0 {
+            (l.hard, l.hard)
+        } else {
+            (l.soft, l.hard.max(l.soft))
+        };
+        if hard == 0 {
+            continue;
+        }
+        let limits = &mut c.credentials.object_mut(l.kind, DEFAULT).settings.limits;
+        let m = l.metric as usize;
+        if l.idle {
+            limits.idle[m].get_or_insert(hard);
+        } else {
+            limits.active[m].get_or_insert(LimitPair { soft, hard });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mauisim_core::Limits;
+
+    fn defaults(text: &str, kind: CredKind) -> Limits {
+        let c = crate::params::from_str(text, "maui.cfg").unwrap();
+        c.config
+            .credentials
+            .objects(kind)
+            .get(DEFAULT)
+            .map_or(Limits::NONE, |o| o.settings.limits.clone())
+    }
+
+    fn active(text: &str, kind: CredKind, metric: Metric) -> Option<LimitPair> {
+        defaults(text, kind).active[metric as usize]
+    }
+
+    #[test]
+    fn hard_and_soft_values_land_on_the_default_object() {
+        let (user, job) = (CredKind::User, Metric::Job);
+        assert_eq!(
+            active("MAXJOBPERUSERCOUNT 4\n", user, job),
+            Some(LimitPair::both(4))
+        );
+        assert_eq!(
+            active("SMAXJOBPERUSERCOUNT 2\nMAXJOBPERUSERCOUNT 4\n", user, job),
+            Some(LimitPair { soft: 2, hard: 4 })
+        );
+        assert_eq!(
+            active(
+                "SMAXPROCSECONDPERGROUPCOUNT 100\nMAXPROCSECONDPERGROUPCOUNT 900\n",
+                CredKind::Group,
+                Metric::Ps
+            ),
+            Some(LimitPair {
+                soft: 100,
+                hard: 900
+            })
+        );
+        let idle = defaults("MAXJOBQUEUEDPERACCOUNTCOUNT 3\n", CredKind::Account);
+        assert_eq!(idle.idle[Metric::Job as usize], Some(3));
+    }
+
+    /// 3.3.1 squares a DEFAULT limit after reading the file: a soft value alone, or above
+    /// the hard one, raises the hard one to it.
+    #[test]
+    fn a_soft_value_alone_is_the_hard_one_too() {
+        let (user, job) = (CredKind::User, Metric::Job);
+        assert_eq!(
+            active("SMAXJOBPERUSERCOUNT 2\n", user, job),
+            Some(LimitPair::both(2))
+        );
+        assert_eq!(
+            active("SMAXJOBPERUSERCOUNT 6\nMAXJOBPERUSERCOUNT 4\n", user, job),
+            Some(LimitPair::both(6))
+        );
+    }
+
+    /// POLICY FALSE clears what came before it among the parameters, not what follows.
+    #[test]
+    fn policy_false_clears_the_values_before_it() {
+        let (user, proc) = (CredKind::User, Metric::Proc);
+        assert_eq!(
+            active(
+                "MAXPROCPERUSERCOUNT 8\nMAXPROCPERUSERPOLICY FALSE\n",
+                user,
+                proc
+            ),
+            None
+        );
+        assert_eq!(
+            active(
+                "MAXPROCPERUSERPOLICY FALSE\nMAXPROCPERUSERCOUNT 8\n",
+                user,
+                proc
+            ),
+            Some(LimitPair::both(8))
+        );
+        assert_eq!(
+            active(
+                "MAXPROCPERUSERCOUNT 8\nMAXPROCPERUSERPOLICY TRUE\n",
+                user,
+                proc
+            ),
+            Some(LimitPair::both(8))
+        );
+    }
+
+    /// The `*CFG` objects are read after the parameters, wherever they stand in the file.
+    #[test]
+    fn a_default_object_in_the_file_wins_over_them() {
+        let (user, job) = (CredKind::User, Metric::Job);
+        for text in [
+            "USERCFG[DEFAULT] MAXJOB=5\nMAXJOBPERUSERCOUNT 4\n",
+            "MAXJOBPERUSERCOUNT 4\nUSERCFG[DEFAULT] MAXJOB=5\n",
+        ] {
+            assert_eq!(active(text, user, job), Some(LimitPair::both(5)), "{text}");
+        }
+        // Another limit of the same object is left to the parameter.
+        let text = "USERCFG[DEFAULT] MAXJOB=5\nMAXPROCPERUSERCOUNT 16\n";
+        assert_eq!(active(text, user, Metric::Proc), Some(LimitPair::both(16)));
+    }
+
+    /// 3.3.1's table maps the group and account MAXPROC parameters to MAXNODE.
+    #[test]
+    fn group_and_account_proc_counts_limit_nodes() {
+        for (text, kind) in [
+            ("MAXPROCPERGROUPCOUNT 16\n", CredKind::Group),
+            ("MAXPROCPERACCOUNTCOUNT 16\n", CredKind::Account),
+        ] {
+            let limits = defaults(text, kind);
+            assert_eq!(
+                limits.active[Metric::Node as usize],
+                Some(LimitPair::both(16))
+            );
+            assert_eq!(limits.active[Metric::Proc as usize], None);
+        }
+    }
+
+    #[test]
+    fn bad_values_are_located_errors() {
+        let err = |text| {
+            crate::params::from_str(text, "maui.cfg")
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(
+            err("MAXJOBPERUSERCOUNT lots\n").starts_with("maui.cfg:1:20:"),
+            "{}",
+            err("MAXJOBPERUSERCOUNT lots\n")
+        );
+        assert!(err("MAXJOBPERUSERPOLICY maybe\n").starts_with("maui.cfg:1:21:"));
+        assert!(err("MAXJOBPERUSERCOUNT -3\n").contains("expected 0 or more"));
+    }
+}
