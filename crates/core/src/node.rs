@@ -265,6 +265,9 @@ pub struct MachineSpec {
     pub local: Option<Arc<dyn NodeAllocator>>,
     /// Standing reservations (and a scenario's admin reservations), holding whole nodes.
     pub standing: Vec<crate::standing::StandingReservation>,
+    /// JOBNODEMATCHPOLICY EXACTNODE: every job takes one task per node (Maui 3.3.1 sets a
+    /// trace job's node count to its task count), the rest of each node staying shared.
+    pub one_task_per_node: bool,
 }
 
 impl MachineSpec {
@@ -277,6 +280,18 @@ impl MachineSpec {
             priority_f: None,
             local: None,
             standing: Vec::new(),
+            one_task_per_node: false,
+        }
+    }
+
+    /// The tasks of a job a node may hold, of the `fit` its resources allow: NODEACCESSPOLICY
+    /// and JOBNODEMATCHPOLICY EXACTNODE cap them.
+    pub(crate) fn tasks_per_node(&self, fit: u64) -> u64 {
+        let tasks = self.access.tasks_per_node(fit);
+        if self.one_task_per_node {
+            tasks.min(1)
+        } else {
+            tasks
         }
     }
 
@@ -340,6 +355,7 @@ impl MachineSpec {
         let t = self.tracked();
         self.standing.is_empty()
             && (self.access == NodeAccess::Shared || single_proc_nodes)
+            && (!self.one_task_per_node || single_proc_nodes)
             && !matches!(
                 self.allocation,
                 AllocationPolicy::Contiguous | AllocationPolicy::Local

@@ -266,6 +266,7 @@ pub fn build(
         priority_f: default.priority_f.clone(),
         local: None,
         standing: reservations,
+        one_task_per_node: config.exact_node,
     };
     Ok(Nodes {
         spec: Arc::new(spec),

@@ -16,7 +16,6 @@ const NOT_YET: &[(&str, &[&str])] = &[
             "NODESETATTRIBUTE",
             "NODESETLIST",
             "NODESETDELAY",
-            "JOBNODEMATCHPOLICY",
         ],
     ),
     ("10-quattor-template-library-grid.cfg", &["GROUPCFG["]),

@@ -468,10 +468,7 @@ impl Machine {
         let tasks = *self.capacity.entry((r, part)).or_insert_with(|| {
             (0..spec.nodes.len())
                 .filter(|&n| spec.can_host(n, need, r.features, part))
-                .map(|n| {
-                    spec.access
-                        .tasks_per_node(tasks_within(spec.nodes[n].capacity(), need))
-                })
+                .map(|n| spec.tasks_per_node(tasks_within(spec.nodes[n].capacity(), need)))
                 .sum()
         });
         if tasks == 0 && job.procs > 0 {
@@ -493,9 +490,7 @@ impl Machine {
                 .filter(|&n| spec.can_host(n, need, r.features, part))
                 .map(|n| NodeCandidate {
                     node: n as u32,
-                    tasks: spec
-                        .access
-                        .tasks_per_node(tasks_within(spec.nodes[n].capacity(), need)),
+                    tasks: spec.tasks_per_node(tasks_within(spec.nodes[n].capacity(), need)),
                     free_procs: spec.nodes[n].procs,
                 })
                 .collect();
@@ -1212,6 +1207,16 @@ impl Machine {
 
     /// Tasks of `job` node `n` can host over `[a, b)` around every claim.
     fn hostable(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
+        let tasks = self.hostable_by_room(n, a, b, job, per_task);
+        if self.spec.one_task_per_node {
+            tasks.min(1)
+        } else {
+            tasks
+        }
+    }
+
+    /// [`Self::hostable`] by the node's room alone.
+    fn hostable_by_room(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
         let spec = &self.spec;
         if !spec.can_host(n, per_task, job.request.features, partition_of(job)) {
             return 0;
@@ -1583,7 +1588,8 @@ impl Machine {
             && features == 0
             && part == 0
             && !self.exhaustive
-            && !self.spec.access.is_exclusive();
+            && !self.spec.access.is_exclusive()
+            && !self.spec.one_task_per_node;
         let followed: Vec<u32> = if by_jobs {
             self.ahead_nodes.iter().collect()
         } else {

@@ -187,10 +187,6 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "JOBMAXSTARTTIME",
         "RM: cancel PBS jobs stuck starting (prolog hang)",
     ),
-    schedules(
-        "JOBNODEMATCHPOLICY",
-        "EXACTNODE/EXACTPROC matching of job node/proc requests",
-    ),
     no_effect(
         "JOBPRIOF",
         "ignored by 3.3.1: job attribute priority function, never parsed",

@@ -314,6 +314,10 @@ const PARAMS: &[Param] = &[
         apply: |c, e, w| node_cfg::access_policy(&mut c.nodes, e, w),
     },
     Param {
+        names: &["JOBNODEMATCHPOLICY"],
+        apply: |c, e, w| node_cfg::node_match_policy(&mut c.nodes, e, w),
+    },
+    Param {
         names: &["PREEMPTPOLICY"],
         apply: |c, e, w| preemption_policy(c, e, w),
     },

@@ -14,6 +14,8 @@ pub struct NodeConfig {
     pub allocation: AllocationPolicy,
     #[serde(serialize_with = "access_name")]
     pub access: NodeAccess,
+    /// JOBNODEMATCHPOLICY EXACTNODE: one task of each job per node.
+    pub exact_node: bool,
     /// `NODECFG[name]` objects in the order first seen; `DEFAULT` applies to every node
     /// for what the node itself does not set.
     pub objects: Vec<NodeCfg>,
@@ -125,6 +127,35 @@ pub(crate) fn allocation_policy(c: &mut NodeConfig, e: &Entry) -> Result<(), Con
             ),
         )
     })?;
+    Ok(())
+}
+
+/// JOBNODEMATCHPOLICY as 3.3.1 reads it (MPar.c): every whitespace-separated token is
+/// searched, case-sensitively, for `EXACTNODE` and `EXACTPROC`. EXACTNODE gives each trace
+/// job a node count equal to its task count (MTrace.c), so one task per node. EXACTPROC
+/// asks for nodes of exactly the job's tasks-per-node processors, which a trace job
+/// without a tasks-per-node request (every SWF job) never has: no effect (research notes).
+pub(crate) fn node_match_policy(
+    c: &mut NodeConfig,
+    e: &Entry,
+    w: &mut Vec<String>,
+) -> Result<(), ConfigError> {
+    let text = e.value_text();
+    c.exact_node = text.contains("EXACTNODE");
+    if text.contains("EXACTPROC") {
+        w.push(format!(
+            "{}: note: JOBNODEMATCHPOLICY EXACTPROC: Maui 3.3.1 applies it only to a job that asks for a number of tasks per node, which no trace job here does; no effect",
+            e.location
+        ));
+    }
+    if !c.exact_node && !text.contains("EXACTPROC") && !text.split_whitespace().all(|t| t == "NONE")
+    {
+        w.push(format!(
+            "{}: warning: JOBNODEMATCHPOLICY `{}`: Maui 3.3.1 finds neither EXACTNODE nor EXACTPROC in it (they are matched in capitals), so it has no effect",
+            e.location,
+            text.trim()
+        ));
+    }
     Ok(())
 }
 
