@@ -1358,6 +1358,8 @@ impl Scheduler {
         let mut chunk_blocks = false;
         let mut any = false;
         let mut considered = 0;
+        // `within_limits` answers yes without limits too, but the call in this loop over
+        // every candidate cost RICC 15 % (measured): asked only where there are limits.
         let limited = self.throttle.is_some();
         let mut free_now = self.machine.free_now(now);
         // Shapes that did not fit the free processors over time. Starts only take

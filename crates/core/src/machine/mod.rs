@@ -1207,15 +1207,12 @@ impl Machine {
 
     /// Tasks of `job` node `n` can host over `[a, b)` around every claim.
     fn hostable(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
-        let tasks = self.hostable_by_room(n, a, b, job, per_task);
-        if self.spec.one_task_per_node {
-            tasks.min(1)
-        } else {
-            tasks
-        }
+        self.spec
+            .tasks_per_node(self.hostable_by_room(n, a, b, job, per_task))
     }
 
-    /// [`Self::hostable`] by the node's room alone.
+    /// [`Self::hostable`] by the node's room alone, before the caps of NODEACCESSPOLICY
+    /// and EXACTNODE ([`MachineSpec::tasks_per_node`]).
     fn hostable_by_room(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
         let spec = &self.spec;
         if !spec.can_host(n, per_task, job.request.features, partition_of(job)) {
@@ -1238,7 +1235,7 @@ impl Machine {
             return if overlapping.clone().next().is_some() {
                 0
             } else {
-                spec.access.tasks_per_node(tasks_within(cap, per_task))
+                tasks_within(cap, per_task)
             };
         }
         // Usually nothing starts inside [a, b): what is taken at `a` decides.
