@@ -1701,6 +1701,33 @@ mod tests {
         }
         assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
         // `DEDICATED:PROCS` is 3.3.1's default for every resource (PROCS is no resource).
+        // JOBNODEMATCHPOLICY: 3.3.1 looks for EXACTNODE and EXACTPROC in capitals.
+        let c = load("JOBNODEMATCHPOLICY EXACTNODE\n").unwrap();
+        assert!(
+            c.config.nodes.exact_node && c.warnings.is_empty(),
+            "{:?}",
+            c.warnings
+        );
+        let c = load("JOBNODEMATCHPOLICY NONE\n").unwrap();
+        assert!(
+            !c.config.nodes.exact_node && c.warnings.is_empty(),
+            "{:?}",
+            c.warnings
+        );
+        let c = load("JOBNODEMATCHPOLICY exactnode\n").unwrap();
+        assert!(!c.config.nodes.exact_node);
+        assert!(
+            c.warnings[0].starts_with("maui.cfg:1:1: warning: JOBNODEMATCHPOLICY `exactnode`"),
+            "{:?}",
+            c.warnings
+        );
+        let c = load("JOBNODEMATCHPOLICY EXACTPROC\n").unwrap();
+        assert!(!c.config.nodes.exact_node);
+        assert!(
+            c.warnings[0].starts_with("maui.cfg:1:1: note: JOBNODEMATCHPOLICY EXACTPROC"),
+            "{:?}",
+            c.warnings
+        );
         let c = load("NODEAVAILABILITYPOLICY UTILIZED:PROCS COMBINED:MEM\n").unwrap();
         assert!(
             c.warnings[0].contains("UTILIZED for SWAP, DISK: not simulated"),

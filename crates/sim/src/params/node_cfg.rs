@@ -142,14 +142,14 @@ pub(crate) fn node_match_policy(
 ) -> Result<(), ConfigError> {
     let text = e.value_text();
     c.exact_node = text.contains("EXACTNODE");
-    if text.contains("EXACTPROC") {
+    let exact_proc = text.contains("EXACTPROC");
+    if exact_proc {
         w.push(format!(
             "{}: note: JOBNODEMATCHPOLICY EXACTPROC: Maui 3.3.1 applies it only to a job that asks for a number of tasks per node, which no trace job here does; no effect",
             e.location
         ));
     }
-    if !c.exact_node && !text.contains("EXACTPROC") && !text.split_whitespace().all(|t| t == "NONE")
-    {
+    if !c.exact_node && !exact_proc && !text.split_whitespace().all(|t| t == "NONE") {
         w.push(format!(
             "{}: warning: JOBNODEMATCHPOLICY `{}`: Maui 3.3.1 finds neither EXACTNODE nor EXACTPROC in it (they are matched in capitals), so it has no effect",
             e.location,
