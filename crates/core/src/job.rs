@@ -3,6 +3,7 @@
 use crate::cred::JobCreds;
 use crate::cred_settings::ResolvedCreds;
 use crate::node::Request;
+use crate::scheduler::ParkedMark;
 use crate::Time;
 
 /// Dense index of a job in the caller's workload (not the trace's job id).
@@ -70,6 +71,8 @@ pub struct QueuedJob {
     pub standing_access: u64,
     /// Its [`JobTerms`], once the priority order has worked them out.
     pub(crate) priority_terms: Option<JobTerms>,
+    /// Set aside while a hard active limit blocks it (`scheduler::parking`).
+    pub(crate) parked: Option<ParkedMark>,
 }
 
 impl QueuedJob {
@@ -100,6 +103,7 @@ impl QueuedJob {
             utilized: 1.0,
             standing_access: 0,
             priority_terms: None,
+            parked: None,
         }
     }
 

@@ -67,8 +67,8 @@ pub(crate) struct PriorityOrder {
     /// (ascending), so that `keys` can follow the caller's removal of started jobs.
     last_len: usize,
     last_started: Vec<usize>,
-    /// Scratch: old queue position → new one while carrying keys over.
-    new_pos: Vec<usize>,
+    /// Queued jobs without a key: parked ones ([`Self::forget_ranks`]).
+    unkeyed: usize,
 }
 
 impl PriorityOrder {
@@ -90,7 +90,7 @@ impl PriorityOrder {
             ranked: Vec::new(),
             last_len: 0,
             last_started: Vec::new(),
-            new_pos: Vec::new(),
+            unkeyed: 0,
         }
     }
 
@@ -178,49 +178,69 @@ impl PriorityOrder {
         &self.order
     }
 
-    /// Brings the last iteration's keys up to date with a queue of `len` jobs, assuming the
-    /// caller removed exactly the jobs started then and appended new ones (the evaluation in
-    /// [`Self::prioritize`] checks that every key still names its job). False when even the
-    /// lengths disagree.
-    fn carry_keys_over(&mut self, queue: &Queue) -> bool {
+    /// Brings the last iteration's keys up to date with the queue, assuming the caller
+    /// removed exactly the jobs started then and appended new ones (the evaluation in
+    /// [`Self::prioritize`] checks that every key still names its job), and gives a key to
+    /// each job of `unparked` (positions that came back from parking). Parked jobs have
+    /// none. False when even the counts disagree.
+    fn carry_keys_over(&mut self, queue: &Queue, unparked: &[usize]) -> bool {
         let kept = self.last_len - self.last_started.len().min(self.last_len);
-        if self.keys.len() != self.last_len || queue.len() < kept {
+        if self.keys.len() + self.unkeyed != self.last_len || queue.len() < kept {
             return false;
         }
         if !self.last_started.is_empty() {
-            // New position of every old one; `usize::MAX` for the started.
-            self.new_pos.clear();
-            let mut removed = 0;
-            let mut next = self.last_started.iter().peekable();
-            for p in 0..self.last_len {
-                if next.peek() == Some(&&p) {
-                    next.next();
-                    removed += 1;
-                    self.new_pos.push(usize::MAX);
-                } else {
-                    self.new_pos.push(p - removed);
-                }
-            }
-            let new_pos = &self.new_pos;
-            self.keys.retain_mut(|key| {
-                key.pos = new_pos[key.pos];
-                key.pos != usize::MAX
-            });
-            self.ranked.retain_mut(|pos| {
-                *pos = new_pos[*pos];
-                *pos != usize::MAX
-            });
+            // A job's position falls by the number of started jobs before it.
+            let started = &self.last_started;
+            let carry = |pos: &mut usize| {
+                let before = started.partition_point(|&s| s < *pos);
+                let was_started = started.get(before) == Some(pos);
+                *pos -= before;
+                !was_started
+            };
+            self.keys.retain_mut(|key| carry(&mut key.pos));
+            self.ranked.retain_mut(carry);
         }
-        self.keys.extend(
-            queue
-                .iter()
-                .enumerate()
-                .skip(kept)
-                .map(|(pos, j)| Key::fresh(pos, j)),
-        );
+        // (After a start over, every job is new: the unparked among them too.)
+        let returning = unparked.iter().filter(|&&pos| pos < kept);
+        let back = returning.clone().count();
+        if back > self.unkeyed {
+            return false;
+        }
+        self.unkeyed -= back;
+        self.keys
+            .extend(returning.map(|&pos| Key::fresh(pos, &queue[pos])));
+        for (pos, j) in queue.iter().enumerate().skip(kept) {
+            if j.parked.is_some() {
+                self.unkeyed += 1;
+            } else {
+                self.keys.push(Key::fresh(pos, j));
+            }
+        }
         self.last_len = queue.len();
         self.last_started.clear();
         true
+    }
+
+    /// The jobs at these `ranks` of the order just made (ascending) were parked: their
+    /// keys go until they come back.
+    pub(crate) fn forget_ranks(&mut self, ranks: &[usize]) {
+        debug_assert!(!self.bounded, "parking beside a bounded order");
+        let mut next = ranks.iter().peekable();
+        let mut rank = 0;
+        self.keys.retain(|_| {
+            let parked = next.peek() == Some(&&rank);
+            if parked {
+                next.next();
+            }
+            rank += 1;
+            !parked
+        });
+        self.unkeyed += ranks.len();
+    }
+
+    /// Forgets every carried key: the next order evaluates every job afresh.
+    pub(crate) fn forget_keys(&mut self) {
+        self.start_over();
     }
 
     /// Forgets every carried key: the next order starts over.
@@ -228,6 +248,7 @@ impl PriorityOrder {
         self.keys.clear();
         self.ranked.clear();
         self.last_len = 0;
+        self.unkeyed = 0;
     }
 
     /// Computes every key's priority; false if a key no longer names its job.
@@ -252,9 +273,16 @@ impl PriorityOrder {
         self.bounded && !self.exhaustive && !self.in_queue_order()
     }
 
-    /// Orders the idle `queue` (positions into `self.order`), highest priority first,
-    /// evaluating every priority at `at.now`.
-    pub(crate) fn prioritize(&mut self, at: Evaluation, queue: &mut Queue) {
+    /// Orders the idle `queue` but its parked jobs (positions into `self.order`), highest
+    /// priority first, evaluating every priority at `at.now`. `unparked`: the positions
+    /// of the jobs back from parking since the last order; `parked`: how many are parked.
+    pub(crate) fn prioritize(
+        &mut self,
+        at: Evaluation,
+        queue: &mut Queue,
+        unparked: &[usize],
+        parked: usize,
+    ) {
         self.order.clear();
         if self.in_queue_order() {
             debug_assert!(
@@ -262,16 +290,22 @@ impl PriorityOrder {
                 "a job breaking the queue order was not admitted"
             );
             self.order.extend(0..queue.len());
+            if parked > 0 {
+                self.order.retain(|&pos| queue[pos].parked.is_none());
+            }
             self.start_over();
             self.last_started.clear();
             return;
         }
-        if !(self.carry_keys_over(queue) && self.evaluate_keys(at, queue)) {
+        let carried = self.carry_keys_over(queue, unparked)
+            && self.keys.len() + parked == queue.len()
+            && self.evaluate_keys(at, queue);
+        if !carried {
             self.start_over();
-            self.keys
-                .extend(queue.iter().enumerate().map(|(pos, j)| Key::fresh(pos, j)));
+            self.carry_keys_over(queue, &[]);
             self.evaluate_keys(at, queue);
         }
+        debug_assert_eq!(self.keys.len() + parked, queue.len(), "a job without a key");
         sort_nearly_sorted(&mut self.keys);
         self.order.extend(self.keys.iter().map(|k| k.pos));
         self.last_len = queue.len();
@@ -299,7 +333,7 @@ impl PriorityOrder {
         free: i64,
         depth: usize,
     ) -> bool {
-        if !self.may_bound() || !self.carry_keys_over(queue) {
+        if !self.may_bound() || !self.carry_keys_over(queue, &[]) {
             return false;
         }
         // Here the keys stay in queue order, so that positions index them (appends and

@@ -11,7 +11,7 @@
 use crate::job::QueuedJob;
 use crate::Time;
 use std::collections::VecDeque;
-use std::ops::{Index, IndexMut};
+use std::ops::{Index, IndexMut, Range};
 
 /// What a backfill scan reads of a queued job. None of it changes while the job waits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +39,9 @@ pub struct Queue {
     // Boxed on purpose: removals move pointers, not records (see the module's note).
     jobs: VecDeque<Box<QueuedJob>>,
     shapes: VecDeque<Shape>,
+    /// Every job's `(submit, id)`, its place in the order: a job is found by binary search
+    /// over these without reading any record.
+    keys: VecDeque<(Time, u64)>,
 }
 
 impl Queue {
@@ -56,22 +59,26 @@ impl Queue {
 
     pub fn push(&mut self, job: QueuedJob) {
         self.shapes.push_back(Shape::of(&job));
+        self.keys.push_back((job.submit, job.id));
         self.jobs.push_back(Box::new(job));
     }
 
     /// Puts `job` at position `at`, moving the later ones back.
     pub fn insert(&mut self, at: usize, job: QueuedJob) {
         self.shapes.insert(at, Shape::of(&job));
+        self.keys.insert(at, (job.submit, job.id));
         self.jobs.insert(at, Box::new(job));
     }
 
     pub fn remove(&mut self, at: usize) -> QueuedJob {
         self.shapes.remove(at);
+        self.keys.remove(at);
         *self.jobs.remove(at).expect("a position in the queue")
     }
 
     pub fn swap(&mut self, a: usize, b: usize) {
         self.shapes.swap(a, b);
+        self.keys.swap(a, b);
         self.jobs.swap(a, b);
     }
 
@@ -88,10 +95,12 @@ impl Queue {
             // From the back, so that the positions still to remove stay where they were.
             for &pos in sorted.iter().rev() {
                 self.shapes.remove(pos);
+                self.keys.remove(pos);
                 self.jobs.remove(pos);
             }
         } else {
             retain_except(&mut self.shapes, sorted);
+            retain_except(&mut self.keys, sorted);
             retain_except(&mut self.jobs, sorted);
         }
     }
@@ -113,6 +122,15 @@ impl Queue {
     /// The first position whose job `before` is false for (the queue partitioned by it).
     pub fn partition_point(&self, mut before: impl FnMut(&QueuedJob) -> bool) -> usize {
         self.jobs.partition_point(|j| before(j))
+    }
+
+    /// The positions of the jobs submitted at `submit` with trace id `id` (the queue
+    /// being in `(submit, id)` order; a trace may repeat an id).
+    pub(crate) fn positions_of(&self, submit: Time, id: u64) -> Range<usize> {
+        let key = (submit, id);
+        let first = self.keys.partition_point(|k| *k < key);
+        let same = self.keys.range(first..).take_while(|k| **k == key).count();
+        first..first + same
     }
 
     /// Lays the shapes out as one slice, for [`Self::shapes`].
@@ -178,9 +196,21 @@ mod tests {
         )
     }
 
+    #[test]
+    fn a_job_is_found_by_its_submit_time_and_id_repeated_ids_too() {
+        let mut queue: Queue = (0..6).map(job).collect();
+        let mut twin = job(3);
+        twin.idx = JobIdx(99);
+        queue.insert(4, twin);
+        assert_eq!(queue.positions_of(3, 3), 3..5);
+        assert_eq!(queue.positions_of(5, 5), 6..7);
+        assert!(queue.positions_of(4, 9).is_empty());
+        assert!(queue.positions_of(9, 9).is_empty());
+    }
+
     proptest::proptest! {
-        /// Whatever the queue goes through, each position's shape is its job's, and the
-        /// jobs keep their order.
+        /// Whatever the queue goes through, each position's shape and key are its job's,
+        /// and the jobs keep their order.
         #[test]
         fn shapes_follow_their_jobs(ops in proptest::collection::vec((0u8..4, 0usize..40), 1..80)) {
             let mut queue = Queue::new();
@@ -206,7 +236,9 @@ mod tests {
                 let ids: Vec<u32> = queue.iter().map(|j| j.idx.0).collect();
                 proptest::prop_assert_eq!(&ids, &model);
                 for pos in 0..queue.len() {
-                    proptest::prop_assert_eq!(queue.shapes.get(pos), Some(&Shape::of(&queue[pos])));
+                    let j = &queue[pos];
+                    proptest::prop_assert_eq!(queue.shapes.get(pos), Some(&Shape::of(j)));
+                    proptest::prop_assert_eq!(queue.keys.get(pos), Some(&(j.submit, j.id)));
                 }
             }
         }

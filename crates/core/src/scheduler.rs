@@ -18,7 +18,11 @@
 //! CURRENTHIGHEST), which is how they slide earlier when jobs end early; under HIGHEST the
 //! jobs that ever had one are re-reserved first, oldest first.
 
+mod parking;
 mod preempt;
+
+pub(crate) use parking::ParkedMark;
+use parking::Parking;
 
 use crate::backfill::{best_fit, greedy_start, Candidate};
 use crate::check::{Rule, Violation};
@@ -157,6 +161,13 @@ pub struct Scheduler {
     /// after it, and no longer (a job no window end lets in never will).
     last_change: Time,
     queue_len_seen: usize,
+    /// Jobs set aside while a hard active limit blocks them (research semantics).
+    parking: Parking,
+    /// Scratch: the positions of the jobs back from parking, for the next order; the
+    /// credentials whose usage moved; the ranks parked in this selection.
+    unparked: Vec<usize>,
+    changed: Vec<(usize, usize)>,
+    parked_ranks: Vec<usize>,
 }
 
 impl Scheduler {
@@ -198,7 +209,15 @@ impl Scheduler {
         let maui = policy.semantics.is_maui();
         let current_highest = policy.reservation_policy == ReservationPolicy::CurrentHighest;
         machine.set_node_order(maui, !(maui && current_highest));
+        let mut parking = Parking::default();
+        // Maui 3.3.1's selection recounts the usage job by job in priority order, and a
+        // job of negative priority is rejected before any limit: no block stands alone.
+        parking.set_on(throttle.is_some() && !maui && !policy.priority.reject_negative);
         Scheduler {
+            parking,
+            unparked: Vec::new(),
+            changed: Vec::new(),
+            parked_ranks: Vec::new(),
             throttle,
             fairshare,
             cap_lifts_at: None,
@@ -234,13 +253,27 @@ impl Scheduler {
         self.ranking.set_exhaustive(exhaustive);
     }
 
-    /// Iterations decided from priority bounds.
+    /// Judges every queued job against the limits in every iteration, as the definition
+    /// does, instead of setting aside the jobs a hard active limit blocks until their
+    /// credentials' usage moves: the reference parking is tested against. Call it before
+    /// the first iteration.
+    pub fn set_exhaustive_limits(&mut self, exhaustive: bool) {
+        let on = self.parking.is_on() && !exhaustive;
+        self.parking.set_on(on);
+    }
+
     /// Answers every node question by visiting every node (see
     /// `EngineOptions::exhaustive_nodes`).
     pub fn set_exhaustive_nodes(&mut self, exhaustive: bool) {
         self.machine.set_exhaustive(exhaustive);
     }
 
+    /// Times a job blocked by a hard active limit was set aside.
+    pub fn parkings(&self) -> u64 {
+        self.parking.parkings()
+    }
+
+    /// Iterations decided from priority bounds.
     pub fn bounded_iterations(&self) -> u64 {
         self.ranking.bounded_iterations()
     }
@@ -396,6 +429,7 @@ impl Scheduler {
     /// Queue positions in priority order at `now`, highest first.
     pub fn priority_order(&mut self, now: Time, queue: &mut Queue) -> Vec<usize> {
         self.advance_to(now);
+        self.bring_back_all(queue);
         self.prioritize(now, queue);
         self.ranking.current().to_vec()
     }
@@ -451,6 +485,7 @@ impl Scheduler {
     /// the next iteration's selection would find (`inspect … blocked`).
     pub fn explain(&mut self, now: Time, queue: &mut Queue) -> Vec<(usize, Verdict)> {
         self.advance_to(now);
+        self.bring_back_all(queue);
         self.prioritize(now, queue);
         let order = self.ranking.current().to_vec();
         if let Some(t) = &mut self.throttle {
@@ -573,7 +608,8 @@ impl Scheduler {
     ) {
         out.clear();
         self.advance_to(now);
-        self.last_iteration = now;
+        let previous = std::mem::replace(&mut self.last_iteration, now);
+        self.bring_back(previous, queue);
         if queue.len() != self.queue_len_seen {
             self.queue_len_seen = queue.len();
             self.last_change = now;
@@ -1500,6 +1536,11 @@ impl Scheduler {
             t.begin_selection();
         }
         self.cap_lifts_at = None;
+        let parking = self.parking.is_on();
+        if parking {
+            self.parking.count_blocks(&mut self.blocks);
+            self.parked_ranks.clear();
+        }
         let mut soft_only = false;
         for (rank, &pos) in order.iter().enumerate() {
             let verdict = self.judge(&queue[pos], now);
@@ -1528,6 +1569,11 @@ impl Scheduler {
                     if resets {
                         self.ranking.restart_queue_time(job, now);
                     }
+                    let throttle = self.throttle.as_ref().filter(|_| parking);
+                    if let Some(on) = throttle.and_then(|t| t.waits_on(job, &b)) {
+                        self.parking.park(job, b.kind(), on);
+                        self.parked_ranks.push(rank);
+                    }
                 }
                 Verdict::SoftLimit(b) => {
                     count_block(&mut self.blocks, &b);
@@ -1538,6 +1584,11 @@ impl Scheduler {
                 }
                 Verdict::Eligible => job.soft_violation = false,
             }
+        }
+        if !self.parked_ranks.is_empty() {
+            self.ranking.forget_ranks(&self.parked_ranks);
+            self.parked_ranks.clear();
+            self.parking.compact(queue);
         }
         soft_only
     }
@@ -1663,7 +1714,44 @@ impl Scheduler {
             fairshare: &self.fairshare,
             now,
         };
-        self.ranking.prioritize(at, queue);
+        let parked = self.parking.parked();
+        self.ranking.prioritize(at, queue, &self.unparked, parked);
+        self.unparked.clear();
+    }
+
+    /// Brings back the parked jobs whose credentials' usage moved since the last
+    /// iteration, at `previous`: as if each had been found blocked then.
+    fn bring_back(&mut self, previous: Time, queue: &mut Queue) {
+        let Some(t) = &mut self.throttle else { return };
+        let system = t.take_changes(&mut self.changed);
+        if !self.parking.is_on() {
+            return;
+        }
+        let ranking = &mut self.ranking;
+        let mut restart = (self.policy.priority.accrual != AccrualPolicy::Always)
+            .then_some(|job: &mut QueuedJob| ranking.restart_queue_time(job, previous));
+        let (changed, unparked) = (&self.changed, &mut self.unparked);
+        self.parking
+            .release(changed, system, queue, &mut restart, unparked);
+    }
+
+    /// Brings back every parked job, as if each had been found blocked in the last
+    /// iteration, for a look at the whole queue.
+    fn bring_back_all(&mut self, queue: &mut Queue) {
+        let last = self.last_iteration;
+        let ranking = &mut self.ranking;
+        let mut restart = (self.policy.priority.accrual != AccrualPolicy::Always)
+            .then_some(|job: &mut QueuedJob| ranking.restart_queue_time(job, last));
+        self.parking
+            .release_all(queue, &mut restart, &mut self.unparked);
+    }
+
+    /// Brings every queued job's state up to date, parked ones too (their queue time
+    /// restarts lazily): before the queue is looked at from outside.
+    pub fn settle(&mut self, queue: &mut Queue) {
+        self.bring_back_all(queue);
+        self.unparked.clear();
+        self.ranking.forget_keys();
     }
 
     /// Orders the idle queue from priority bounds where the policy allows it

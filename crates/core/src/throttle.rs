@@ -172,6 +172,20 @@ pub struct Throttle {
     /// active / idle limit on it. Checks skip the rest, so unused limits cost nothing.
     active_set: [[bool; Metric::COUNT]; 5],
     idle_set: [[bool; Metric::COUNT]; 5],
+    /// The credentials (kind index, id) whose active usage moved since
+    /// [`Self::take_changes`] last ran (may repeat), and whether the system's did.
+    changed: Vec<(usize, usize)>,
+    system_changed: bool,
+}
+
+/// What a job blocked by a hard active limit was judged against: while the active usage of
+/// each of these stays as it is, the same limit blocks it ([`Throttle::waits_on`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct WaitsOn {
+    /// The job's credentials (by kind index) whose limits were checked up to the block.
+    pub creds: [Option<usize>; 5],
+    /// The system's limits were checked too.
+    pub system: bool,
 }
 
 /// The limit on `metric` for credential (`kind`, `id`) at `scope`: the job's QOS override
@@ -298,7 +312,48 @@ impl Throttle {
             running: HashMap::new(),
             has_idle,
             has_pairs,
+            changed: Vec::new(),
+            system_changed: false,
         })
+    }
+
+    /// When `blocked` (a hard verdict on `job`) is sure to stand until the active usage of
+    /// one of the credentials it was judged against moves: a hard active limit on a metric
+    /// that time alone does not lower (not MAXPS, MAXWC), found before any pair limit.
+    /// The checks up to it read only the usage of the job's credentials of the kinds
+    /// checked until then (and the system's, if it was reached), and the job's amounts and
+    /// the limits never change; every earlier check that passed still passes, and the
+    /// same one breaks, for as long as those usages stay. `None` for any other block.
+    pub(crate) fn waits_on(&self, job: &QueuedJob, blocked: &Blocked) -> Option<WaitsOn> {
+        if blocked.scope != Scope::Active
+            || blocked.level != Level::Hard
+            || matches!(blocked.metric, Metric::Ps | Metric::Wc)
+        {
+            return None;
+        }
+        let last = match blocked.owner {
+            Owner::Cred(kind, _) => kind.index(),
+            Owner::System => CredKind::ALL.len(),
+            Owner::Pair(..) => return None,
+        };
+        let mut on = WaitsOn {
+            system: last == CredKind::ALL.len(),
+            ..WaitsOn::default()
+        };
+        for kind in CredKind::ALL.into_iter().take(last + 1) {
+            if self.active_set[kind.index()].contains(&true) {
+                on.creds[kind.index()] = job.creds.get(kind).get();
+            }
+        }
+        Some(on)
+    }
+
+    /// The credentials whose active usage moved since the last call (kind index, id; in no
+    /// particular order, repeats possible), and whether the system's did.
+    pub(crate) fn take_changes(&mut self, into: &mut Vec<(usize, usize)>) -> bool {
+        into.clear();
+        into.append(&mut self.changed);
+        std::mem::take(&mut self.system_changed)
     }
 
     /// The first per-job limit `job` breaks (SYSTEMMAX*PERJOB, its QOS's `OMAXJ*`).
@@ -700,8 +755,10 @@ impl Throttle {
                 table.resize(i + 1, Usage::default());
             }
             f(&mut table[i]);
+            self.changed.push((kind.index(), i));
         }
         f(&mut self.system_active);
+        self.system_changed = true;
         if self.has_pairs {
             let mut owners: Vec<Owner> = pair_limits(tables, creds)
                 .into_iter()

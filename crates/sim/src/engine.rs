@@ -82,6 +82,10 @@ pub struct EngineOptions {
     /// even one dominated by a candidate that found no room (the same schedule, slower:
     /// the reference the shortcuts are tested against).
     pub exhaustive_nodes: bool,
+    /// Judge every idle job against the limits in every iteration, never setting aside the
+    /// jobs a hard active limit blocks until their credentials' usage moves (the same
+    /// schedule, slower: the reference parking is tested against).
+    pub exhaustive_limits: bool,
 }
 
 /// Runtime predictions for planning (issue 8, item 2).
@@ -133,6 +137,7 @@ impl Default for EngineOptions {
             submission: Submission::Replay,
             exhaustive_priority: false,
             exhaustive_nodes: false,
+            exhaustive_limits: false,
         }
     }
 }
@@ -176,6 +181,9 @@ pub struct RunStats {
     pub iterations: u64,
     /// Iterations that ordered the jobs from priority bounds.
     pub bounded_iterations: u64,
+    /// Times a job blocked by a hard active limit was set aside until its credentials'
+    /// usage moved.
+    pub parkings: u64,
     /// Timed events created (completions and limit passes).
     pub events: u64,
     pub max_queue: usize,
@@ -481,6 +489,7 @@ pub(crate) fn simulate_feed(
     sim.stats.node_busy = sim.scheduler.machine().node_busy();
     sim.stats.limit_blocks = sim.scheduler.limit_blocks();
     sim.stats.bounded_iterations = sim.scheduler.bounded_iterations();
+    sim.stats.parkings = sim.scheduler.parkings();
     sim.hold_the_stuck();
     if options.record_fairshare {
         let end = sim.end_time();
@@ -519,6 +528,7 @@ pub fn simulate_until(
         Collect::default(),
     );
     sim.run();
+    sim.scheduler.settle(&mut sim.queue);
     let running = (sim.base..sim.next_submit)
         .filter(|&i| {
             let e = sim.entry(i);
@@ -556,6 +566,7 @@ impl<'a, S: Sink> Sim<'a, S> {
         let mut scheduler = Scheduler::with_machine(spec, options.pooled, origin, policy);
         scheduler.set_exhaustive_priority(options.exhaustive_priority);
         scheduler.set_exhaustive_nodes(options.exhaustive_nodes);
+        scheduler.set_exhaustive_limits(options.exhaustive_limits);
         if options.record_fairshare {
             scheduler.fairshare_mut().record();
         }
@@ -587,6 +598,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             stats: RunStats {
                 iterations: 0,
                 bounded_iterations: 0,
+                parkings: 0,
                 events: 0,
                 max_queue: 0,
                 max_window,

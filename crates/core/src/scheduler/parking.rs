@@ -1,0 +1,258 @@
+//! Jobs a hard active limit blocks, set aside until that limit can lift.
+//!
+//! A job blocked by a hard active limit on a metric time alone does not lower (MAXJOB,
+//! MAXPROC, MAXNODE, MAXPE, MAXMEM) stays blocked by that same limit for as long as the
+//! active usage of the credentials it was judged against stays as it is
+//! ([`Throttle::waits_on`]), and that usage moves only when one of their jobs starts or
+//! ends. Such a job is *parked*: it leaves the priority order and the selection, where
+//! the full evaluation would find it ineligible every time, until one of those usages
+//! moves. What each iteration would have done to it is done without visiting it: its block
+//! is counted from a tally per kind of limit, and its effective queue time, which restarts
+//! at every iteration it is blocked in (JOBPRIOACCRUALPOLICY), is set to the last of them
+//! when it comes back.
+//!
+//! So an iteration costs what changed (the jobs of the credentials whose usage moved), not
+//! what is queued: on a long queue held back by per-user limits most jobs sit parked.
+//!
+//! [`Throttle::waits_on`]: crate::throttle::Throttle::waits_on
+
+use crate::job::QueuedJob;
+use crate::limits::LimitKind;
+use crate::queue::Queue;
+use crate::throttle::WaitsOn;
+use crate::Time;
+
+/// A parked job's mark: which parking it is (entries of an earlier one are stale), the
+/// tally its block counts in, and what it waits on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ParkedMark {
+    generation: u32,
+    tally: u16,
+    on: WaitsOn,
+}
+
+/// One parked job in the list of a usage it waits on: found again in the queue (ordered
+/// by `(submit, id)`) by binary search.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    submit: Time,
+    id: u64,
+    generation: u32,
+}
+
+/// The parked jobs waiting on one usage. Entries of jobs that came back through another
+/// usage stay until this one moves, or until they outnumber the live ones.
+#[derive(Debug, Clone, Default)]
+struct Waiting {
+    entries: Vec<Entry>,
+    live: usize,
+}
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Parking {
+    on: bool,
+    /// By credential kind index, then credential id.
+    on_cred: [Vec<Waiting>; 5],
+    on_system: Waiting,
+    /// Parked jobs per kind of limit blocking them: each counts one block per iteration.
+    tallies: Vec<(LimitKind, u64)>,
+    parked: usize,
+    /// Parkings so far.
+    parkings: u64,
+    next_generation: u32,
+    /// Lists with more stale entries than live ones since the last [`Self::compact`]:
+    /// (kind index, id), or `None` for the system's.
+    overgrown: Vec<Option<(usize, usize)>>,
+    /// Scratch: the entries of the usages that moved.
+    leaving: Vec<Entry>,
+}
+
+impl Parking {
+    pub(crate) fn set_on(&mut self, on: bool) {
+        self.on = on;
+    }
+
+    #[inline]
+    pub(crate) fn is_on(&self) -> bool {
+        self.on
+    }
+
+    /// How many times a job was parked.
+    pub(crate) fn parkings(&self) -> u64 {
+        self.parkings
+    }
+
+    /// How many queued jobs are parked.
+    #[inline]
+    pub(crate) fn parked(&self) -> usize {
+        self.parked
+    }
+
+    /// Sets `job`, just found blocked by `kind` of limit, aside until one of the usages
+    /// `on` names moves.
+    pub(crate) fn park(&mut self, job: &mut QueuedJob, kind: LimitKind, on: WaitsOn) {
+        debug_assert!(job.parked.is_none(), "job {} parked twice", job.id);
+        let tally = match self.tallies.iter().position(|(k, _)| *k == kind) {
+            Some(t) => t,
+            None => {
+                self.tallies.push((kind, 0));
+                self.tallies.len() - 1
+            }
+        };
+        self.tallies[tally].1 += 1;
+        self.parkings += 1;
+        self.next_generation = self.next_generation.wrapping_add(1);
+        let entry = Entry {
+            submit: job.submit,
+            id: job.id,
+            generation: self.next_generation,
+        };
+        job.parked = Some(ParkedMark {
+            generation: entry.generation,
+            tally: tally as u16,
+            on,
+        });
+        self.parked += 1;
+        for (kind, id) in on.creds.iter().enumerate() {
+            if let Some(id) = *id {
+                let lists = &mut self.on_cred[kind];
+                if lists.len() <= id {
+                    lists.resize_with(id + 1, Waiting::default);
+                }
+                if lists[id].add(entry) {
+                    self.overgrown.push(Some((kind, id)));
+                }
+            }
+        }
+        if on.system && self.on_system.add(entry) {
+            self.overgrown.push(None);
+        }
+    }
+
+    /// Adds the parked jobs' blocks of one iteration to `blocks`.
+    pub(crate) fn count_blocks(&self, blocks: &mut Vec<(LimitKind, u64)>) {
+        for &(kind, n) in self.tallies.iter().filter(|(_, n)| *n > 0) {
+            match blocks.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, m)) => *m += n,
+                None => blocks.push((kind, n)),
+            }
+        }
+    }
+
+    /// Brings back every parked job waiting on a usage that moved (`changed` credentials,
+    /// and the system's if `system_changed`): its queue time restarts at `restart_at` (the
+    /// last iteration it sat out) when `restart` is given, and its position joins
+    /// `unparked`, ascending.
+    pub(crate) fn release(
+        &mut self,
+        changed: &[(usize, usize)],
+        system_changed: bool,
+        queue: &mut Queue,
+        restart: &mut Option<impl FnMut(&mut QueuedJob)>,
+        unparked: &mut Vec<usize>,
+    ) {
+        unparked.clear();
+        if self.parked == 0 {
+            return;
+        }
+        let mut leaving = std::mem::take(&mut self.leaving);
+        leaving.clear();
+        for &(kind, id) in changed {
+            if let Some(w) = self.on_cred[kind].get_mut(id) {
+                leaving.append(&mut w.entries);
+                w.live = 0;
+            }
+        }
+        if system_changed {
+            leaving.append(&mut self.on_system.entries);
+            self.on_system.live = 0;
+        }
+        leaving.sort_unstable_by_key(|e| (e.submit, e.id, e.generation));
+        leaving.dedup_by_key(|e| (e.submit, e.id, e.generation));
+        for e in &leaving {
+            let Some(pos) = find(queue, e) else { continue };
+            let job = &mut queue[pos];
+            self.unpark(job);
+            if let Some(restart) = restart {
+                restart(job);
+            }
+            unparked.push(pos);
+        }
+        self.leaving = leaving;
+    }
+
+    /// Brings back every parked job (see [`Self::release`]).
+    pub(crate) fn release_all(
+        &mut self,
+        queue: &mut Queue,
+        restart: &mut Option<impl FnMut(&mut QueuedJob)>,
+        unparked: &mut Vec<usize>,
+    ) {
+        unparked.clear();
+        if self.parked == 0 {
+            return;
+        }
+        for (pos, job) in queue.iter_mut().enumerate() {
+            if job.parked.take().is_some() {
+                if let Some(restart) = restart {
+                    restart(job);
+                }
+                unparked.push(pos);
+            }
+        }
+        for lists in &mut self.on_cred {
+            lists.clear();
+        }
+        self.on_system = Waiting::default();
+        self.overgrown.clear();
+        self.tallies.clear();
+        self.parked = 0;
+    }
+
+    /// `job` comes back: its tally and its other lists lose it.
+    fn unpark(&mut self, job: &mut QueuedJob) {
+        let mark = job.parked.take().expect("a parked job");
+        self.tallies[mark.tally as usize].1 -= 1;
+        self.parked -= 1;
+        for (kind, id) in mark.on.creds.iter().enumerate() {
+            if let Some(id) = *id {
+                let w = &mut self.on_cred[kind][id];
+                // (The list that moved is empty and counts no one.)
+                w.live = w.live.saturating_sub(1);
+            }
+        }
+        if mark.on.system {
+            self.on_system.live = self.on_system.live.saturating_sub(1);
+        }
+    }
+
+    /// Drops the entries of jobs no longer parked from the lists that have more of them
+    /// than live ones, so that no list outgrows its parked jobs for long.
+    pub(crate) fn compact(&mut self, queue: &Queue) {
+        for list in self.overgrown.drain(..) {
+            let w = match list {
+                Some((kind, id)) => &mut self.on_cred[kind][id],
+                None => &mut self.on_system,
+            };
+            w.entries.retain(|e| find(queue, e).is_some());
+        }
+    }
+}
+
+impl Waiting {
+    /// Adds a live entry; true when the stale ones just came to outnumber the live.
+    fn add(&mut self, entry: Entry) -> bool {
+        self.entries.push(entry);
+        self.live += 1;
+        self.entries.len() == 2 * self.live + 16
+    }
+}
+
+/// The queue position of the job `entry` parked, if it is still parked by that parking.
+fn find(queue: &Queue, entry: &Entry) -> Option<usize> {
+    queue.positions_of(entry.submit, entry.id).find(|&pos| {
+        queue[pos]
+            .parked
+            .is_some_and(|m| m.generation == entry.generation)
+    })
+}
