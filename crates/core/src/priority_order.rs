@@ -69,6 +69,10 @@ pub(crate) struct PriorityOrder {
     last_started: Vec<usize>,
     /// Queued jobs without a key: parked ones ([`Self::forget_ranks`]).
     unkeyed: usize,
+    /// How many keys at the front came from the last order (the rest were added since).
+    carried: usize,
+    /// Scratch of the merge in [`Self::sort_keys`].
+    merged: Vec<Key>,
 }
 
 impl PriorityOrder {
@@ -91,6 +95,8 @@ impl PriorityOrder {
             last_len: 0,
             last_started: Vec::new(),
             unkeyed: 0,
+            carried: 0,
+            merged: Vec::new(),
         }
     }
 
@@ -200,6 +206,7 @@ impl PriorityOrder {
             self.keys.retain_mut(|key| carry(&mut key.pos));
             self.ranked.retain_mut(carry);
         }
+        self.carried = self.keys.len();
         // (After a start over, every job is new: the unparked among them too.)
         let returning = unparked.iter().filter(|&&pos| pos < kept);
         let back = returning.clone().count();
@@ -209,7 +216,8 @@ impl PriorityOrder {
         self.unkeyed -= back;
         self.keys
             .extend(returning.map(|&pos| Key::fresh(pos, &queue[pos])));
-        for (pos, j) in queue.iter().enumerate().skip(kept) {
+        for pos in kept..queue.len() {
+            let j = &queue[pos];
             if j.parked.is_some() {
                 self.unkeyed += 1;
             } else {
@@ -236,6 +244,33 @@ impl PriorityOrder {
             !parked
         });
         self.unkeyed += ranks.len();
+    }
+
+    /// Sorts the keys: those carried from the last order come nearly sorted; the keys
+    /// added after them (new jobs, jobs back from parking: many at once where a user's
+    /// usage moved) are sorted apart and merged in.
+    fn sort_keys(&mut self) {
+        let carried = self.carried.min(self.keys.len());
+        let (old, new) = self.keys.split_at_mut(carried);
+        sort_nearly_sorted(old);
+        new.sort_unstable();
+        if new.is_empty() || old.last() <= new.first() {
+            return;
+        }
+        self.merged.clear();
+        let (mut a, mut b) = (0, carried);
+        while a < carried && b < self.keys.len() {
+            if self.keys[b] < self.keys[a] {
+                self.merged.push(self.keys[b]);
+                b += 1;
+            } else {
+                self.merged.push(self.keys[a]);
+                a += 1;
+            }
+        }
+        self.merged.extend_from_slice(&self.keys[a..carried]);
+        self.merged.extend_from_slice(&self.keys[b..]);
+        std::mem::swap(&mut self.keys, &mut self.merged);
     }
 
     /// Forgets every carried key: the next order evaluates every job afresh.
@@ -306,7 +341,7 @@ impl PriorityOrder {
             self.evaluate_keys(at, queue);
         }
         debug_assert_eq!(self.keys.len() + parked, queue.len(), "a job without a key");
-        sort_nearly_sorted(&mut self.keys);
+        self.sort_keys();
         self.order.extend(self.keys.iter().map(|k| k.pos));
         self.last_len = queue.len();
         self.last_started.clear();

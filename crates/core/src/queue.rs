@@ -39,9 +39,6 @@ pub struct Queue {
     // Boxed on purpose: removals move pointers, not records (see the module's note).
     jobs: VecDeque<Box<QueuedJob>>,
     shapes: VecDeque<Shape>,
-    /// Every job's `(submit, id)`, its place in the order: a job is found by binary search
-    /// over these without reading any record.
-    keys: VecDeque<(Time, u64)>,
 }
 
 impl Queue {
@@ -59,26 +56,22 @@ impl Queue {
 
     pub fn push(&mut self, job: QueuedJob) {
         self.shapes.push_back(Shape::of(&job));
-        self.keys.push_back((job.submit, job.id));
         self.jobs.push_back(Box::new(job));
     }
 
     /// Puts `job` at position `at`, moving the later ones back.
     pub fn insert(&mut self, at: usize, job: QueuedJob) {
         self.shapes.insert(at, Shape::of(&job));
-        self.keys.insert(at, (job.submit, job.id));
         self.jobs.insert(at, Box::new(job));
     }
 
     pub fn remove(&mut self, at: usize) -> QueuedJob {
         self.shapes.remove(at);
-        self.keys.remove(at);
         *self.jobs.remove(at).expect("a position in the queue")
     }
 
     pub fn swap(&mut self, a: usize, b: usize) {
         self.shapes.swap(a, b);
-        self.keys.swap(a, b);
         self.jobs.swap(a, b);
     }
 
@@ -95,12 +88,10 @@ impl Queue {
             // From the back, so that the positions still to remove stay where they were.
             for &pos in sorted.iter().rev() {
                 self.shapes.remove(pos);
-                self.keys.remove(pos);
                 self.jobs.remove(pos);
             }
         } else {
             retain_except(&mut self.shapes, sorted);
-            retain_except(&mut self.keys, sorted);
             retain_except(&mut self.jobs, sorted);
         }
     }
@@ -128,9 +119,9 @@ impl Queue {
     /// being in `(submit, id)` order; a trace may repeat an id).
     pub(crate) fn positions_of(&self, submit: Time, id: u64) -> Range<usize> {
         let key = (submit, id);
-        let first = self.keys.partition_point(|k| *k < key);
-        let same = self.keys.range(first..).take_while(|k| **k == key).count();
-        first..first + same
+        let first = self.jobs.partition_point(|j| (j.submit, j.id) < key);
+        let same = self.jobs.range(first..);
+        first..first + same.take_while(|j| (j.submit, j.id) == key).count()
     }
 
     /// Lays the shapes out as one slice, for [`Self::shapes`].
@@ -209,8 +200,8 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Whatever the queue goes through, each position's shape and key are its job's,
-        /// and the jobs keep their order.
+        /// Whatever the queue goes through, each position's shape is its job's, and the
+        /// jobs keep their order.
         #[test]
         fn shapes_follow_their_jobs(ops in proptest::collection::vec((0u8..4, 0usize..40), 1..80)) {
             let mut queue = Queue::new();
@@ -238,7 +229,6 @@ mod tests {
                 for pos in 0..queue.len() {
                     let j = &queue[pos];
                     proptest::prop_assert_eq!(queue.shapes.get(pos), Some(&Shape::of(j)));
-                    proptest::prop_assert_eq!(queue.keys.get(pos), Some(&(j.submit, j.id)));
                 }
             }
         }

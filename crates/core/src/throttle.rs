@@ -179,13 +179,27 @@ pub struct Throttle {
 }
 
 /// What a job blocked by a hard active limit was judged against: while the active usage of
-/// each of these stays as it is, the same limit blocks it ([`Throttle::waits_on`]).
+/// each of these stays as it is, the same limit blocks it ([`Throttle::waits_on`]). The
+/// job's own credentials of some kinds (bit `k` for kind index `k`), and the system (bit
+/// 5).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct WaitsOn {
-    /// The job's credentials (by kind index) whose limits were checked up to the block.
-    pub creds: [Option<usize>; 5],
-    /// The system's limits were checked too.
-    pub system: bool,
+pub(crate) struct WaitsOn(u8);
+
+impl WaitsOn {
+    const SYSTEM: u8 = 1 << 5;
+
+    /// The credentials of `job` it names: (kind index, id).
+    pub fn creds(self, job: &QueuedJob) -> impl Iterator<Item = (usize, usize)> + '_ {
+        CredKind::ALL.into_iter().filter_map(move |kind| {
+            let named = self.0 & (1 << kind.index()) != 0;
+            let id = job.creds.get(kind).get().filter(|_| named)?;
+            Some((kind.index(), id))
+        })
+    }
+
+    pub fn system(self) -> bool {
+        self.0 & Self::SYSTEM != 0
+    }
 }
 
 /// The limit on `metric` for credential (`kind`, `id`) at `scope`: the job's QOS override
@@ -336,16 +350,18 @@ impl Throttle {
             Owner::System => CredKind::ALL.len(),
             Owner::Pair(..) => return None,
         };
-        let mut on = WaitsOn {
-            system: last == CredKind::ALL.len(),
-            ..WaitsOn::default()
+        let mut on = if last == CredKind::ALL.len() {
+            WaitsOn::SYSTEM
+        } else {
+            0
         };
         for kind in CredKind::ALL.into_iter().take(last + 1) {
-            if self.active_set[kind.index()].contains(&true) {
-                on.creds[kind.index()] = job.creds.get(kind).get();
+            let limited = self.active_set[kind.index()].contains(&true);
+            if limited && job.creds.get(kind).get().is_some() {
+                on |= 1 << kind.index();
             }
         }
-        Some(on)
+        Some(WaitsOn(on))
     }
 
     /// The credentials whose active usage moved since the last call (kind index, id; in no

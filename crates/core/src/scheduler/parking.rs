@@ -113,18 +113,16 @@ impl Parking {
             on,
         });
         self.parked += 1;
-        for (kind, id) in on.creds.iter().enumerate() {
-            if let Some(id) = *id {
-                let lists = &mut self.on_cred[kind];
-                if lists.len() <= id {
-                    lists.resize_with(id + 1, Waiting::default);
-                }
-                if lists[id].add(entry) {
-                    self.overgrown.push(Some((kind, id)));
-                }
+        for (kind, id) in on.creds(job) {
+            let lists = &mut self.on_cred[kind];
+            if lists.len() <= id {
+                lists.resize_with(id + 1, Waiting::default);
+            }
+            if lists[id].add(entry) {
+                self.overgrown.push(Some((kind, id)));
             }
         }
-        if on.system && self.on_system.add(entry) {
+        if on.system() && self.on_system.add(entry) {
             self.overgrown.push(None);
         }
     }
@@ -214,14 +212,12 @@ impl Parking {
         let mark = job.parked.take().expect("a parked job");
         self.tallies[mark.tally as usize].1 -= 1;
         self.parked -= 1;
-        for (kind, id) in mark.on.creds.iter().enumerate() {
-            if let Some(id) = *id {
-                let w = &mut self.on_cred[kind][id];
-                // (The list that moved is empty and counts no one.)
-                w.live = w.live.saturating_sub(1);
-            }
+        for (kind, id) in mark.on.creds(job) {
+            let w = &mut self.on_cred[kind][id];
+            // (The list that moved is empty and counts no one.)
+            w.live = w.live.saturating_sub(1);
         }
-        if mark.on.system {
+        if mark.on.system() {
             self.on_system.live = self.on_system.live.saturating_sub(1);
         }
     }
