@@ -61,19 +61,19 @@ fn workload() -> impl Strategy<Value = Vec<Job>> {
 
 /// A maui.cfg with limits of every owner (user DEFAULT and own, group, class, class per
 /// user, system, a QOS override), on parkable metrics and on outstanding time, soft and
-/// hard, idle limits beside them, each accrual policy and priorities that move with
-/// queue time.
+/// hard, idle limits beside them, each accrual policy, priorities that move with queue
+/// time, and preemption (requeued jobs re-enter the queue in its middle).
 fn config() -> impl Strategy<Value = String> {
     (
         (0u32..4, 1u32..5, 2u32..20, 0u32..3),
         (0u32..3, 0u32..3, 0u32..3, 0u32..3),
-        (0usize..3, 0usize..3, 0u32..200, 0u32..3),
+        (0usize..3, 0usize..3, 0u32..200, 0u32..3, 0usize..3),
     )
         .prop_map(
             |(
                 (user_jobs, soft_jobs, user_procs, idle),
                 (own, group, class, system),
-                (accrual, backfill, xfactor, spv),
+                (accrual, backfill, xfactor, spv, preemption),
             )| {
                 let accrual = ["QUEUEPOLICY", "ALWAYS", "FULLPOLICY"][accrual];
                 let backfill = ["FIRSTFIT", "BESTFIT", "NONE"][backfill];
@@ -114,13 +114,22 @@ fn config() -> impl Strategy<Value = String> {
                     _ => {}
                 }
                 cfg.push_str("QOSCFG[fast] OMAXJOB=4\n");
+                if preemption > 0 {
+                    let policy = ["REQUEUE", "SUSPEND"][preemption - 1];
+                    cfg.push_str(&format!(
+                        "PREEMPTPOLICY {policy}\nQOSWEIGHT 1\n\
+                         CLASSCFG[c0] QDEF=low\nCLASSCFG[c1] QDEF=high\n\
+                         QOSCFG[low] QFLAGS=PREEMPTEE\n\
+                         QOSCFG[high] QFLAGS=PREEMPTOR PRIORITY=1000\n"
+                    ));
+                }
                 cfg
             },
         )
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(600))]
+    #![proptest_config(ProptestConfig::with_cases(1500))]
 
     #[test]
     fn parking_schedules_as_judging_every_job(
@@ -202,5 +211,43 @@ fn parking_runs_and_agrees_on_a_long_queue() {
             .map(|(_, n)| n)
             .sum();
         assert!(hard > stats.parkings, "blocks counted while parked");
+    }
+}
+
+/// Preemption beside parking: preempted jobs re-enter the queue in its middle (REQUEUE) or
+/// wait suspended, and the priority order rebuilds its keys around the parked jobs.
+#[test]
+fn parking_agrees_where_preemption_requeues_jobs() {
+    let jobs: Vec<Job> = (0..240u64)
+        .map(|i| {
+            let procs = [2, 4, 1, 8, 3][i as usize % 5];
+            let runtime = 120 + (i * 211) % 900;
+            Job::synthetic(
+                i + 1,
+                (i as i64) * 7,
+                runtime as i64,
+                runtime as i64 + 60,
+                procs,
+            )
+        })
+        .collect();
+    for policy in ["REQUEUE", "SUSPEND"] {
+        let cfg = format!(
+            "USERCFG[DEFAULT] MAXJOB=2,3 MAXPROC=8,10\nXFACTORWEIGHT 10\nQUEUETIMEWEIGHT 1\n\
+             PREEMPTPOLICY {policy}\nQOSWEIGHT 1\nCLASSCFG[c0] QDEF=low\n\
+             CLASSCFG[c1] QDEF=high\nQOSCFG[low] QFLAGS=PREEMPTEE\n\
+             QOSCFG[high] QFLAGS=PREEMPTOR PRIORITY=1000\n"
+        );
+        for order in [EventOrder::PerInstant, EventOrder::PerEvent] {
+            let (parked, stats) = run(&cfg, &jobs, order, false);
+            let (judged, judged_stats) = run(&cfg, &jobs, order, true);
+            let preempted: u32 = parked.iter().map(|o| o.preemptions).sum();
+            assert!(
+                preempted > 0 && stats.parkings > 0,
+                "{policy}: nothing to compare"
+            );
+            assert_eq!(parked, judged, "{policy}");
+            assert_eq!(stats.limit_blocks, judged_stats.limit_blocks, "{policy}");
+        }
     }
 }
