@@ -7,7 +7,7 @@
 # directory first; nothing under ../shared changes.
 #
 # Usage: scripts/maui-cases.sh MAUI_BUILD_DIR [config...]   (configs: standing, preempt, oldlimits,
-#        exactnode;
+#        idlesoft, exactnode;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)

@@ -142,13 +142,14 @@ pub struct PerCredLimit {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Limits {
     pub active: [Option<LimitPair>; Metric::COUNT],
-    pub idle: [Option<u64>; Metric::COUNT],
+    /// Idle limits (`MAXIJOB=2,4`): the soft value holds in the first pass's selection.
+    pub idle: [Option<LimitPair>; Metric::COUNT],
     /// Per-job limits: SYSTEMMAXPROCPERJOB & co. on the system object.
     pub per_job: [Option<u64>; Metric::COUNT],
     /// QOS override limits: `OMAX*`, `OMAXI*`, `OMAXJ*`. For a job of this QOS they replace
     /// the limit of that type for every credential of the job.
     pub override_active: [Option<LimitPair>; Metric::COUNT],
-    pub override_idle: [Option<u64>; Metric::COUNT],
+    pub override_idle: [Option<LimitPair>; Metric::COUNT],
     pub override_per_job: [Option<u64>; Metric::COUNT],
     pub per_cred: Vec<PerCredLimit>,
 }
@@ -185,26 +186,12 @@ impl Serialize for Limits {
     /// As maui.cfg names them: `{"MAXJOB": [2, 4], "MAXIJOB": 3, "OMAXNODE": 64}`.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(None)?;
-        for (prefix, table) in [("", &self.active), ("O", &self.override_active)] {
-            for (m, v) in Metric::ALL.iter().zip(table) {
-                if let Some(v) = v {
-                    map.serialize_entry(&format!("{prefix}{}", Scope::Active.limit_name(*m)), v)?;
-                }
-            }
-        }
-        let singles = [
-            ("", Scope::Idle, &self.idle),
-            ("", Scope::PerJob, &self.per_job),
-            ("O", Scope::Idle, &self.override_idle),
-            ("O", Scope::PerJob, &self.override_per_job),
-        ];
-        for (prefix, scope, table) in singles {
-            for (m, v) in Metric::ALL.iter().zip(table) {
-                if let Some(v) = v {
-                    map.serialize_entry(&format!("{prefix}{}", scope.limit_name(*m)), v)?;
-                }
-            }
-        }
+        entries(&mut map, "", Scope::Active, &self.active)?;
+        entries(&mut map, "O", Scope::Active, &self.override_active)?;
+        entries(&mut map, "", Scope::Idle, &self.idle)?;
+        entries(&mut map, "", Scope::PerJob, &self.per_job)?;
+        entries(&mut map, "O", Scope::Idle, &self.override_idle)?;
+        entries(&mut map, "O", Scope::PerJob, &self.override_per_job)?;
         for p in &self.per_cred {
             let who = match p.id {
                 Some(id) => format!("{}:{}", p.kind.label().to_uppercase(), id.0),
@@ -215,6 +202,21 @@ impl Serialize for Limits {
         }
         map.end()
     }
+}
+
+/// The limits of one table that are set, each under its maui.cfg name.
+fn entries<M: SerializeMap, T: Serialize>(
+    map: &mut M,
+    prefix: &str,
+    scope: Scope,
+    table: &[Option<T>],
+) -> Result<(), M::Error> {
+    for (m, v) in Metric::ALL.iter().zip(table) {
+        if let Some(v) = v {
+            map.serialize_entry(&format!("{prefix}{}", scope.limit_name(*m)), v)?;
+        }
+    }
+    Ok(())
 }
 
 /// Whose usage a limit compares against.
@@ -302,14 +304,16 @@ impl Blocked {
 }
 
 impl LimitKind {
-    /// `user MAXJOB`, `class MAXJOB[USER]`, `system MAXJPROC`, `user MAXJOB (soft)`.
+    /// `user MAXJOB`, `class MAXJOB[USER]`, `system MAXJPROC`, `user MAXJOB (soft)`,
+    /// `user MAXIJOB (soft)`.
     pub fn label(&self) -> String {
         let who = self.kind.map_or("system", CredKind::label);
         let mut name = self.scope.limit_name(self.metric);
         if let Some(per) = self.per {
             name = format!("{name}[{}]", per.label().to_uppercase());
         }
-        let soft = if self.scope == Scope::Active && self.level == Level::Soft {
+        let counted = matches!(self.scope, Scope::Active | Scope::Idle);
+        let soft = if counted && self.level == Level::Soft {
             " (soft)"
         } else {
             ""

@@ -34,7 +34,8 @@ pub enum Semantics {
     #[default]
     Maui,
     /// Maui 3.3.1 with its defects too, to reproduce a site's Maui exactly: GREEDY starts
-    /// nothing in backfill.
+    /// nothing in backfill, chunking counts only jobs a window can hold, and a group,
+    /// account, QOS or class is held to its DEFAULT's idle limits only if it sets one itself.
     Maui331,
     /// The research simulators' EASY reading (pyss, Alea, Batsim): after the priority
     /// pass reserves, FIRSTFIT backfills in priority order, nodes in table order.

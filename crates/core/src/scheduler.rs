@@ -200,7 +200,10 @@ impl Scheduler {
             }
             policy.system_limits.drop_metric(Metric::Mem);
         }
-        let throttle = Throttle::new(&policy.creds, &policy.system_limits);
+        let mut throttle = Throttle::new(&policy.creds, &policy.system_limits);
+        if let Some(t) = &mut throttle {
+            t.set_defaults_idle_need_own(policy.semantics == Semantics::Maui331);
+        }
         let fairshare = Fairshare::new(&policy.fairshare, &policy.creds, origin);
         let bounded = may_bound_priorities(&policy, throttle.is_some(), &fairshare);
         // A suspended job resumes on its own nodes only: they must be followed one by one.

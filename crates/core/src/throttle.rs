@@ -176,6 +176,10 @@ pub struct Throttle {
     /// [`Self::take_changes`] last ran (may repeat), and whether the system's did.
     changed: Vec<(usize, usize)>,
     system_changed: bool,
+    /// Maui 3.3.1: a group, account, QOS or class is held to its kind's DEFAULT idle limits
+    /// only if its own object sets an idle limit (MJob.c `MJobCheckLimits` skips a
+    /// credential without an idle policy of its own, which only users always have).
+    defaults_idle_need_own: bool,
 }
 
 /// What a job blocked by a hard active limit was judged against: while the active usage of
@@ -218,8 +222,8 @@ fn lookup(
         match (scope, overriding) {
             (Scope::Active, false) => l.active[m].map(|p| p.at(level)),
             (Scope::Active, true) => l.override_active[m].map(|p| p.at(level)),
-            (Scope::Idle, false) => l.idle[m],
-            (Scope::Idle, true) => l.override_idle[m],
+            (Scope::Idle, false) => l.idle[m].map(|p| p.at(level)),
+            (Scope::Idle, true) => l.override_idle[m].map(|p| p.at(level)),
             (Scope::PerJob, false) => l.per_job[m],
             (Scope::PerJob, true) => l.override_per_job[m],
             (Scope::FsCap | Scope::FsRelativeCap | Scope::NegativePriority, _) => None,
@@ -328,7 +332,13 @@ impl Throttle {
             has_pairs,
             changed: Vec::new(),
             system_changed: false,
+            defaults_idle_need_own: false,
         })
+    }
+
+    /// Reads DEFAULT idle limits as Maui 3.3.1 does (see `defaults_idle_need_own`).
+    pub(crate) fn set_defaults_idle_need_own(&mut self, on: bool) {
+        self.defaults_idle_need_own = on;
     }
 
     /// When `blocked` (a hard verdict on `job`) is sure to stand until the active usage of
@@ -398,8 +408,9 @@ impl Throttle {
     }
 
     /// Where `job` stands in this selection, taken in priority order: blocked by a hard
-    /// active or an idle limit (not eligible), or eligible (it joins the idle usage) and
-    /// within or over its soft limits.
+    /// active or idle limit (not eligible), or eligible (it joins the idle usage) and
+    /// within its soft active and idle limits (it joins the soft level's idle usage too)
+    /// or over one.
     pub(crate) fn judge(
         &mut self,
         tables: &CredTables,
@@ -417,9 +428,19 @@ impl Throttle {
         if self.has_idle {
             self.idle.add(job, &amounts);
         }
-        match self.active_break(tables, system, job, &amounts, Level::Soft, now) {
+        // The soft level counts its own idle usage: the jobs within every soft limit
+        // (3.3.1's soft selection, `MQueueSelectAllJobs`).
+        let soft = self
+            .active_break(tables, system, job, &amounts, Level::Soft, now)
+            .or_else(|| self.idle_break(tables, system, job, &amounts, Level::Soft));
+        match soft {
             Some(b) => Verdict::SoftLimit(b),
-            None => Verdict::Eligible,
+            None => {
+                if self.has_idle {
+                    self.soft_idle.add(job, &amounts);
+                }
+                Verdict::Eligible
+            }
         }
     }
 
@@ -545,7 +566,12 @@ impl Throttle {
             let at = Test::new(Scope::Idle, level, Owner::System, Source::Own);
             Metric::ALL.into_iter().find_map(|metric| {
                 let m = metric as usize;
-                at.breaks(metric, idle.system[m], amounts[m], system.idle[m]?)
+                at.breaks(
+                    metric,
+                    idle.system[m],
+                    amounts[m],
+                    system.idle[m]?.at(level),
+                )
             })
         })
     }
@@ -576,6 +602,9 @@ impl Throttle {
                 else {
                     continue;
                 };
+                if source == Source::Default && self.skips_default_idle(tables, kind, id, scope) {
+                    continue;
+                }
                 let at = Test::new(scope, level, Owner::Cred(kind, id), source);
                 let found = at.breaks(
                     metric,
@@ -589,6 +618,21 @@ impl Throttle {
             }
         }
         None
+    }
+
+    /// Whether 3.3.1 would not hold credential (`kind`, `id`) to its DEFAULT's idle limits:
+    /// it is no user and its own object sets none.
+    fn skips_default_idle(
+        &self,
+        tables: &CredTables,
+        kind: CredKind,
+        id: CredId,
+        scope: Scope,
+    ) -> bool {
+        self.defaults_idle_need_own
+            && scope == Scope::Idle
+            && kind != CredKind::User
+            && tables.own(kind, id).limits.idle.iter().all(Option::is_none)
     }
 
     /// When `blocked`, a block on an outstanding-time limit (MAXPS, MAXWC), lifts by time

@@ -35,6 +35,10 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     // JOBNODEMATCHPOLICY EXACTNODE on 8 four-processor nodes (scripts/maui-cases.sh
     // exactnode): 3.3.1 runs only part of these traces (reports/MAUI-AGREEMENT.md).
     ("exactnode", [95.4, 96.3, 93.4]),
+    // Soft idle limits, per user and old-style per group (scripts/maui-cases.sh idlesoft),
+    // under `maui-3.3.1`: 3.3.1 holds a group to GROUPCFG[DEFAULT]'s idle limits only when
+    // the group sets one of its own.
+    ("idlesoft", [100.0, 100.0, 100.0]),
 ];
 
 /// The shared cases (the build script ignores these tests where they are absent).
@@ -96,11 +100,13 @@ fn agreement(case: &Path, semantics: Semantics) -> f64 {
     100.0 * same as f64 / maui.len() as f64
 }
 
-/// GREEDY and chunking are the policies whose 3.3.1 behaviour is not the default (3.3.1's
-/// GREEDY backfills nothing; its chunking never keeps processors for a job wider than
-/// them): their cases are compared with `maui-3.3.1`, the others with `maui`.
+/// GREEDY, chunking and DEFAULT idle limits are where 3.3.1's behaviour is not the default
+/// (3.3.1's GREEDY backfills nothing; its chunking never keeps processors for a job wider
+/// than them; it holds a group, account, QOS or class to its DEFAULT's idle limits only if
+/// that credential sets an idle limit itself): their cases are compared with `maui-3.3.1`,
+/// the others with `maui`.
 fn semantics_for(config: &str) -> Semantics {
-    if config == "greedy" || config == "chunk" {
+    if matches!(config, "greedy" | "chunk" | "idlesoft") {
         Semantics::Maui331
     } else {
         Semantics::Maui
@@ -144,7 +150,7 @@ fn every_shared_case_agrees_at_least_as_recorded() {
 
 /// mauisim's own cases (`tests/maui_cases`, made by `scripts/maui-cases.sh` with the shared
 /// harness from the real Maui 3.3.1): a standing reservation, QOS preemption, the
-/// old-style limit parameters, and JOBNODEMATCHPOLICY EXACTNODE.
+/// old-style limit parameters, JOBNODEMATCHPOLICY EXACTNODE and soft idle limits.
 #[test]
 fn own_cases_agree_at_least_as_recorded() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/maui_cases");
@@ -165,11 +171,22 @@ fn own_cases_agree_at_least_as_recorded() {
     }
     assert_eq!(
         seen,
-        12,
-        "the standing-reservation, preemption, old-style limit and EXACTNODE cases are in {}",
+        15,
+        "the standing-reservation, preemption, old-style limit, EXACTNODE and soft idle \
+         cases are in {}",
         dir.display()
     );
     assert!(below.is_empty(), "agreement fell: {below:?}");
+}
+
+/// Group DEFAULT idle limits bind every group by default, as the guide has DEFAULT
+/// objects do; `maui-3.3.1` reproduces 3.3.1, which ignores them for a group without an
+/// idle limit of its own (the own case where it shows).
+#[test]
+fn default_idle_limits_follow_the_guide_by_default_and_3_3_1_on_request() {
+    let case = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/maui_cases/idlesoft-s3");
+    assert_eq!(agreement(&case, Semantics::Maui331), 100.0);
+    assert!(agreement(&case, Semantics::Maui) < 80.0);
 }
 
 /// The option that reproduces 3.3.1's GREEDY really differs from the default, which

@@ -562,3 +562,49 @@ fn maui_freezes_the_queue_time_of_a_job_its_running_jobs_hold() {
     // R ends at 110: J is let through again, with all of its 105 s.
     assert_eq!(selected(111, Semantics::Maui), Some(105));
 }
+
+/// A soft idle limit (`MAXIJOB=1,3`, as 3.3.1 reads it) counts only the jobs within every
+/// soft limit: C, the second idle job of u, is over it and waits for the second pass, so
+/// at 100 E (user v) starts beside B where C would have been reserved, and C waits for E's
+/// end at 400. With a hard MAXIJOB alone C is reserved at 100 and starts at 200.
+#[test]
+fn a_soft_idle_limit_leaves_the_job_beyond_it_to_the_second_pass() {
+    let specs = [
+        (1, 0, 100, 4, "x", "g", ""),
+        (2, 1, 100, 2, "u", "g", ""),
+        (3, 1, 100, 4, "u", "g", ""),
+        (4, 1, 300, 2, "v", "g", ""),
+    ];
+    let (soft, stats) = run(&world("USERCFG[DEFAULT] MAXIJOB=1,3\n", &specs), 4);
+    assert_eq!(starts(&soft), [0, 100, 400, 100]);
+    let labels: Vec<String> = stats.limit_blocks.iter().map(|(k, _)| k.label()).collect();
+    assert_eq!(labels, ["user MAXIJOB (soft)"]);
+    let (hard, _) = run(&world("USERCFG[DEFAULT] MAXIJOB=3\n", &specs), 4);
+    assert_eq!(starts(&hard), [0, 100, 200, 300]);
+    // The old-style parameters say the same.
+    let old = "SMAXJOBQUEUEDPERUSERCOUNT 1\nMAXJOBQUEUEDPERUSERCOUNT 3\n";
+    assert_eq!(starts(&run(&world(old, &specs), 4).0), [0, 100, 400, 100]);
+}
+
+/// `GROUPCFG[DEFAULT] MAXIJOB=1` holds every group by default (the guide's DEFAULT object):
+/// A starts, B is the one eligible job of g and is reserved, and C, over the limit, may not
+/// backfill. Maui 3.3.1 (`maui-3.3.1`) holds a group to its DEFAULT's idle limits only if
+/// the group sets an idle limit itself: g sets none, so C backfills at once; once g sets one
+/// (MAXINODE), the DEFAULT MAXIJOB holds it there too.
+#[test]
+fn default_idle_limits_hold_a_group_in_3_3_1_only_with_one_of_its_own() {
+    let specs = [
+        (1, 0, HOUR, 3, "a", "g", ""),
+        (2, 0, HOUR, 2, "b", "g", ""),
+        (3, 0, HOUR, 1, "c", "g", ""),
+    ];
+    let default_only = "GROUPCFG[DEFAULT] MAXIJOB=1\n";
+    let held = [(1, Some(0)), (2, None), (3, None)];
+    let (guide, _) = run_until(default_only, &specs, 4, Semantics::Maui, 1);
+    assert_eq!(guide, held);
+    let (maui, _) = run_until(default_only, &specs, 4, Semantics::Maui331, 1);
+    assert_eq!(maui, [(1, Some(0)), (2, None), (3, Some(0))]);
+    let own = "GROUPCFG[DEFAULT] MAXIJOB=1\nGROUPCFG[g] MAXINODE=100\n";
+    let (maui, _) = run_until(own, &specs, 4, Semantics::Maui331, 1);
+    assert_eq!(maui, held);
+}

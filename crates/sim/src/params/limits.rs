@@ -139,7 +139,8 @@ fn limit_pair(
     Ok(pair)
 }
 
-/// A single (hard) value: idle and per-job limits have no soft value (guide 6.2.3).
+/// A single (hard) value: per-job limits have no soft value. (Idle limits do in 3.3.1,
+/// though guide 6.2.3 says a soft one is ignored: its soft selection holds jobs to it.)
 fn hard_only(
     what: &str,
     metric: Metric,
@@ -150,7 +151,7 @@ fn hard_only(
     let pair = limit_pair(what, metric, text, at, warnings)?;
     if pair.soft != pair.hard {
         warnings.push(format!(
-            "{at}: warning: {what}: idle and per-job limits take one value; soft {} ignored, using {}",
+            "{at}: warning: {what}: per-job limits take one value; soft {} ignored, using {}",
             pair.soft, pair.hard
         ));
     }
@@ -228,11 +229,11 @@ pub(crate) fn credential_limit(
                 Some(limit_pair(&what, limit.metric, &attr.value, at, warnings)?)
         }
         (Scope::Idle, false, _) => {
-            limits.idle[m] = Some(hard_only(&what, limit.metric, &attr.value, at, warnings)?)
+            limits.idle[m] = Some(limit_pair(&what, limit.metric, &attr.value, at, warnings)?)
         }
         (Scope::Idle, true, _) => {
             limits.override_idle[m] =
-                Some(hard_only(&what, limit.metric, &attr.value, at, warnings)?)
+                Some(limit_pair(&what, limit.metric, &attr.value, at, warnings)?)
         }
         (Scope::PerJob, _, _) => {
             limits.override_per_job[m] =
@@ -288,7 +289,7 @@ pub(crate) fn system_cfg(
             Scope::Active => {
                 limits.active[m] = Some(limit_pair(&what, limit.metric, &attr.value, at, w)?)
             }
-            _ => limits.idle[m] = Some(hard_only(&what, limit.metric, &attr.value, at, w)?),
+            _ => limits.idle[m] = Some(limit_pair(&what, limit.metric, &attr.value, at, w)?),
         }
     }
     Ok(())
@@ -461,7 +462,7 @@ mod tests {
         let c = load(
             "USERCFG[steve] MAXJOB=2,4 MAXNODE=30 MAXIJOB=3 MAXWC=2:00:00,4:00:00\n\
              USERCFG[DEFAULT] MAXPROC=8,4\n\
-             QOSCFG[hiprio] MAXJOB=3 OMAXNODE=64 OMAXIJOB=9 OMAXJPROC=128\n\
+             QOSCFG[hiprio] MAXJOB=3 OMAXNODE=64 OMAXIJOB=9 OMAXJPROC=128 OMAXIPROC=4,8\n\
              CLASSCFG[fast] MAXJOB[GROUP]=5 MAXPROC[USER:steve]=3 MAXNODEPERUSER=7\n\
              SYSTEMCFG MAXJOB=100 MAXIPROC=500\nSYSTEMMAXPROCPERJOB 64\n\
              SYSTEMMAXJOBWALLTIME 1:00:00:00\nSYSTEMMAXPROCSECONDPERJOB 360000\n",
@@ -477,7 +478,7 @@ mod tests {
             steve.active[Metric::Node as usize],
             Some(LimitPair::both(30))
         );
-        assert_eq!(steve.idle[Metric::Job as usize], Some(3));
+        assert_eq!(steve.idle[Metric::Job as usize], Some(LimitPair::both(3)));
         assert_eq!(
             steve.active[Metric::Wc as usize],
             Some(LimitPair {
@@ -500,7 +501,16 @@ mod tests {
             hiprio.override_active[Metric::Node as usize],
             Some(LimitPair::both(64))
         );
-        assert_eq!(hiprio.override_idle[Metric::Job as usize], Some(9));
+        assert_eq!(
+            hiprio.override_idle[Metric::Job as usize],
+            Some(LimitPair::both(9))
+        );
+        // Idle limits take a soft value too, as 3.3.1 reads them.
+        let four_eight = LimitPair { soft: 4, hard: 8 };
+        assert_eq!(
+            hiprio.override_idle[Metric::Proc as usize],
+            Some(four_eight)
+        );
         assert_eq!(hiprio.override_per_job[Metric::Proc as usize], Some(128));
         let fast = &creds.objects(CredKind::Class)["fast"].per_cred;
         assert_eq!(
@@ -521,7 +531,10 @@ mod tests {
             system.active[Metric::Job as usize],
             Some(LimitPair::both(100))
         );
-        assert_eq!(system.idle[Metric::Proc as usize], Some(500));
+        assert_eq!(
+            system.idle[Metric::Proc as usize],
+            Some(LimitPair::both(500))
+        );
         assert_eq!(system.per_job[Metric::Proc as usize], Some(64));
         assert_eq!(system.per_job[Metric::Wc as usize], Some(86400));
         assert_eq!(system.per_job[Metric::Ps as usize], Some(360000));

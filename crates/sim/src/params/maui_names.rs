@@ -477,18 +477,6 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "SIMWORKLOADTRACEFILE",
         "Maui simulation: workload trace; mauisim TRACE argument",
     ),
-    schedules(
-        "SMAXJOBQUEUEDPERACCOUNTCOUNT",
-        "old-style soft idle job limit, ACCOUNTCFG[DEFAULT] MAXIJOB",
-    ),
-    schedules(
-        "SMAXJOBQUEUEDPERGROUPCOUNT",
-        "old-style soft idle job limit, GROUPCFG[DEFAULT] MAXIJOB",
-    ),
-    schedules(
-        "SMAXJOBQUEUEDPERUSERCOUNT",
-        "old-style soft idle job limit, USERCFG[DEFAULT] MAXIJOB",
-    ),
     no_effect(
         "SMAXPEPERUSERCOUNT",
         "ignored by 3.3.1: never parsed (old soft per-user MAXPE)",

@@ -2030,7 +2030,7 @@ mod tests {
         assert!(q.no_backfill);
         assert_eq!(
             q.limits.override_idle[mauisim_core::Metric::Job as usize],
-            Some(0)
+            Some(mauisim_core::LimitPair::both(0))
         );
         assert_eq!(
             q.limits.override_active[mauisim_core::Metric::Job as usize],

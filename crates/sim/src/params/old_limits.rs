@@ -54,6 +54,7 @@ const NAMES: &[(&str, CredKind, bool, Metric, Sets)] = {
         ("SMAXPROCSECONDPERUSERCOUNT", User, false, Ps, Soft),
         ("MAXPROCSECONDPERUSERPOLICY", User, false, Ps, Policy),
         ("MAXJOBQUEUEDPERUSERCOUNT", User, true, Job, Hard),
+        ("SMAXJOBQUEUEDPERUSERCOUNT", User, true, Job, Soft),
         ("MAXJOBQUEUEDPERUSERPOLICY", User, true, Job, Policy),
         ("MAXJOBPERGROUPCOUNT", Group, false, Job, Hard),
         ("SMAXJOBPERGROUPCOUNT", Group, false, Job, Soft),
@@ -65,6 +66,7 @@ const NAMES: &[(&str, CredKind, bool, Metric, Sets)] = {
         ("SMAXPROCSECONDPERGROUPCOUNT", Group, false, Ps, Soft),
         ("MAXPROCSECONDPERGROUPPOLICY", Group, false, Ps, Policy),
         ("MAXJOBQUEUEDPERGROUPCOUNT", Group, true, Job, Hard),
+        ("SMAXJOBQUEUEDPERGROUPCOUNT", Group, true, Job, Soft),
         ("MAXJOBQUEUEDPERGROUPPOLICY", Group, true, Job, Policy),
         ("MAXJOBPERACCOUNTCOUNT", Account, false, Job, Hard),
         ("SMAXJOBPERACCOUNTCOUNT", Account, false, Job, Soft),
@@ -76,6 +78,7 @@ const NAMES: &[(&str, CredKind, bool, Metric, Sets)] = {
         ("SMAXPROCSECONDPERACCOUNTCOUNT", Account, false, Ps, Soft),
         ("MAXPROCSECONDPERACCOUNTPOLICY", Account, false, Ps, Policy),
         ("MAXJOBQUEUEDPERACCOUNTCOUNT", Account, true, Job, Hard),
+        ("SMAXJOBQUEUEDPERACCOUNTCOUNT", Account, true, Job, Soft),
         ("MAXJOBQUEUEDPERACCOUNTPOLICY", Account, true, Job, Policy),
     ]
 };
@@ -143,7 +146,7 @@ pub(super) fn settle(c: &mut SimConfig) {
         let limits = &mut c.credentials.object_mut(l.kind, DEFAULT).settings.limits;
         let m = l.metric as usize;
         if l.idle {
-            limits.idle[m].get_or_insert(hard);
+            limits.idle[m].get_or_insert(LimitPair { soft, hard });
         } else {
             limits.active[m].get_or_insert(LimitPair { soft, hard });
         }
@@ -191,7 +194,14 @@ mod tests {
             })
         );
         let idle = defaults("MAXJOBQUEUEDPERACCOUNTCOUNT 3\n", CredKind::Account);
-        assert_eq!(idle.idle[Metric::Job as usize], Some(3));
+        assert_eq!(idle.idle[Metric::Job as usize], Some(LimitPair::both(3)));
+        // The soft idle forms: the soft value holds in the first pass's selection.
+        let text = "SMAXJOBQUEUEDPERUSERCOUNT 2\nMAXJOBQUEUEDPERUSERCOUNT 5\n";
+        let idle = defaults(text, CredKind::User);
+        let two_five = LimitPair { soft: 2, hard: 5 };
+        assert_eq!(idle.idle[Metric::Job as usize], Some(two_five));
+        let idle = defaults("SMAXJOBQUEUEDPERGROUPCOUNT 4\n", CredKind::Group);
+        assert_eq!(idle.idle[Metric::Job as usize], Some(LimitPair::both(4)));
     }
 
     /// 3.3.1 squares a DEFAULT limit after reading the file: a soft value alone, or above

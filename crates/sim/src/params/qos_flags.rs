@@ -173,7 +173,7 @@ pub(super) fn apply(
                     qos.limits.override_active[m as usize] = Some(LimitPair::both(0));
                 }
                 for &m in *idle {
-                    qos.limits.override_idle[m as usize] = Some(0);
+                    qos.limits.override_idle[m as usize] = Some(LimitPair::both(0));
                 }
                 for &m in *per_job {
                     qos.limits.override_per_job[m as usize] = Some(0);
