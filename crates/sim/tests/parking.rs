@@ -61,7 +61,7 @@ fn workload() -> impl Strategy<Value = Vec<Job>> {
 
 /// A maui.cfg with limits of every owner (user DEFAULT and own, group, class, class per
 /// user, system, a QOS override), on parkable metrics and on outstanding time, soft and
-/// hard, idle limits beside them, each accrual policy, priorities that move with queue
+/// hard, idle limits beside them (a soft one too), each accrual policy, priorities that move with queue
 /// time, and preemption (requeued jobs re-enter the queue in its middle).
 fn config() -> impl Strategy<Value = String> {
     (
@@ -89,8 +89,10 @@ fn config() -> impl Strategy<Value = String> {
                     user.push_str(&format!(" MAXJOB={soft},{user_jobs}"));
                 }
                 user.push_str(&format!(" MAXPROC={}", user_procs.min(PROCS as u32)));
-                if idle > 0 {
-                    user.push_str(&format!(" MAXIJOB={idle}"));
+                match idle {
+                    1 => user.push_str(" MAXIJOB=2"),
+                    2 => user.push_str(" MAXIJOB=1,3"),
+                    _ => {}
                 }
                 cfg.push_str(&format!("USERCFG[DEFAULT]{user}\n"));
                 match own {
