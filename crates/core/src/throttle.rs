@@ -192,6 +192,12 @@ pub(crate) struct WaitsOn(u8);
 impl WaitsOn {
     const SYSTEM: u8 = 1 << 5;
 
+    /// Bit `k` for credential kind index `k`, bit 5 for the system.
+    #[cfg(test)]
+    pub fn from_bits(bits: u8) -> Self {
+        WaitsOn(bits)
+    }
+
     /// The credentials of `job` it names: (kind index, id).
     pub fn creds(self, job: &QueuedJob) -> impl Iterator<Item = (usize, usize)> + '_ {
         CredKind::ALL.into_iter().filter_map(move |kind| {

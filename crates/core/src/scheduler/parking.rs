@@ -46,6 +46,8 @@ struct Entry {
 struct Waiting {
     entries: Vec<Entry>,
     live: usize,
+    /// Listed for [`Parking::compact`].
+    overgrown: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -231,16 +233,21 @@ impl Parking {
                 None => &mut self.on_system,
             };
             w.entries.retain(|e| find(queue, e).is_some());
+            w.overgrown = false;
         }
     }
 }
 
 impl Waiting {
-    /// Adds a live entry; true when the stale ones just came to outnumber the live.
+    /// Adds a live entry; true when the list is to be compacted and was not listed yet.
     fn add(&mut self, entry: Entry) -> bool {
         self.entries.push(entry);
         self.live += 1;
-        self.entries.len() == 2 * self.live + 16
+        if self.overgrown || self.entries.len() <= 2 * self.live + 16 {
+            return false;
+        }
+        self.overgrown = true;
+        true
     }
 }
 
@@ -251,4 +258,88 @@ fn find(queue: &Queue, entry: &Entry) -> Option<usize> {
             .parked
             .is_some_and(|m| m.generation == entry.generation)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cred::{CredId, CredKind};
+    use crate::job::JobIdx;
+    use crate::limits::{Level, Metric, Scope};
+
+    const BLOCK: LimitKind = LimitKind {
+        scope: Scope::Active,
+        level: Level::Hard,
+        kind: Some(CredKind::User),
+        per: None,
+        metric: Metric::Job,
+    };
+
+    /// Forty jobs of user 0 and group 0.
+    fn queue() -> Queue {
+        (0..40u32)
+            .map(|i| {
+                let mut j = QueuedJob::new(JobIdx(i), u64::from(i), i64::from(i), 1, 60);
+                j.creds.set(CredKind::User, CredId(0));
+                j.creds.set(CredKind::Group, CredId(0));
+                j
+            })
+            .collect()
+    }
+
+    fn park_all(p: &mut Parking, q: &mut Queue) {
+        let on = WaitsOn::from_bits(0b11);
+        for job in q.iter_mut() {
+            p.park(job, BLOCK, on);
+        }
+        p.compact(q);
+    }
+
+    fn release(p: &mut Parking, q: &mut Queue, changed: &[(usize, usize)]) -> Vec<usize> {
+        let mut back = Vec::new();
+        p.release(
+            changed,
+            false,
+            q,
+            &mut None::<fn(&mut QueuedJob)>,
+            &mut back,
+        );
+        back
+    }
+
+    /// Jobs that came back through their user's list leave stale entries in their group's;
+    /// once those outnumber the live ones the list is compacted, and what it still holds
+    /// comes back whole when the group's usage moves.
+    #[test]
+    fn stale_entries_are_dropped_and_the_live_ones_still_come_back() {
+        let (mut p, mut q) = (Parking::default(), queue());
+        let (user, group) = ((CredKind::User.index(), 0), (CredKind::Group.index(), 0));
+        park_all(&mut p, &mut q);
+        assert_eq!(
+            release(&mut p, &mut q, &[user]),
+            (0..40).collect::<Vec<_>>()
+        );
+        assert_eq!(p.parked(), 0);
+        assert_eq!(p.on_cred[group.0][0].entries.len(), 40, "stale, none live");
+        // Parked again: past 16 more stale entries than live ones, the list is compacted.
+        park_all(&mut p, &mut q);
+        assert_eq!(
+            p.on_cred[group.0][0].entries.len(),
+            40,
+            "compacted to the live"
+        );
+        assert_eq!(p.on_cred[user.0][0].entries.len(), 40);
+        let mut counted = Vec::new();
+        p.count_blocks(&mut counted);
+        assert_eq!(counted, [(BLOCK, 40)]);
+        assert_eq!(
+            release(&mut p, &mut q, &[group]),
+            (0..40).collect::<Vec<_>>()
+        );
+        assert!(q.iter().all(|j| j.parked.is_none()));
+        assert!(
+            release(&mut p, &mut q, &[user]).is_empty(),
+            "stale entries find no one"
+        );
+    }
 }
