@@ -140,9 +140,9 @@ impl Parking {
     }
 
     /// Brings back every parked job waiting on a usage that moved (`changed` credentials,
-    /// and the system's if `system_changed`): its queue time restarts at `restart_at` (the
-    /// last iteration it sat out) when `restart` is given, and its position joins
-    /// `unparked`, ascending.
+    /// and the system's if `system_changed`): `restart`, when given, restarts its queue
+    /// time (at the last iteration it sat out), and its position joins `unparked`,
+    /// ascending.
     pub(crate) fn release(
         &mut self,
         changed: &[(usize, usize)],
