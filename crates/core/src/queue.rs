@@ -39,6 +39,10 @@ pub struct Queue {
     // Boxed on purpose: removals move pointers, not records (see the module's note).
     jobs: VecDeque<Box<QueuedJob>>,
     shapes: VecDeque<Shape>,
+    /// A job entered out of `(submit, id)` order (jobs submitted together at one instant
+    /// keep their trace order, whose ids need not rise): binary search by that key may
+    /// miss. Removals never set it, nor clear it.
+    out_of_order: bool,
 }
 
 impl Queue {
@@ -55,12 +59,16 @@ impl Queue {
     }
 
     pub fn push(&mut self, job: QueuedJob) {
+        self.out_of_order |= self.jobs.back().is_some_and(|last| key(last) > key(&job));
         self.shapes.push_back(Shape::of(&job));
         self.jobs.push_back(Box::new(job));
     }
 
     /// Puts `job` at position `at`, moving the later ones back.
     pub fn insert(&mut self, at: usize, job: QueuedJob) {
+        let before = at.checked_sub(1).and_then(|p| self.jobs.get(p));
+        self.out_of_order |= before.is_some_and(|b| key(b) > key(&job))
+            || self.jobs.get(at).is_some_and(|a| key(&job) > key(a));
         self.shapes.insert(at, Shape::of(&job));
         self.jobs.insert(at, Box::new(job));
     }
@@ -71,6 +79,7 @@ impl Queue {
     }
 
     pub fn swap(&mut self, a: usize, b: usize) {
+        self.out_of_order |= a != b;
         self.shapes.swap(a, b);
         self.jobs.swap(a, b);
     }
@@ -115,8 +124,14 @@ impl Queue {
         self.jobs.partition_point(|j| before(j))
     }
 
+    /// Whether every job entered in `(submit, id)` order, so that [`Self::positions_of`]
+    /// finds them.
+    pub(crate) fn in_key_order(&self) -> bool {
+        !self.out_of_order
+    }
+
     /// The positions of the jobs submitted at `submit` with trace id `id` (the queue
-    /// being in `(submit, id)` order; a trace may repeat an id).
+    /// being in `(submit, id)` order, [`Self::in_key_order`]; a trace may repeat an id).
     pub(crate) fn positions_of(&self, submit: Time, id: u64) -> Range<usize> {
         let key = (submit, id);
         let first = self.jobs.partition_point(|j| (j.submit, j.id) < key);
@@ -161,6 +176,11 @@ impl FromIterator<QueuedJob> for Queue {
     }
 }
 
+/// A job's place in the queue order.
+fn key(job: &QueuedJob) -> (Time, u64) {
+    (job.submit, job.id)
+}
+
 /// Removes the elements at the ascending positions `sorted` from `items`, in one pass.
 fn retain_except<T>(items: &mut VecDeque<T>, sorted: &[usize]) {
     let (mut pos, mut next) = (0, 0);
@@ -197,6 +217,18 @@ mod tests {
         assert_eq!(queue.positions_of(5, 5), 6..7);
         assert!(queue.positions_of(4, 9).is_empty());
         assert!(queue.positions_of(9, 9).is_empty());
+        assert!(queue.in_key_order(), "a twin beside its twin is in order");
+        // Jobs submitted together keep their trace order, whose ids need not rise.
+        let mut late = job(1);
+        late.submit = 9;
+        queue.insert(2, late);
+        assert!(!queue.in_key_order());
+        let mut pushed: Queue = (0..3).map(job).collect();
+        assert!(pushed.in_key_order());
+        let mut lower = job(0);
+        lower.submit = 2;
+        pushed.push(lower);
+        assert!(!pushed.in_key_order());
     }
 
     proptest::proptest! {

@@ -253,3 +253,38 @@ fn parking_agrees_where_preemption_requeues_jobs() {
         }
     }
 }
+
+/// Jobs submitted together keep their trace order, and their ids need not rise with it
+/// (CONSTANTJOBDEPTH submits them at the clock's instant): the queue is then not in
+/// `(submit, id)` order, and parked jobs are found again through their index.
+#[test]
+fn parking_agrees_on_a_queue_out_of_id_order() {
+    let jobs: Vec<Job> = (0..200u64)
+        .map(|i| {
+            let procs = [1, 4, 2, 8, 3][i as usize % 5];
+            let runtime = 60 + (i * 397) % 1200;
+            Job::synthetic(
+                500 - i,
+                (i as i64) * 5,
+                runtime as i64,
+                runtime as i64 * 2,
+                procs,
+            )
+        })
+        .collect();
+    let cfg = "USERCFG[DEFAULT] MAXJOB=2,3 MAXPROC=6,8\nXFACTORWEIGHT 10\nQUEUETIMEWEIGHT 1\n";
+    let (jobs, policy) = with_creds(cfg, &jobs);
+    for order in [EventOrder::PerInstant, EventOrder::PerEvent] {
+        let run = |exhaustive| {
+            let options = EngineOptions {
+                submission: mauisim_sim::params::Submission::ConstantJobs { depth: 40 },
+                ..engine(order, exhaustive)
+            };
+            simulate(&jobs, machine_of(PROCS), policy.clone(), options).expect("runs")
+        };
+        let ((parked, stats), (judged, judged_stats)) = (run(false), run(true));
+        assert!(stats.parkings > 100, "{} parkings", stats.parkings);
+        assert_eq!(parked, judged);
+        assert_eq!(stats.limit_blocks, judged_stats.limit_blocks);
+    }
+}

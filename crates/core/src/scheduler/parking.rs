@@ -16,11 +16,12 @@
 //!
 //! [`Throttle::waits_on`]: crate::throttle::Throttle::waits_on
 
-use crate::job::QueuedJob;
+use crate::job::{JobIdx, QueuedJob};
 use crate::limits::LimitKind;
 use crate::queue::Queue;
 use crate::throttle::WaitsOn;
 use crate::Time;
+use std::collections::HashMap;
 
 /// A parked job's mark: which parking it is (entries of an earlier one are stale), the
 /// tally its block counts in, and what it waits on.
@@ -31,12 +32,13 @@ pub(crate) struct ParkedMark {
     on: WaitsOn,
 }
 
-/// One parked job in the list of a usage it waits on: found again in the queue (ordered
-/// by `(submit, id)`) by binary search.
+/// One parked job in the list of a usage it waits on: found again in the queue by binary
+/// search on `(submit, id)`, or by its index where the queue is not in that order.
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     submit: Time,
     id: u64,
+    job: JobIdx,
     generation: u32,
 }
 
@@ -107,6 +109,7 @@ impl Parking {
         let entry = Entry {
             submit: job.submit,
             id: job.id,
+            job: job.idx,
             generation: self.next_generation,
         };
         job.parked = Some(ParkedMark {
@@ -169,8 +172,11 @@ impl Parking {
         }
         leaving.sort_unstable_by_key(|e| (e.submit, e.id, e.generation));
         leaving.dedup_by_key(|e| (e.submit, e.id, e.generation));
+        let locator = Locator::new(queue);
         for e in &leaving {
-            let Some(pos) = find(queue, e) else { continue };
+            let Some(pos) = locator.find(queue, e) else {
+                continue;
+            };
             let job = &mut queue[pos];
             self.unpark(job);
             if let Some(restart) = restart {
@@ -227,12 +233,16 @@ impl Parking {
     /// Drops the entries of jobs no longer parked from the lists that have more of them
     /// than live ones, so that no list outgrows its parked jobs for long.
     pub(crate) fn compact(&mut self, queue: &Queue) {
+        if self.overgrown.is_empty() {
+            return;
+        }
+        let locator = Locator::new(queue);
         for list in self.overgrown.drain(..) {
             let w = match list {
                 Some((kind, id)) => &mut self.on_cred[kind][id],
                 None => &mut self.on_system,
             };
-            w.entries.retain(|e| find(queue, e).is_some());
+            w.entries.retain(|e| locator.find(queue, e).is_some());
             w.overgrown = false;
         }
     }
@@ -251,20 +261,40 @@ impl Waiting {
     }
 }
 
-/// The queue position of the job `entry` parked, if it is still parked by that parking.
-fn find(queue: &Queue, entry: &Entry) -> Option<usize> {
-    queue.positions_of(entry.submit, entry.id).find(|&pos| {
-        queue[pos]
-            .parked
-            .is_some_and(|m| m.generation == entry.generation)
-    })
+/// Finds parked jobs in the queue: by binary search where the queue is in `(submit, id)`
+/// order, else through the positions of its parked jobs, gathered in one pass.
+enum Locator {
+    Search,
+    Gathered(HashMap<JobIdx, usize>),
+}
+
+impl Locator {
+    fn new(queue: &Queue) -> Self {
+        if queue.in_key_order() {
+            return Locator::Search;
+        }
+        let parked = queue.iter().enumerate().filter(|(_, j)| j.parked.is_some());
+        Locator::Gathered(parked.map(|(pos, j)| (j.idx, pos)).collect())
+    }
+
+    /// The queue position of the job `entry` parked, if it is still parked by that parking.
+    fn find(&self, queue: &Queue, entry: &Entry) -> Option<usize> {
+        let still = |pos: &usize| {
+            queue[*pos]
+                .parked
+                .is_some_and(|m| m.generation == entry.generation)
+        };
+        match self {
+            Locator::Search => queue.positions_of(entry.submit, entry.id).find(still),
+            Locator::Gathered(at) => at.get(&entry.job).copied().filter(still),
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cred::{CredId, CredKind};
-    use crate::job::JobIdx;
     use crate::limits::{Level, Metric, Scope};
 
     const BLOCK: LimitKind = LimitKind {
