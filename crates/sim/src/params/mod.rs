@@ -1700,7 +1700,6 @@ mod tests {
             assert!(summary.contains(name), "{summary}");
         }
         assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
-        // `DEDICATED:PROCS` is 3.3.1's default for every resource (PROCS is no resource).
         // JOBNODEMATCHPOLICY: 3.3.1 looks for EXACTNODE and EXACTPROC in capitals.
         let c = load("JOBNODEMATCHPOLICY EXACTNODE\n").unwrap();
         assert!(
@@ -1728,6 +1727,7 @@ mod tests {
             "{:?}",
             c.warnings
         );
+        // `DEDICATED:PROCS` is 3.3.1's default for every resource (PROCS is no resource).
         let c = load("NODEAVAILABILITYPOLICY UTILIZED:PROCS COMBINED:MEM\n").unwrap();
         assert!(
             c.warnings[0].contains("UTILIZED for SWAP, DISK: not simulated"),
