@@ -133,10 +133,10 @@ impl Queue {
     /// The positions of the jobs submitted at `submit` with trace id `id` (the queue
     /// being in `(submit, id)` order, [`Self::in_key_order`]; a trace may repeat an id).
     pub(crate) fn positions_of(&self, submit: Time, id: u64) -> Range<usize> {
-        let key = (submit, id);
-        let first = self.jobs.partition_point(|j| (j.submit, j.id) < key);
+        let wanted = (submit, id);
+        let first = self.jobs.partition_point(|j| key(j) < wanted);
         let same = self.jobs.range(first..);
-        first..first + same.take_while(|j| (j.submit, j.id) == key).count()
+        first..first + same.take_while(|j| key(j) == wanted).count()
     }
 
     /// Lays the shapes out as one slice, for [`Self::shapes`].
