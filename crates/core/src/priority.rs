@@ -299,6 +299,13 @@ pub enum AccrualPolicy {
     FullPolicy,
 }
 
+impl AccrualPolicy {
+    /// Whether a job's queue time starts again while a hard active or idle limit blocks it.
+    pub(crate) fn restarts_on_limits(self) -> bool {
+        self != AccrualPolicy::Always
+    }
+}
+
 /// Weights, caps and switches of the priority function (maui.cfg, validated).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PriorityConfig {

@@ -1092,7 +1092,7 @@ impl Scheduler {
                     accrual == AccrualPolicy::FullPolicy
                 }
                 (_, Some(_)) => accrual == AccrualPolicy::FullPolicy,
-                (Some(_), None) => !held && accrual != AccrualPolicy::Always,
+                (Some(_), None) => !held && accrual.restarts_on_limits(),
                 (None, None) => false,
             };
             if resets {
@@ -1567,7 +1567,7 @@ impl Scheduler {
                         Scope::FsCap | Scope::FsRelativeCap | Scope::NegativePriority => {
                             accrual == AccrualPolicy::FullPolicy
                         }
-                        _ => accrual != AccrualPolicy::Always,
+                        _ => accrual.restarts_on_limits(),
                     };
                     if resets {
                         self.ranking.restart_queue_time(job, now);
@@ -1731,7 +1731,11 @@ impl Scheduler {
             return;
         }
         let ranking = &mut self.ranking;
-        let mut restart = (self.policy.priority.accrual != AccrualPolicy::Always)
+        let mut restart = self
+            .policy
+            .priority
+            .accrual
+            .restarts_on_limits()
             .then_some(|job: &mut QueuedJob| ranking.restart_queue_time(job, previous));
         let (changed, unparked) = (&self.changed, &mut self.unparked);
         self.parking
@@ -1743,7 +1747,11 @@ impl Scheduler {
     fn bring_back_all(&mut self, queue: &mut Queue) {
         let last = self.last_iteration;
         let ranking = &mut self.ranking;
-        let mut restart = (self.policy.priority.accrual != AccrualPolicy::Always)
+        let mut restart = self
+            .policy
+            .priority
+            .accrual
+            .restarts_on_limits()
             .then_some(|job: &mut QueuedJob| ranking.restart_queue_time(job, last));
         self.parking
             .release_all(queue, &mut restart, &mut self.unparked);
