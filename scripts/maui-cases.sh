@@ -7,7 +7,7 @@
 # directory first; nothing under ../shared changes.
 #
 # Usage: scripts/maui-cases.sh MAUI_BUILD_DIR [config...]   (configs: standing, preempt, oldlimits,
-#        idlesoft, exactnode;
+#        idlesoft, exactnode, partition, partplist, partpdef;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)
@@ -53,6 +53,25 @@ multiproc_case() {
   cp "$WORK/maui-$name/maui_jobs.csv" "$dir/maui-starts.csv"
   echo "$name: maui completed $(($(wc -l < "$dir/maui-starts.csv") - 1)) of 300 jobs"
 }
+# Partition cases (reports/research/maui-3.3.1-partitions-and-node-sets.md): n24..n31 are in
+# partition fast, n0..n23 in DEFAULT, and a job never spans partitions, so a job wider than every
+# partition it may use is never started and 3.3.1 runs until run_maui.sh's timeout (SIMAUTOSHUTDOWN
+# waits for an empty queue). So at most 24 tasks (fields 3 and 22), and at most 8 for g2 under
+# partplist (fast only).
+partition_case() {
+  local dir=$1 seed=$2 config=$3 name g2cap=24
+  name=$(basename "$dir")
+  [ "$config" = partplist ] && g2cap=8
+  mkdir -p "$WORK" "$dir"
+  python3 "$harness/gen_workload.py" "$dir" --jobs 300 --nodes 32 --ppn 1 --seed "$seed" --mem 100 > /dev/null
+  awk -v g2cap="$g2cap" '{ cap = ($5 == "g2") ? g2cap : 24; if ($3 > cap) $3 = cap; if ($22 > cap) $22 = cap; print }' \
+    "$dir/workload" > "$dir/workload.new"
+  mv "$dir/workload.new" "$dir/workload"
+  cp "crates/sim/tests/maui_cases/$config.cfg" "$dir/policy.cfg"
+  MAUI_T0_OFFSET=30 "$harness/run_maui.sh" "$WORK/maui-$name" "$dir/policy.cfg" "$dir/workload" "$dir/resource" > "$WORK/maui-$name.out"
+  cp "$WORK/maui-$name/maui_jobs.csv" "$dir/maui-starts.csv"
+  echo "$name: maui completed $(($(wc -l < "$dir/maui-starts.csv") - 1)) of 300 jobs ($(cat "$WORK/maui-$name/wall.txt"))"
+}
 for config in "${configs[@]}"; do
   cp "crates/sim/tests/maui_cases/$config.cfg" "$harness/configs/"
   for seed in 1 2 3; do
@@ -60,6 +79,8 @@ for config in "${configs[@]}"; do
       preemption_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed"
     elif [ "$config" = exactnode ]; then
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
+    elif [ "$config" = partition ] || [ "$config" = partplist ] || [ "$config" = partpdef ]; then
+      partition_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     else
       "$harness/make_case.sh" "crates/sim/tests/maui_cases/$config-s$seed" "$config" "$seed"
     fi

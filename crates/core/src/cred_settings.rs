@@ -4,6 +4,7 @@
 
 use crate::cred::{CredId, CredKind, JobCreds};
 use crate::limits::Limits;
+use crate::partition::PartitionList;
 use crate::Time;
 use serde::Serialize;
 
@@ -79,6 +80,12 @@ pub struct CredSettings {
     /// QOSCFG QFLAGS=PREEMPTEE: its running jobs may be preempted.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub preemptee: bool,
+    /// PLIST (with PDEF's partition added): the partitions its jobs may use.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partitions: Option<PartitionList>,
+    /// PDEF's partition index (0: ALL, which names none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_partition: Option<u8>,
 }
 
 /// The settings of every configured credential, by kind and id, with each kind's
@@ -103,6 +110,8 @@ static NEUTRAL: CredSettings = CredSettings {
     no_backfill: false,
     preemptor: false,
     preemptee: false,
+    partitions: None,
+    default_partition: None,
 };
 
 impl CredTables {

@@ -69,6 +69,11 @@ pub struct QueuedJob {
     /// The standing reservations the job may use (bit `k` for the machine's reservation
     /// `k`), set when the scheduler admits it.
     pub standing_access: u64,
+    /// Maui 3.3.1's partitions (when the machine has more than one): the partitions the
+    /// job may run in and can fit (bit per index, [`crate::Partitions`]), and the one of
+    /// its first pass; set when the scheduler admits it.
+    pub partitions: u8,
+    pub default_partition: u8,
     /// Its [`JobTerms`], once the priority order has worked them out.
     pub(crate) priority_terms: Option<JobTerms>,
     /// Set aside while a hard active limit blocks it (`scheduler::parking`).
@@ -102,6 +107,8 @@ impl QueuedJob {
             reserved_seq: None,
             utilized: 1.0,
             standing_access: 0,
+            partitions: 0,
+            default_partition: 0,
             priority_terms: None,
             parked: None,
         }

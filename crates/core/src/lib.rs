@@ -13,6 +13,7 @@ mod job;
 mod limits;
 mod machine;
 mod node;
+mod partition;
 mod policy;
 mod priority;
 mod priority_order;
@@ -43,6 +44,9 @@ pub use machine::{Allocation, HeldId, Machine, Unfit};
 pub use node::{
     maui_memory_tier, AllocationPolicy, FeatureMask, MachineSpec, NodeAccess, NodeAllocator,
     NodeCandidate, NodeSpec, Request, Res,
+};
+pub use partition::{
+    Access, ListKind, PartitionList, Partitions, DEFAULT_PARTITION, PARTITION_SLOTS,
 };
 pub use policy::{
     BackfillMetric, BackfillPolicy, Chunking, PolicyConfig, Preemption, ReservationGroup,

@@ -257,6 +257,9 @@ pub enum Shortfall {
     Features,
     /// It never fits between the windows of the standing reservations it may not use.
     StandingWindows,
+    /// No partition it may use (PLIST) can hold it: `usage` is its partition access
+    /// list, a bit per partition index.
+    Partitions,
 }
 
 /// The first limit a job breaks: enough to say exactly why it may not run.

@@ -249,6 +249,10 @@ pub struct PolicyConfig {
     pub semantics: Semantics,
     /// PREEMPTPOLICY: what becomes of a job a PREEMPTOR job preempts.
     pub preemption: Preemption,
+    /// Maui 3.3.1's partitions, when the config names any (PLIST, PDEF, NODECFG
+    /// PARTITION=) under Maui semantics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partitions: Option<crate::partition::Partitions>,
 }
 
 /// PREEMPTPOLICY, as Maui 3.3.1's simulation carries it out.
@@ -286,6 +290,7 @@ impl Default for PolicyConfig {
             system_limits: Limits::NONE,
             semantics: Semantics::default(),
             preemption: Preemption::default(),
+            partitions: None,
         }
     }
 }

@@ -26,12 +26,13 @@ use parking::Parking;
 
 use crate::backfill::{best_fit, greedy_start, Candidate};
 use crate::check::{Rule, Violation};
-use crate::cred::CredKind;
+use crate::cred::{CredId, CredKind};
 use crate::fairshare::Fairshare;
 use crate::job::{JobIdx, QueuedJob};
 use crate::limits::{Blocked, Level, LimitKind, Metric, Owner, Scope, Shortfall, Source};
 use crate::machine::{HeldId, Machine, Unfit};
 use crate::node::MachineSpec;
+use crate::partition::Partitions;
 use crate::policy::{
     BackfillPolicy, PolicyConfig, ReservationPolicy, ReservationThreshold, Semantics,
 };
@@ -168,6 +169,10 @@ pub struct Scheduler {
     unparked: Vec<usize>,
     changed: Vec<(usize, usize)>,
     parked_ranks: Vec<usize>,
+    /// The Maui partition being scheduled (its index) and whether only the jobs whose
+    /// default partition it is take part (3.3.1's first pass), while the machine is
+    /// divided into partitions.
+    call: Option<(u8, bool)>,
 }
 
 impl Scheduler {
@@ -208,7 +213,14 @@ impl Scheduler {
         let bounded = may_bound_priorities(&policy, throttle.is_some(), &fairshare);
         // A suspended job resumes on its own nodes only: they must be followed one by one.
         let pooled = pooled && policy.preemption != crate::policy::Preemption::Suspend;
-        let mut machine = Machine::new(spec, origin, pooled);
+        let divided = policy
+            .partitions
+            .as_ref()
+            .is_some_and(Partitions::divide_the_machine);
+        let mut machine = Machine::new(spec, origin, pooled && !divided);
+        if divided {
+            machine.set_partitioned();
+        }
         let maui = policy.semantics.is_maui();
         let current_highest = policy.reservation_policy == ReservationPolicy::CurrentHighest;
         machine.set_node_order(maui, !(maui && current_highest));
@@ -247,6 +259,7 @@ impl Scheduler {
             last_iteration: Time::MIN,
             last_change: Time::MIN,
             queue_len_seen: 0,
+            call: None,
         }
     }
 
@@ -338,6 +351,11 @@ impl Scheduler {
     /// must have passed through here once. A job that breaks a per-job limit (or is larger
     /// than the machine) can never run: it is refused with that limit and must be held.
     pub fn admit(&mut self, job: &mut QueuedJob) -> Result<(), Blocked> {
+        if self.policy.partitions.is_some() {
+            // 3.3.1 reads no partition from a trace job (MTrace.c): its credentials'
+            // partition lists say where it may run.
+            job.creds.partition = CredId::NONE;
+        }
         if let Err(unfit) = self.machine.can_ever_run(job) {
             let (lacks, metric, amount, limit) = match unfit {
                 Unfit::Procs { asked, available } => {
@@ -374,10 +392,53 @@ impl Scheduler {
                 return Err(b);
             }
         }
+        self.admit_to_partitions(job)?;
         job.cred_factors = self.policy.creds.resolve(&job.creds);
         job.standing_access = self.machine.standing_access(job);
         self.ranking.admitted(job);
         Ok(())
+    }
+
+    /// The partitions `job` may run in and fits in (3.3.1's `MJobGetPAL`, and the
+    /// size and resource checks of `MQueueCheckSingleJob`), onto the job; refused when
+    /// there is none, where 3.3.1 leaves the job idle for ever.
+    fn admit_to_partitions(&mut self, job: &mut QueuedJob) -> Result<(), Blocked> {
+        let Some(partitions) = &self.policy.partitions else {
+            return Ok(());
+        };
+        let access = partitions.access(&self.policy.creds, &job.creds);
+        let divided = partitions.divide_the_machine();
+        let mut usable = 0;
+        for i in partitions.with_nodes() {
+            if access.allowed & (1 << i) == 0 {
+                continue;
+            }
+            // One partition with nodes holds the whole machine, checked above.
+            let fits = !divided || {
+                self.machine.restrict_to(partitions.nodes_of(i));
+                let fits = self.machine.can_ever_run(job).is_ok();
+                self.machine.restrict_to(0);
+                fits
+            };
+            if fits {
+                usable |= 1 << i;
+            }
+        }
+        job.partitions = usable;
+        job.default_partition = access.default;
+        if usable != 0 {
+            return Ok(());
+        }
+        Err(Blocked {
+            scope: Scope::PerJob,
+            level: Level::Hard,
+            owner: Owner::System,
+            metric: Metric::Proc,
+            source: Source::Machine(Shortfall::Partitions),
+            usage: u64::from(access.allowed),
+            amount: job.procs,
+            limit: 0,
+        })
     }
 
     /// Job-iterations blocked so far, by kind of limit (empty without limits).
@@ -648,17 +709,9 @@ impl Scheduler {
         }
         let strict = self.policy.backfill == BackfillPolicy::None;
         let blocked = if maui {
-            let mut blocked =
-                self.maui_priority_pass(now, &order, queue, out, &mut groups_left, &mut soft_only);
-            if self.throttle.is_some() {
-                // 3.3.1 calls MQueueScheduleIJobs again (all partitions) on the soft queue
-                // selected anew: the jobs the first call's starts put over a soft limit leave
-                // it, with their reservations, and their depth is free again.
-                self.maui_reselect(now, &order, queue, out);
-                groups_left.clear();
-                let depths = self.policy.reservation_groups.iter();
-                groups_left.extend(depths.map(|g| if never { 0 } else { g.depth }));
-                blocked |= self.maui_priority_pass(
+            let calls = self.partition_calls();
+            if calls.is_empty() {
+                let mut blocked = self.maui_priority_pass(
                     now,
                     &order,
                     queue,
@@ -666,8 +719,51 @@ impl Scheduler {
                     &mut groups_left,
                     &mut soft_only,
                 );
+                if self.throttle.is_some() {
+                    // 3.3.1 calls MQueueScheduleIJobs again (all partitions) on the soft
+                    // queue selected anew: the jobs the first call's starts put over a
+                    // soft limit leave it, with their reservations, and their depth is
+                    // free again.
+                    self.maui_reselect(now, &order, queue, out);
+                    groups_left.clear();
+                    let depths = self.policy.reservation_groups.iter();
+                    groups_left.extend(depths.map(|g| if never { 0 } else { g.depth }));
+                    blocked |= self.maui_priority_pass(
+                        now,
+                        &order,
+                        queue,
+                        out,
+                        &mut groups_left,
+                        &mut soft_only,
+                    );
+                }
+                blocked
+            } else {
+                // MSched.c `MSchedProcessJobs`: the first pass schedules each partition's
+                // jobs of that default partition, the second every job each partition
+                // may take, partition by partition in index order; each call selects its
+                // soft queue anew and has its own reservation count.
+                let mut blocked = false;
+                for (k, &call) in calls.iter().enumerate() {
+                    if k > 0 && self.throttle.is_some() {
+                        self.maui_reselect(now, &order, queue, out);
+                    }
+                    groups_left.clear();
+                    let depths = self.policy.reservation_groups.iter();
+                    groups_left.extend(depths.map(|g| if never { 0 } else { g.depth }));
+                    self.enter_call(Some(call));
+                    blocked |= self.maui_priority_pass(
+                        now,
+                        &order,
+                        queue,
+                        out,
+                        &mut groups_left,
+                        &mut soft_only,
+                    );
+                }
+                self.enter_call(None);
+                blocked
             }
-            blocked
         } else {
             self.priority_pass(now, &order, queue, out, &mut groups_left, &mut soft_only)
         };
@@ -678,7 +774,18 @@ impl Scheduler {
         }
         let mut any_backfilled = false;
         if maui {
-            any_backfilled = self.maui_backfill(now, &order, queue, out, &mut soft_only);
+            let calls = self.partition_calls();
+            if calls.is_empty() {
+                any_backfilled = self.maui_backfill(now, &order, queue, out, &mut soft_only);
+            } else {
+                // MSched.c: the hard backfill, partition by partition, after the priority
+                // passes of them all.
+                for call in calls.into_iter().filter(|&(_, first_pass)| !first_pass) {
+                    self.enter_call(Some(call));
+                    any_backfilled |= self.maui_backfill(now, &order, queue, out, &mut soft_only);
+                }
+                self.enter_call(None);
+            }
         } else {
             if !strict {
                 any_backfilled |=
@@ -895,6 +1002,9 @@ impl Scheduler {
         for (rank, &pos) in order.iter().enumerate() {
             if idle_found && groups_left.iter().all(|&d| d == 0) {
                 break;
+            }
+            if !self.in_call(&queue[pos]) {
+                continue;
             }
             match self.fate[rank] {
                 Fate::Waits => {}
@@ -1214,6 +1324,45 @@ impl Scheduler {
         self.fate[rank] == Fate::Waits
             && self.in_hard_queue.get(rank).copied().unwrap_or(true)
             && !job.cred_factors.no_backfill
+            && self.in_call(job)
+    }
+
+    /// 3.3.1's calls of `MQueueScheduleIJobs` in one iteration when the machine is
+    /// divided into partitions: (partition index, first pass) for the first pass over
+    /// every partition with nodes, then the second; none when it is not divided.
+    fn partition_calls(&self) -> Vec<(u8, bool)> {
+        let Some(p) = self
+            .policy
+            .partitions
+            .as_ref()
+            .filter(|p| p.divide_the_machine())
+        else {
+            return Vec::new();
+        };
+        let first = p.with_nodes().map(|i| (i, true));
+        first.chain(p.with_nodes().map(|i| (i, false))).collect()
+    }
+
+    /// Schedules within one partition from now on (`None`: the whole machine again).
+    fn enter_call(&mut self, call: Option<(u8, bool)>) {
+        self.call = call;
+        let nodes = match (call, &self.policy.partitions) {
+            (Some((i, _)), Some(p)) => p.nodes_of(i),
+            _ => 0,
+        };
+        self.machine.restrict_to(nodes);
+    }
+
+    /// Whether the partition being scheduled takes `job` (MPolicy.c
+    /// `MQueueCheckSingleJob`): one it may use and fits in, and in the first pass its
+    /// default one.
+    fn in_call(&self, job: &QueuedJob) -> bool {
+        match self.call {
+            None => true,
+            Some((i, first_pass)) => {
+                job.partitions & (1 << i) != 0 && (!first_pass || job.default_partition == i)
+            }
+        }
     }
 
     /// The RESERVATIONQOSLIST group with depth left that may reserve `job` now, if any
@@ -1247,7 +1396,19 @@ impl Scheduler {
     /// `MPolicyGetEStartTime` matches no running job's reservation to a credential, so it
     /// always answers now).
     fn reserve(&mut self, now: Time, job: &mut QueuedJob, out: &mut Decisions) -> Option<HeldId> {
-        let (at, held) = self.machine.reserve(now, job)?;
+        let (at, held) = match (&self.policy.partitions, self.call) {
+            // 3.3.1's `MJobReserve` looks in every partition the job may use, whichever
+            // is being scheduled.
+            (Some(p), Some(_)) => {
+                let within: Vec<u32> = p
+                    .with_nodes()
+                    .filter(|&i| job.partitions & (1 << i) != 0)
+                    .map(|i| p.nodes_of(i))
+                    .collect();
+                self.machine.reserve_in_earliest(now, job, &within)?
+            }
+            _ => self.machine.reserve(now, job)?,
+        };
         job.first_reservation.get_or_insert(at);
         if job.reserved_seq.is_none() {
             job.reserved_seq = Some(self.reservations_made);

@@ -28,8 +28,13 @@ pub struct Nodes {
     pub features: Vec<String>,
     /// Where the node list came from, for the summary.
     pub source: String,
+    /// Under Maui 3.3.1's partitions: per partition index, the partition number its
+    /// nodes carry (0: no node is in it).
+    pub partition_numbers: [u32; mauisim_core::PARTITION_SLOTS],
     hosts: HostNames,
 }
+
+const DEFAULT_PARTITION_NAME: &str = "DEFAULT";
 
 /// Nodes given explicitly (a resource trace, a scenario), with admin reservations on
 /// named nodes: `(nodes, start, end)`.
@@ -177,6 +182,7 @@ pub fn build(
         }
     }
     let mut features: Vec<String> = Vec::new();
+    let mut partition_numbers = [0; mauisim_core::PARTITION_SLOTS];
     let mut specs = Vec::with_capacity(base.len());
     let mut node_names = Vec::with_capacity(base.len());
     for node in &base {
@@ -205,12 +211,28 @@ pub fn build(
             };
             mask |= 1u64 << bit;
         }
-        let partition = match &cfg.partition {
-            Some(p) => names
-                .intern_partition_name(p)
-                .get()
-                .map_or(0, |i| i as u32 + 1),
-            None => 0,
+        let partition = match &config.partition_table {
+            // Maui 3.3.1's partitions: a node's own PARTITION if the table holds it, else
+            // DEFAULT (NODECFG[DEFAULT]'s is never copied to nodes).
+            Some(table) => {
+                let own = node.cfg.partition.as_ref().filter(|p| table.contains(p));
+                let name = own.map_or(DEFAULT_PARTITION_NAME, String::as_str);
+                let number = names
+                    .intern_partition_name(name)
+                    .get()
+                    .map_or(0, |i| i as u32 + 1);
+                if let Some(i) = table.iter().position(|t| t == name) {
+                    partition_numbers[i] = number;
+                }
+                number
+            }
+            None => match &cfg.partition {
+                Some(p) => names
+                    .intern_partition_name(p)
+                    .get()
+                    .map_or(0, |i| i as u32 + 1),
+                None => 0,
+            },
         };
         specs.push(NodeSpec {
             procs,
@@ -274,6 +296,7 @@ pub fn build(
         names: node_names,
         features,
         source,
+        partition_numbers,
     })
 }
 

@@ -182,7 +182,7 @@ pub fn prepare_with(
 /// credential names to the workload's ids, and builds the machine (from `base` nodes if
 /// given, see [`nodes::build`]).
 pub fn bind(
-    config: LoadedConfig,
+    mut config: LoadedConfig,
     mut workload: Workload,
     account_from: AccountFrom,
     event_order: EventOrder,
@@ -196,7 +196,8 @@ pub fn bind(
         account_from,
         &mut workload.adjusted,
     );
-    let policy = policy_for(&config.config, resolver.tables, &mut workload.names);
+    params::partitions::for_semantics(&mut config.config).map_err(error::SimError::Usage)?;
+    let mut policy = policy_for(&config.config, resolver.tables, &mut workload.names);
     if !config.config.class_overrun.is_empty() {
         for job in &mut workload.jobs {
             set_class_overrun(job, &config.config, &workload.names);
@@ -210,6 +211,8 @@ pub fn bind(
         &mut workload.names,
         calendar,
     )?;
+    params::partitions::bind(&mut policy, nodes.partition_numbers)
+        .map_err(error::SimError::Usage)?;
     resolve_node_asks(&mut workload.jobs, &nodes)?;
     let pinned = workload
         .jobs

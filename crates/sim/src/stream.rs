@@ -87,9 +87,12 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
     let machine = workload::machine_size(&reader.header, &load.machine, path)?;
     let mut names = Names::default();
     let resolver = Resolver::new(&config.credentials, &mut names);
-    let policy = crate::run::policy_for(&config, resolver.tables.clone(), &mut names);
+    crate::params::partitions::for_semantics(&mut config).map_err(SimError::Usage)?;
+    let mut policy = crate::run::policy_for(&config, resolver.tables.clone(), &mut names);
     let calendar = nodes::calendar_of(&reader.header);
     let nodes = nodes::build(None, machine, &config.nodes, &mut names, calendar)?;
+    crate::params::partitions::bind(&mut policy, nodes.partition_numbers)
+        .map_err(SimError::Usage)?;
     // Pooled only if no SWF job could need its nodes tracked (memory, partitions).
     let any_swf_job = Request {
         mem: 1,

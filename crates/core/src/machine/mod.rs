@@ -199,6 +199,12 @@ pub struct Machine {
     /// Processor-seconds each node ran jobs for (per node; on a uniform pooled machine
     /// a difference array over processor slots).
     busy: Vec<i64>,
+    /// The node partition every question about a job is asked within (0: the job's own,
+    /// from the trace): Maui 3.3.1 schedules one partition at a time.
+    within: u32,
+    /// Whether the machine is divided into Maui partitions (no search is carried then:
+    /// a reservation is searched for in each partition the job may use).
+    partitioned: bool,
     /// [`Machine::can_ever_run`] by (request, partition): jobs repeat a few shapes.
     capacity: std::collections::HashMap<(crate::node::Request, u32), u64>,
 }
@@ -273,6 +279,8 @@ impl Machine {
                 swap: m.swap.max(n.swap),
                 disk: m.disk.max(n.disk),
             }),
+            within: 0,
+            partitioned: false,
             capacity: std::collections::HashMap::new(),
             spec,
         };
@@ -354,6 +362,26 @@ impl Machine {
     }
 
     /// Whether every question is answered the long way (to check the shortcuts against).
+    /// Divides the machine into Maui partitions: from now on the scheduler says which one
+    /// each question is asked within ([`Machine::restrict_to`]).
+    pub(crate) fn set_partitioned(&mut self) {
+        self.partitioned = true;
+    }
+
+    /// Asks every later question about a job within the nodes of partition number `p`
+    /// (0: the job's own partition, from the trace).
+    pub(crate) fn restrict_to(&mut self, p: u32) {
+        self.within = p;
+    }
+
+    /// The node partition a question about `job` is asked within (0: none).
+    fn partition_of(&self, job: &QueuedJob) -> u32 {
+        if self.within != 0 {
+            return self.within;
+        }
+        job.creds.partition.get().map_or(0, |p| p as u32 + 1)
+    }
+
     pub(crate) fn is_exhaustive(&self) -> bool {
         self.exhaustive
     }
@@ -437,7 +465,7 @@ impl Machine {
     /// Whether `job` could run on the empty machine (before reservations).
     pub(crate) fn can_ever_run(&mut self, job: &QueuedJob) -> Result<(), Unfit> {
         let spec = &*self.spec;
-        let part = partition_of(job);
+        let part = self.partition_of(job);
         let r = job.request;
         let need = self.need(job);
         let largest = self.largest;
@@ -529,7 +557,7 @@ impl Machine {
     /// and no longer than one that did not fit since the machine last changed, does not
     /// fit either, which spares backfill most node scans.
     fn fits_on_nodes(&self, now: Time, job: &QueuedJob) -> bool {
-        let key = (job.request, partition_of(job), job.standing_access);
+        let key = (job.request, self.partition_of(job), job.standing_access);
         {
             let mut memo = self.misfits.borrow_mut();
             if memo.0 != (self.version, now) {
@@ -683,12 +711,44 @@ impl Machine {
             };
             if self.carries_searches() {
                 let (rank, version) = (self.held.len(), self.running_version);
-                let key = SearchKey::of(job);
+                let key = SearchKey::of(job, self.partition_of(job));
                 self.carried
                     .record(rank, version, now, key, (at, &nodes), is_carried);
             }
             (at, nodes)
         };
+        Some((at, self.lay(at, job, nodes)))
+    }
+
+    /// Reserves `job` in whichever of the node partitions `within` gives it the earliest
+    /// start, the first of them on a tie (3.3.1's `MJobGetEStartTime` scans the job's
+    /// partitions in index order, whichever partition is being scheduled).
+    pub(crate) fn reserve_in_earliest(
+        &mut self,
+        now: Time,
+        job: &QueuedJob,
+        within: &[u32],
+    ) -> Option<(Time, HeldId)> {
+        let asked_within = self.within;
+        let mut best: Option<(Time, Allocation, u32)> = None;
+        for &p in within {
+            self.within = p;
+            if let Some((at, nodes)) = self.earliest_placement(now, job) {
+                if best.as_ref().is_none_or(|b| at < b.0) {
+                    best = Some((at, nodes, p));
+                }
+            }
+        }
+        let reserved = best.map(|(at, nodes, p)| {
+            self.within = p;
+            (at, self.lay(at, job, nodes))
+        });
+        self.within = asked_within;
+        reserved
+    }
+
+    /// Holds `nodes` for `job` from `at` for this iteration.
+    fn lay(&mut self, at: Time, job: &QueuedJob, nodes: Allocation) -> HeldId {
         let end = at + job.wcl;
         self.version += 1;
         self.profile.occupy(at, end, job.procs);
@@ -716,7 +776,7 @@ impl Machine {
             nodes,
             live: true,
         });
-        Some((at, HeldId(id)))
+        HeldId(id)
     }
 
     /// The earliest placement of `job` as the last iteration found it, when it must be the
@@ -728,9 +788,11 @@ impl Machine {
         if !self.carries_searches() {
             return None;
         }
-        let (at, nodes) =
-            self.carried
-                .find(self.held.len(), self.running_version, SearchKey::of(job))?;
+        let (at, nodes) = self.carried.find(
+            self.held.len(),
+            self.running_version,
+            SearchKey::of(job, self.partition_of(job)),
+        )?;
         let since = self.carried.found_at;
         let end_passed = self
             .by_end
@@ -747,6 +809,7 @@ impl Machine {
     fn carries_searches(&self) -> bool {
         !self.pooled
             && !self.exhaustive
+            && !self.partitioned
             && self.maui_order
             && self.spec.allocation == AllocationPolicy::LastAvailable
     }
@@ -908,7 +971,7 @@ impl Machine {
                     n as usize,
                     per_task,
                     job.request.features,
-                    partition_of(job),
+                    self.partition_of(job),
                 )
             })
             .map(|&(n, tasks)| (tasks * ppt).min(self.spec.nodes[n as usize].procs))
@@ -1101,8 +1164,10 @@ impl Machine {
                 duration = duration.min(until - now);
             }
         };
-        if self.exhaustive || self.spec.access.is_exclusive() {
-            for n in self.nodes_free_now(now) {
+        if self.exhaustive || self.spec.access.is_exclusive() || self.within != 0 {
+            let within =
+                |n: &u32| self.within == 0 || self.spec.nodes[*n as usize].partition == self.within;
+            for n in self.nodes_free_now(now).into_iter().filter(within) {
                 let (free, until) = self.node_window(n, now);
                 visit(free, until);
             }
@@ -1215,7 +1280,7 @@ impl Machine {
     /// and EXACTNODE ([`MachineSpec::tasks_per_node`]).
     fn hostable_by_room(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
         let spec = &self.spec;
-        if !spec.can_host(n, per_task, job.request.features, partition_of(job)) {
+        if !spec.can_host(n, per_task, job.request.features, self.partition_of(job)) {
             return 0;
         }
         let cap = spec.nodes[n].capacity();
@@ -1575,7 +1640,7 @@ impl Machine {
     /// [`PlainNodes`] from the running jobs' planned ends.
     fn earliest_placement(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
         let per_task = self.need(job);
-        let (features, part) = (job.request.features, partition_of(job));
+        let (features, part) = (job.request.features, self.partition_of(job));
         let one_processor = per_task
             == Res {
                 procs: 1,
@@ -1749,13 +1814,13 @@ struct SearchKey {
 }
 
 impl SearchKey {
-    fn of(job: &QueuedJob) -> Self {
+    fn of(job: &QueuedJob, partition: u32) -> Self {
         SearchKey {
             job: job.idx,
             procs: job.procs,
             wcl: job.wcl,
             request: job.request,
-            partition: partition_of(job),
+            partition,
         }
     }
 }
@@ -1996,11 +2061,6 @@ impl NodeSet {
     fn iter(&self) -> impl Iterator<Item = u32> + Clone + '_ {
         self.nodes.iter().copied()
     }
-}
-
-/// The job's partition as a node partition id (0 = none).
-fn partition_of(job: &QueuedJob) -> u32 {
-    job.creds.partition.get().map_or(0, |p| p as u32 + 1)
 }
 
 #[cfg(test)]

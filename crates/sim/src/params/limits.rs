@@ -255,8 +255,8 @@ pub(crate) fn system_cfg(
     for attr in e.attrs()? {
         let at = &attr.location;
         let what = format!("SYSTEMCFG {}", attr.name);
-        if matches!(attr.name.as_str(), "PLIST" | "PDEF") && attr.value.trim().is_empty() {
-            // A template's empty partition list: nothing to do, in Maui as here.
+        if matches!(attr.name.as_str(), "PLIST" | "PDEF") {
+            super::partitions::record(c, None, &attr);
             continue;
         }
         let limit = match parse_name(&attr.name) {
@@ -334,6 +334,7 @@ pub fn limit_name(b: &Blocked) -> String {
             Shortfall::Disk => "node disk",
             Shortfall::Features => "node features",
             Shortfall::StandingWindows => "standing reservations",
+            Shortfall::Partitions => "partitions",
         }
         .into();
     }
@@ -395,6 +396,13 @@ pub fn describe(b: &Blocked, names: &Names) -> String {
         }
         (_, Source::Machine(Shortfall::StandingWindows)) => format!(
             "standing reservations: its {} processors never fit for its limit between the windows of the standing reservations it may not use",
+            b.amount
+        ),
+        (_, Source::Machine(Shortfall::Partitions)) if b.usage == 0 => {
+            "partitions: its credentials' PLISTs (with SYSCFG's) let it into no partition; Maui 3.3.1 leaves such a job idle for ever".into()
+        }
+        (_, Source::Machine(Shortfall::Partitions)) => format!(
+            "partitions: no partition it may use has nodes that can hold its {} processors (a job runs within one partition); Maui 3.3.1 leaves such a job idle for ever",
             b.amount
         ),
         (_, Source::Machine(Shortfall::TaskProcs)) => format!(

@@ -9,6 +9,7 @@ pub mod limits;
 mod maui_names;
 pub mod node_cfg;
 mod old_limits;
+pub(crate) mod partitions;
 mod qos_flags;
 pub mod standing;
 
@@ -61,6 +62,9 @@ pub struct SimConfig {
     /// DEFAULT objects once the whole file is read.
     #[serde(skip)]
     old_limits: Vec<old_limits::OldLimit>,
+    /// PLIST and PDEF as read, settled into the partition table once the file is read.
+    #[serde(skip)]
+    partitions_read: partitions::PartitionsAsRead,
 }
 
 /// SIMJOBSUBMISSIONPOLICY with SIMINITIALQUEUEDEPTH (MAUI-SEMANTICS §6, Maui's MSim.c).
@@ -141,6 +145,7 @@ impl Default for SimConfig {
             submission_policy: None,
             initial_queue_depth: 16,
             old_limits: Vec::new(),
+            partitions_read: Default::default(),
         }
     }
 }
@@ -188,6 +193,7 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
     }
     warnings.extend(no_effect.summary());
     old_limits::settle(&mut config);
+    partitions::settle(&mut config, &mut warnings);
     config.credentials.check()?;
     node_cfg::check_proc_usage_limit(&config.nodes)?;
     check_fairshare(&config, &mut warnings)?;
@@ -1215,8 +1221,6 @@ const CRED_ATTRS: &[(&str, &[CredKind])] = &[
 /// Credential attributes of Maui 3.3.1 that change the schedule and that mauisim does not
 /// simulate yet, with what they do: refused, as the parameters of the kind are.
 const CRED_ATTRS_NOT_YET: &[(&str, &str)] = &[
-    ("PLIST", "the partitions its jobs may use"),
-    ("PDEF", "the partition its jobs use by default"),
     ("MAX.WCLIMIT", "the longest walltime its jobs may ask for"),
     ("MINPROC", "the fewest processors its jobs may ask for"),
 ];
@@ -1224,9 +1228,8 @@ const CRED_ATTRS_NOT_YET: &[(&str, &str)] = &[
 /// Why Maui 3.3.1 ignores a credential attribute a site config may hold (MCred.c reads
 /// `MCredAttr`, then the kind's own table; a name in neither, or one its switch does not
 /// set from a config file, is dropped without a word).
-fn ignored_by_3_3_1(kind: CredKind, attr: &str, value: &str) -> Option<&'static str> {
+fn ignored_by_3_3_1(kind: CredKind, attr: &str) -> Option<&'static str> {
     match (kind, attr) {
-        (_, "PLIST" | "PDEF") if value.trim().is_empty() => Some("the value is empty"),
         (CredKind::Qos, "FLAGS") => Some("QOS flags are set with QFLAGS="),
         (_, "FLAGS") => Some("it is no credential attribute (job flags are JOBFLAGS=)"),
         (CredKind::Qos, _) => None,
@@ -1298,10 +1301,13 @@ fn credential_attr(
                 owners.join(", ")
             )));
         }
+    } else if matches!(attr.name.as_str(), "PLIST" | "PDEF") {
+        partitions::record(c, Some((kind, name)), attr);
+        return Ok(());
     } else if kind == CredKind::Qos && attr.name == "QFLAGS" {
         let object = c.credentials.object_mut(kind, name);
         return qos_flags::apply(&mut object.settings, &attr.value, &object_name, at, w);
-    } else if let Some(why) = ignored_by_3_3_1(kind, &attr.name, &attr.value) {
+    } else if let Some(why) = ignored_by_3_3_1(kind, &attr.name) {
         w.push(format!(
             "{at}: warning: {object_name} is ignored, as Maui 3.3.1 ignores it: {why}"
         ));

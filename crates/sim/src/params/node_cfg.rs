@@ -27,6 +27,10 @@ pub struct NodeConfig {
     /// NODEACCESSPOLICY once the file is read).
     #[serde(skip)]
     pub proc_usage_limit: Option<Location>,
+    /// Maui 3.3.1's partition table by index (ALL, DEFAULT, the site's), when the config
+    /// names partitions and they are simulated: every node is then in one of them.
+    #[serde(skip)]
+    pub partition_table: Option<Vec<String>>,
 }
 
 fn policy_name<S: serde::Serializer>(p: &AllocationPolicy, s: S) -> Result<S::Ok, S::Error> {

@@ -1,0 +1,307 @@
+//! PLIST, PDEF and node partitions as Maui 3.3.1 reads them
+//! (reports/research/maui-3.3.1-partitions-and-node-sets.md): the partition table, in the
+//! order 3.3.1 creates partitions, and each credential's list and default partition.
+
+use super::credentials::DEFAULT;
+use super::SimConfig;
+use mauisim_config::{Attr, Location};
+use mauisim_core::{
+    CredKind, ListKind, PartitionList, Partitions, DEFAULT_PARTITION, PARTITION_SLOTS,
+};
+use std::collections::BTreeMap;
+
+/// One PLIST or PDEF as read, with its owner (`None`: SYSCFG).
+#[derive(Debug, Clone, PartialEq)]
+struct Setting {
+    owner: Option<(CredKind, String)>,
+    is_default: bool,
+    value: String,
+    at: Location,
+}
+
+/// Every PLIST and PDEF of the file, in file order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct PartitionsAsRead {
+    settings: Vec<Setting>,
+}
+
+/// Notes a PLIST or PDEF of SYSCFG (`owner` `None`) or of a credential.
+pub(crate) fn record(c: &mut SimConfig, owner: Option<(CredKind, &str)>, attr: &Attr) {
+    c.partitions_read.settings.push(Setting {
+        owner: owner.map(|(k, n)| (k, n.to_string())),
+        is_default: attr.name == "PDEF",
+        value: attr.value.trim().to_string(),
+        at: attr.location.clone(),
+    });
+}
+
+/// 3.3.1 reads SYSCFG, then QOSCFG, USERCFG, GROUPCFG, ACCOUNTCFG and CLASSCFG lines
+/// (MSys.c `MSysLoadConfig`): partitions named on them are created in that order.
+fn load_rank(owner: &Option<(CredKind, String)>) -> u8 {
+    match owner {
+        None => 0,
+        Some((CredKind::Qos, _)) => 1,
+        Some((CredKind::User, _)) => 2,
+        Some((CredKind::Group, _)) => 3,
+        Some((CredKind::Account, _)) => 4,
+        Some((CredKind::Class, _)) => 5,
+    }
+}
+
+/// `&` in the value makes an AND list, `^` an ONLY list (MCred.c).
+fn list_kind(value: &str) -> ListKind {
+    if value.contains('&') {
+        ListKind::And
+    } else if value.contains('^') {
+        ListKind::Only
+    } else {
+        ListKind::Or
+    }
+}
+
+/// The partition table: ALL, DEFAULT and at most two of the site's (3.3.1's MAX_MPAR).
+struct Table {
+    names: Vec<String>,
+}
+
+impl Table {
+    fn find(&self, name: &str) -> Option<u8> {
+        self.names.iter().position(|n| n == name).map(|i| i as u8)
+    }
+
+    /// The index of `name`, creating the partition if a slot is left.
+    fn find_or_add(&mut self, name: &str) -> Option<u8> {
+        self.find(name).or_else(|| {
+            (self.names.len() < PARTITION_SLOTS).then(|| {
+                self.names.push(name.to_string());
+                (self.names.len() - 1) as u8
+            })
+        })
+    }
+}
+
+/// A list and default partition being read: (kind, bits, default index).
+type ListState = (ListKind, u8, Option<u8>);
+
+/// Builds the partition table and every credential's partition list once the whole file
+/// is read; nothing when the file names no partition.
+pub(crate) fn settle(c: &mut SimConfig, w: &mut Vec<String>) {
+    let named_nodes = c.nodes.objects.iter().any(|o| o.partition.is_some());
+    if c.partitions_read.settings.is_empty() && !named_nodes {
+        return;
+    }
+    let mut table = Table {
+        names: vec!["ALL".into(), "DEFAULT".into()],
+    };
+    let mut settings = c.partitions_read.settings.clone();
+    settings.sort_by_key(|s| load_rank(&s.owner));
+    let system_start: ListState = (
+        PartitionList::EVERY.kind,
+        PartitionList::EVERY.bits,
+        Some(DEFAULT_PARTITION),
+    );
+    let mut lists: BTreeMap<Option<(CredKind, String)>, (ListState, Location)> = BTreeMap::new();
+    for s in &settings {
+        let start = if s.owner.is_none() {
+            system_start
+        } else {
+            (ListKind::Or, 0, None)
+        };
+        let entry = lists
+            .entry(s.owner.clone())
+            .or_insert((start, s.at.clone()));
+        let (kind, bits, default) = &mut entry.0;
+        let what = match &s.owner {
+            None => "SYSCFG".to_string(),
+            Some((k, n)) => format!("{}[{n}]", k.cfg_name()),
+        };
+        *kind = list_kind(&s.value);
+        let name_of = |token: &str| token.trim_matches(|ch| ch == '&' || ch == '^').to_string();
+        if s.is_default {
+            let name = name_of(&s.value);
+            // A credential's first PDEF names a partition only if it exists already;
+            // otherwise its default is ALL, which names none (MCred.c).
+            let index = match table.find(&name) {
+                Some(i) => i,
+                None if default.is_some() => table.find_or_add(&name).unwrap_or_else(|| {
+                    w.push(format!(
+                        "{}: warning: {what} PDEF={name}: Maui 3.3.1 holds two partitions besides DEFAULT; `{name}` is not one of them, so the default partition is ALL (none)",
+                        s.at
+                    ));
+                    0
+                }),
+                None => 0,
+            };
+            *default = Some(index);
+            *bits |= 1 << index;
+        } else {
+            *bits = 0;
+            for token in s.value.split([',', ':']).map(name_of) {
+                if token.is_empty() {
+                    continue;
+                }
+                match table.find_or_add(&token) {
+                    Some(i) => *bits |= 1 << i,
+                    None => w.push(format!(
+                        "{}: warning: {what} PLIST: Maui 3.3.1 holds two partitions besides DEFAULT; `{token}` is dropped from the list",
+                        s.at
+                    )),
+                }
+            }
+            if let Some(d) = *default {
+                if !s.value.is_empty() {
+                    *bits |= 1 << d;
+                }
+            }
+        }
+    }
+    // Then the nodes' partitions (NODECFG[DEFAULT]'s only creates its partition).
+    let default_first = c
+        .nodes
+        .objects
+        .iter()
+        .filter(|o| o.name == "DEFAULT")
+        .chain(c.nodes.objects.iter().filter(|o| o.name != "DEFAULT"));
+    for object in default_first {
+        let Some(p) = &object.partition else { continue };
+        if table.find_or_add(p).is_none() {
+            let at = object
+                .location
+                .as_ref()
+                .map_or(String::new(), |l| format!("{l}: "));
+            w.push(format!(
+                "{at}warning: NODECFG[{}] PARTITION={p}: Maui 3.3.1 holds two partitions besides DEFAULT; the node stays in DEFAULT",
+                object.name
+            ));
+        }
+    }
+    let mut system = Partitions::default();
+    for (owner, ((kind, bits, default), at)) in lists {
+        match owner {
+            None => {
+                system.system = PartitionList { kind, bits };
+                system.system_default = default.unwrap_or(DEFAULT_PARTITION);
+            }
+            Some((cred, name)) if name == DEFAULT => w.push(format!(
+                "{at}: warning: {}[DEFAULT] PLIST/PDEF: Maui 3.3.1 gives no other {} a DEFAULT object's partitions (MCredAdjustConfig copies none), and neither does mauisim",
+                cred.cfg_name(),
+                cred.label()
+            )),
+            Some((cred, name)) => {
+                let object = c.credentials.object_mut(cred, &name);
+                object.settings.partitions = Some(PartitionList { kind, bits });
+                object.settings.default_partition = default;
+            }
+        }
+    }
+    c.nodes.partition_table = Some(table.names);
+    c.policy.partitions = Some(system);
+}
+
+/// Partitions are simulated as 3.3.1 schedules them, under Maui semantics: elsewhere
+/// a config that sets PLIST or PDEF is refused, and node partitions keep their research
+/// meaning (a trace job of partition p runs on nodes of p or of none).
+pub(crate) fn for_semantics(c: &mut SimConfig) -> Result<(), String> {
+    if c.policy.partitions.is_none() || c.policy.semantics.is_maui() {
+        return Ok(());
+    }
+    if let Some(s) = c.partitions_read.settings.first() {
+        return Err(format!(
+            "{}: PLIST/PDEF: partitions are simulated as Maui 3.3.1 schedules them, under --semantics maui or maui-3.3.1 only",
+            s.at
+        ));
+    }
+    c.policy.partitions = None;
+    c.nodes.partition_table = None;
+    Ok(())
+}
+
+/// The partitions' node numbers, once the nodes are built; refuses what 3.3.1's
+/// partition passes are not simulated with.
+pub(crate) fn bind(
+    policy: &mut mauisim_core::PolicyConfig,
+    numbers: [u32; PARTITION_SLOTS],
+) -> Result<(), String> {
+    let Some(p) = &mut policy.partitions else {
+        return Ok(());
+    };
+    p.node_partition = numbers;
+    let passes = policy.backfill != mauisim_core::BackfillPolicy::None
+        && policy.reservation_policy != mauisim_core::ReservationPolicy::Highest;
+    if p.divide_the_machine() && !passes {
+        return Err(
+            "nodes in several partitions with BACKFILLPOLICY NONE or RESERVATIONPOLICY HIGHEST: mauisim does not simulate 3.3.1's partition passes with these yet".into(),
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::params::from_str;
+    use mauisim_core::{ListKind, PartitionList};
+
+    #[test]
+    fn partitions_are_created_in_3_3_1_order_and_lists_read_as_it_reads_them() {
+        let text = "NODECFG[n1] PARTITION=fast\n\
+                    GROUPCFG[g1] PLIST=slow PDEF=slow\n\
+                    SYSCFG[base] PLIST=\n\
+                    USERCFG[u1] PLIST=fast^\n\
+                    USERCFG[u2] PDEF=nowhere PLIST=DEFAULT&\n";
+        let loaded = from_str(text, "maui.cfg").unwrap();
+        let c = &loaded.config;
+        // SYSCFG first, then USERCFG, then GROUPCFG, then the nodes: u1's `fast` is 2.
+        assert_eq!(
+            c.nodes.partition_table.as_deref(),
+            Some(&["ALL", "DEFAULT", "fast", "slow"].map(String::from)[..])
+        );
+        let p = c.policy.partitions.as_ref().unwrap();
+        assert_eq!(
+            p.system,
+            PartitionList {
+                kind: ListKind::Or,
+                bits: 0
+            }
+        );
+        assert_eq!(p.system_default, 1);
+        let u1 = &c.credentials.user["u1"].settings;
+        assert_eq!(
+            u1.partitions,
+            Some(PartitionList {
+                kind: ListKind::Only,
+                bits: 0b0100
+            })
+        );
+        // A first PDEF of a partition not yet created is ALL; the PLIST after it keeps
+        // that bit (0).
+        let u2 = &c.credentials.user["u2"].settings;
+        assert_eq!(u2.default_partition, Some(0));
+        assert_eq!(
+            u2.partitions,
+            Some(PartitionList {
+                kind: ListKind::And,
+                bits: 0b0011
+            })
+        );
+        let g1 = &c.credentials.group["g1"].settings;
+        assert_eq!(
+            g1.partitions,
+            Some(PartitionList {
+                kind: ListKind::Or,
+                bits: 0b1000
+            })
+        );
+        assert_eq!(g1.default_partition, Some(3));
+    }
+
+    #[test]
+    fn a_third_partition_of_the_site_is_dropped_with_a_warning() {
+        let text = "GROUPCFG[g1] PLIST=a,b,c\nNODECFG[n1] PARTITION=d\n";
+        let loaded = from_str(text, "maui.cfg").unwrap();
+        let w = loaded.warnings.join("\n");
+        assert!(w.contains("`c` is dropped"), "{w}");
+        assert!(w.contains("NODECFG[n1] PARTITION=d"), "{w}");
+        let g1 = &loaded.config.credentials.group["g1"].settings;
+        assert_eq!(g1.partitions.unwrap().bits, 0b1100);
+    }
+}
