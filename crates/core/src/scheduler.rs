@@ -1008,6 +1008,25 @@ impl Scheduler {
             }
             match self.fate[rank] {
                 Fate::Waits => {}
+                Fate::Reserved if self.reserved_to_start_here(rank, now) => {
+                    // Reserved from now on in this partition while another was scheduled:
+                    // 3.3.1 starts it in this partition's call.
+                    if let Some(k) = self.held.iter().position(|&(r, _)| r == rank) {
+                        let (_, held) = self.held.swap_remove(k);
+                        self.machine.release(held);
+                    }
+                    let job = &mut queue[pos];
+                    out.reservations.retain(|r| r.job != job.idx);
+                    if self.machine.fits(now, job) {
+                        self.start(now, job, pos, blocked, out);
+                        self.fate[rank] = Fate::StartedInPriorityPass;
+                    } else if let Some(held) = self.reserve(now, job, out) {
+                        self.held.push((rank, held));
+                    } else {
+                        self.fate[rank] = Fate::Waits;
+                    }
+                    continue;
+                }
                 Fate::Reserved => {
                     blocked = true;
                     if let Some(g) = self.group_of(&queue[pos]) {
@@ -1341,6 +1360,20 @@ impl Scheduler {
         };
         let first = p.with_nodes().map(|i| (i, true));
         first.chain(p.with_nodes().map(|i| (i, false))).collect()
+    }
+
+    /// Whether the job at `rank` holds a reservation of this iteration that starts now
+    /// within the partition being scheduled.
+    fn reserved_to_start_here(&self, rank: usize, now: Time) -> bool {
+        let Some((i, _)) = self.call else {
+            return false;
+        };
+        let Some(&(_, held)) = self.held.iter().find(|&&(r, _)| r == rank) else {
+            return false;
+        };
+        let (start, within) = self.machine.held_start_within(held);
+        let here = self.policy.partitions.as_ref().map(|p| p.nodes_of(i));
+        start <= now && Some(within) == here
     }
 
     /// Schedules within one partition from now on (`None`: the whole machine again).

@@ -18,8 +18,6 @@ const NOT_YET: &[(&str, &[&str])] = &[
             "NODESETDELAY",
         ],
     ),
-    ("10-quattor-template-library-grid.cfg", &["GROUPCFG["]),
-    ("11-unidentified-egatrop-maui-ebuild.cfg", &["GROUPCFG["]),
 ];
 
 /// Warnings that say a setting is read as something else, still expected per file (the

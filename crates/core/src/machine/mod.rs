@@ -89,6 +89,8 @@ struct Held {
     procs: u64,
     nodes: Allocation,
     live: bool,
+    /// The node partition it was placed within (0: none asked).
+    within: u32,
 }
 
 /// Handle of a reservation made by [`Machine::reserve`], valid until released.
@@ -775,8 +777,15 @@ impl Machine {
             procs: job.procs,
             nodes,
             live: true,
+            within: self.within,
         });
         HeldId(id)
+    }
+
+    /// A reservation's start and the node partition it was placed within.
+    pub(crate) fn held_start_within(&self, id: HeldId) -> (Time, u32) {
+        let h = &self.held[id.0 as usize];
+        (h.start, h.within)
     }
 
     /// The earliest placement of `job` as the last iteration found it, when it must be the

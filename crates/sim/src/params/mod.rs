@@ -2009,15 +2009,15 @@ mod tests {
         );
     }
 
-    /// An attribute that changes the schedule and is not simulated (QOS flags, partitions)
+    /// An attribute that changes the schedule and is not simulated (QOS flags, MINPROC)
     /// is refused with what it does, not quietly dropped (issue 25); the line still
     /// defines its QOS, so the only error is the attribute's, not the QDEF naming it.
     #[test]
     fn unsimulated_attributes_are_refused_with_what_they_do() {
-        let e = load("USERCFG[steve] MAXJOB=2,4 PLIST=p1 PRIORITY=3\n").unwrap_err();
+        let e = load("USERCFG[steve] MAXJOB=2,4 MINPROC=2 PRIORITY=3\n").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "maui.cfg:1:27: USERCFG[steve] PLIST (the partitions its jobs may use) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
+            "maui.cfg:1:27: USERCFG[steve] MINPROC (the fewest processors its jobs may ask for) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
         );
         let e = load("QOSCFG[high] QFLAGS=PREEMPTSPV\nUSERCFG[DEFAULT] QDEF=high\n").unwrap_err();
         assert_eq!(

@@ -119,19 +119,15 @@ pub(crate) fn settle(c: &mut SimConfig, w: &mut Vec<String>) {
         let name_of = |token: &str| token.trim_matches(|ch| ch == '&' || ch == '^').to_string();
         if s.is_default {
             let name = name_of(&s.value);
-            // A credential's first PDEF names a partition only if it exists already;
-            // otherwise its default is ALL, which names none (MCred.c).
-            let index = match table.find(&name) {
-                Some(i) => i,
-                None if default.is_some() => table.find_or_add(&name).unwrap_or_else(|| {
-                    w.push(format!(
-                        "{}: warning: {what} PDEF={name}: Maui 3.3.1 holds two partitions besides DEFAULT; `{name}` is not one of them, so the default partition is ALL (none)",
-                        s.at
-                    ));
-                    0
-                }),
-                None => 0,
-            };
+            // A PDEF creates its partition while a slot is left; else its default is
+            // ALL, which names none (MCred.c: `MParFind` hands back the free slot).
+            let index = table.find_or_add(&name).unwrap_or_else(|| {
+                w.push(format!(
+                    "{}: warning: {what} PDEF={name}: Maui 3.3.1 holds two partitions besides DEFAULT; `{name}` is not one of them, so the default partition is ALL (none)",
+                    s.at
+                ));
+                0
+            });
             *default = Some(index);
             *bits |= 1 << index;
         } else {
@@ -247,7 +243,7 @@ mod tests {
                     GROUPCFG[g1] PLIST=slow PDEF=slow\n\
                     SYSCFG[base] PLIST=\n\
                     USERCFG[u1] PLIST=fast^\n\
-                    USERCFG[u2] PDEF=nowhere PLIST=DEFAULT&\n";
+                    USERCFG[u2] PDEF=DEFAULT PLIST=fast&\n";
         let loaded = from_str(text, "maui.cfg").unwrap();
         let c = &loaded.config;
         // SYSCFG first, then USERCFG, then GROUPCFG, then the nodes: u1's `fast` is 2.
@@ -272,10 +268,9 @@ mod tests {
                 bits: 0b0100
             })
         );
-        // A first PDEF of a partition not yet created is ALL; the PLIST after it keeps
-        // that bit (0).
+        // A PLIST after a PDEF keeps the default partition in the list.
         let u2 = &c.credentials.user["u2"].settings;
-        assert_eq!(u2.default_partition, Some(0));
+        assert_eq!(u2.default_partition, Some(1));
         assert_eq!(
             u2.partitions,
             Some(PartitionList {
