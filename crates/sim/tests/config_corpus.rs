@@ -8,17 +8,15 @@ use mauisim_sim::{run, RunOptions};
 use std::path::{Path, PathBuf};
 
 /// Refusals still expected, per file: the names that start its error lines.
-const NOT_YET: &[(&str, &[&str])] = &[
-    (
-        "07-Arctur-hpc-puppet.cfg",
-        &[
-            "NODESETPOLICY",
-            "NODESETATTRIBUTE",
-            "NODESETLIST",
-            "NODESETDELAY",
-        ],
-    ),
-];
+const NOT_YET: &[(&str, &[&str])] = &[(
+    "07-Arctur-hpc-puppet.cfg",
+    &[
+        "NODESETPOLICY",
+        "NODESETATTRIBUTE",
+        "NODESETLIST",
+        "NODESETDELAY",
+    ],
+)];
 
 /// Warnings that say a setting is read as something else, still expected per file (the
 /// same rule: when the setting is simulated the entry must go).

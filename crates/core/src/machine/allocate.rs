@@ -20,6 +20,7 @@ impl Machine {
         job: &QueuedJob,
         tasks: u64,
         mut cands: Vec<NodeCandidate>,
+        reserving: bool,
     ) -> Option<Allocation> {
         let spec = &*self.spec;
         let policy = match spec.allocation {
@@ -49,7 +50,7 @@ impl Machine {
         }
         let mut keyed: Vec<((f64, f64, f64), NodeCandidate)> = cands
             .into_iter()
-            .map(|c| (self.order_key(policy, c, t, now, end, job), c))
+            .map(|c| (self.order_key(policy, c, t, now, end, job, reserving), c))
             .collect();
         keyed.sort_by(|a, b| {
             (a.0 .0, a.0 .1, a.0 .2, a.1.node)
@@ -68,10 +69,13 @@ impl Machine {
         now: Time,
         end: Time,
         job: &QueuedJob,
+        reserving: bool,
     ) -> (f64, f64, f64) {
         let node = &self.spec.nodes[c.node as usize];
         if self.maui_order {
-            if let Some(key) = self.maui_key(policy, c, t, now, job.standing_access) {
+            if let Some(key) =
+                self.maui_key(policy, c, t == now && !reserving, now, job.standing_access)
+            {
                 return key;
             }
         }
@@ -103,19 +107,20 @@ impl Machine {
     /// `MJobAllocMNL`, MNode.c `MNodeSelectIdleTasks`), `None` where it does not.
     /// LASTAVAILABLE starting now: the nodes free for longest first (3.3.1 sorts them by
     /// the time until their next reservation, low to high, and takes from the end), the
-    /// last node first among equals; starting later (a reservation): the last node first.
+    /// last node first among equals; a reservation, even one from now on (its range's
+    /// nodes come in node order, MJob.c `MJobGetEStartTime`): the last node first.
     /// MINRESOURCE: memory tiers 64, 128, ... 8192 MB, the last node first in each.
     fn maui_key(
         &self,
         policy: AllocationPolicy,
         c: NodeCandidate,
-        t: Time,
+        starts_now: bool,
         now: Time,
         may_use: u64,
     ) -> Option<(f64, f64, f64)> {
         let last_first = -f64::from(c.node);
         match policy {
-            AllocationPolicy::LastAvailable if t == now => {
+            AllocationPolicy::LastAvailable if starts_now => {
                 let free_for = self.free_for(c.node as usize, now, may_use);
                 Some((-(free_for as f64), last_first, 0.0))
             }

@@ -577,7 +577,7 @@ impl Machine {
             // These policies decide feasibility themselves.
             AllocationPolicy::Contiguous
             | AllocationPolicy::Local
-            | AllocationPolicy::MaxBalance => self.place(now, now, job).is_some(),
+            | AllocationPolicy::MaxBalance => self.place(now, now, job, false).is_some(),
             _ => {
                 let per_task = self.need(job);
                 let tasks = job.procs / per_task.procs.max(1);
@@ -608,7 +608,7 @@ impl Machine {
         if !self.profile.fits(now, job.wcl, job.procs) {
             return false;
         }
-        let Some(nodes) = self.place(now, now, job) else {
+        let Some(nodes) = self.place(now, now, job, false) else {
             return false;
         };
         self.commit(now, job, nodes);
@@ -1347,6 +1347,7 @@ impl Machine {
     /// that reservation's nodes first, by the allocation policy, and the others only for
     /// what they cannot host (Maui's positive affinity, MJobAllocMNL). `None` when no such
     /// window is held now.
+    #[allow(clippy::too_many_arguments)]
     fn place_with_affinity(
         &self,
         t: Time,
@@ -1355,6 +1356,7 @@ impl Machine {
         job: &QueuedJob,
         per_task: Res,
         tasks: u64,
+        reserving: bool,
     ) -> Option<Option<Allocation>> {
         let mut preferred: Vec<u32> = Vec::new();
         for &(k, start, stop) in &self.standing_held {
@@ -1374,10 +1376,10 @@ impl Machine {
         let inside = self.candidates(inside, t, end, job, per_task);
         let inside_tasks: u64 = inside.iter().map(|c| c.tasks).sum();
         if inside_tasks >= tasks {
-            return Some(self.choose(t, now, end, job, tasks, inside));
+            return Some(self.choose(t, now, end, job, tasks, inside, reserving));
         }
         let outside = self.candidates(outside, t, end, job, per_task);
-        let rest = self.choose(t, now, end, job, tasks - inside_tasks, outside);
+        let rest = self.choose(t, now, end, job, tasks - inside_tasks, outside, reserving);
         Some(rest.map(|rest| {
             let mut all: Allocation = inside.iter().map(|c| (c.node, c.tasks)).collect();
             all.extend(rest);
@@ -1418,9 +1420,10 @@ impl Machine {
         fewest
     }
 
-    /// The nodes for `job` starting at `t` (`now` ≤ `t`), chosen by the allocation policy,
-    /// or `None` if too few can host it for its whole WCL.
-    fn place(&self, t: Time, now: Time, job: &QueuedJob) -> Option<Allocation> {
+    /// The nodes for `job` starting at `t` (`now` ≤ `t`), chosen by the allocation policy
+    /// for a start or, when `reserving`, a reservation, or `None` if too few can host it
+    /// for its whole WCL.
+    fn place(&self, t: Time, now: Time, job: &QueuedJob, reserving: bool) -> Option<Allocation> {
         let per_task = self.need(job);
         let tasks = job.procs / per_task.procs.max(1);
         if self.pooled {
@@ -1438,14 +1441,15 @@ impl Machine {
             }
         }
         if job.standing_access != 0 {
-            if let Some(placed) = self.place_with_affinity(t, now, end, job, per_task, tasks) {
+            let placed = self.place_with_affinity(t, now, end, job, per_task, tasks, reserving);
+            if let Some(placed) = placed {
                 return placed;
             }
         }
         let last_node_first =
             self.maui_order && self.spec.allocation == AllocationPolicy::LastAvailable;
         if last_node_first && !self.exhaustive {
-            return if t == now {
+            return if t == now && !reserving {
                 self.place_now_free_longest(now, end, job, per_task, tasks)
             } else {
                 self.place_later_last_node_first(t, end, job, per_task, tasks)
@@ -1455,7 +1459,7 @@ impl Machine {
         if cands.iter().map(|c| c.tasks).sum::<u64>() < tasks {
             return None;
         }
-        self.choose(t, now, end, job, tasks, cands)
+        self.choose(t, now, end, job, tasks, cands, reserving)
     }
 
     /// The nodes a placement starting at `t` visits: those free now for a start now,
@@ -1636,7 +1640,7 @@ impl Machine {
             .filter(|c| c.tasks > 0)
             .collect();
         let end = now + job.wcl.max(1);
-        self.choose(now, now, end, job, tasks, cands)
+        self.choose(now, now, end, job, tasks, cands, false)
     }
 
     /// Per node: the earliest start at which the policy can place `job` for its WCL.
@@ -1695,7 +1699,7 @@ impl Machine {
         loop {
             let plain_tasks = plain.as_ref().map_or(0, PlainNodes::tasks);
             if plain_tasks + total >= tasks && self.profile.fits(t, job.wcl, job.procs) {
-                if let Some(nodes) = self.place(t, now, job) {
+                if let Some(nodes) = self.place(t, now, job, true) {
                     return Some((t, nodes));
                 }
             }
