@@ -651,6 +651,16 @@ fn lay_standing(
             }
         }
         if nodes.is_empty() {
+            let named = node_names
+                .iter()
+                .enumerate()
+                .any(|(n, name)| feasible(n) && patterns.iter().any(|p| p.is_match(name)));
+            if named {
+                return Err(usage(format!(
+                    "{what} HOSTLIST: no node it lists can hold one of its tasks ({} processors each)",
+                    per_task.unwrap_or(1)
+                )));
+            }
             return Err(usage(format!(
                 "{what} HOSTLIST: no node's name matches {} (node names: {})",
                 hosts.join(","),

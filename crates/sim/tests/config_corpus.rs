@@ -29,8 +29,9 @@ fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/maui_cfg_corpus")
 }
 
-/// 40 two-processor nodes named as the corpus' clusters name theirs (Rocks'
-/// compute-R-N), and an SWF trace of 30 jobs on them.
+/// 42 two-processor nodes named as the corpus' clusters name theirs (Rocks'
+/// compute-R-N), the 44 four-processor ones its partition configs name, and an SWF trace
+/// of 30 jobs on them.
 fn inputs(dir: &Path) -> (PathBuf, PathBuf) {
     let mut nodes = String::new();
     for rack in 0..3 {
@@ -39,6 +40,15 @@ fn inputs(dir: &Path) -> (PathBuf, PathBuf) {
                 "COMPUTENODE AVAILABLE 0 compute-{rack}-{n} rm 4096 2048 10000 2 1 1 1 LINUX x86 [] [batch:2] - 1.0 - - -\n"
             ));
         }
+    }
+    // And the nodes the partition configs name (10: grid workers with standing
+    // reservations of 4 processors, 11: a cluster's compute and login nodes).
+    let named = ["wn.example.org", "wn2.example.org", "nigol1", "nigol2"];
+    let numbered = (1..=40).map(|i| format!("node{i}"));
+    for name in named.iter().map(|n| n.to_string()).chain(numbered) {
+        nodes.push_str(&format!(
+            "COMPUTENODE AVAILABLE 0 {name} rm 4096 2048 10000 4 1 1 1 LINUX x86 [] [batch:4] - 1.0 - - -\n"
+        ));
     }
     let node_file = dir.join("nodes.trace");
     std::fs::write(&node_file, nodes).unwrap();

@@ -39,6 +39,12 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     // under `maui-3.3.1`: 3.3.1 holds a group to GROUPCFG[DEFAULT]'s idle limits only when
     // the group sets one of its own.
     ("idlesoft", [100.0, 100.0, 100.0]),
+    // Partitions (scripts/maui-cases.sh partition partplist partpdef): eight nodes in a
+    // partition of their own; SYSCFG, OR and ONLY lists with a PDEF; a user's PDEF and an
+    // AND list.
+    ("partition", [100.0, 100.0, 100.0]),
+    ("partplist", [100.0, 100.0, 100.0]),
+    ("partpdef", [100.0, 100.0, 100.0]),
 ];
 
 /// The shared cases (the build script ignores these tests where they are absent).
@@ -150,7 +156,8 @@ fn every_shared_case_agrees_at_least_as_recorded() {
 
 /// mauisim's own cases (`tests/maui_cases`, made by `scripts/maui-cases.sh` with the shared
 /// harness from the real Maui 3.3.1): a standing reservation, QOS preemption, the
-/// old-style limit parameters, JOBNODEMATCHPOLICY EXACTNODE and soft idle limits.
+/// old-style limit parameters, JOBNODEMATCHPOLICY EXACTNODE, soft idle limits and
+/// partitions.
 #[test]
 fn own_cases_agree_at_least_as_recorded() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/maui_cases");
@@ -171,9 +178,9 @@ fn own_cases_agree_at_least_as_recorded() {
     }
     assert_eq!(
         seen,
-        15,
-        "the standing-reservation, preemption, old-style limit, EXACTNODE and soft idle \
-         cases are in {}",
+        24,
+        "the standing-reservation, preemption, old-style limit, EXACTNODE, soft idle and \
+         partition cases are in {}",
         dir.display()
     );
     assert!(below.is_empty(), "agreement fell: {below:?}");

@@ -603,16 +603,26 @@ mod tests {
                 "USERCFG[a] PRIORITY[USER]=2\n",
                 "maui.cfg:1:12: USERCFG[a] PRIORITY[USER]: only limits (MAXJOB[USER]=…) take an index",
             ),
-            (
-                "USERCFG[a] MAXJOBS=2\n",
-                "maui.cfg:1:12: USERCFG[a]: unknown attribute MAXJOBS; did you mean MAXJOB?",
-            ),
         ];
         for (text, want) in cases {
             let got = load(text).map(|_| ()).unwrap_err().to_string();
             assert_eq!(got, want, "for {text:?}");
         }
-        // A template's empty partition list is nothing to do.
-        assert!(load("SYSTEMCFG PLIST=\n").unwrap().warnings.is_empty());
+        // An empty system partition list is read as 3.3.1 reads it (no partition but
+        // those the credentials' lists add), without a word.
+        let c = load("SYSTEMCFG PLIST=\n").unwrap();
+        assert!(c.warnings.is_empty());
+        assert_eq!(c.config.policy.partitions.unwrap().system.bits, 0);
+        // A credential attribute 3.3.1 does not know (a site's MAXNODES) is dropped, as
+        // 3.3.1 drops it, with the nearest name it might mean.
+        let c = load("USERCFG[a] MAXJOBS=2 PRIORTY=5\n").unwrap();
+        assert_eq!(
+            c.warnings,
+            [
+                "maui.cfg:1:12: warning: USERCFG[a]: unknown attribute MAXJOBS; did you mean MAXJOB?; ignored, as Maui 3.3.1 ignores it",
+                "maui.cfg:1:22: warning: USERCFG[a]: unknown attribute PRIORTY; did you mean PRIORITY?; ignored, as Maui 3.3.1 ignores it",
+            ]
+        );
+        assert_eq!(c.config.credentials.user["a"].settings.limits, Limits::NONE);
     }
 }

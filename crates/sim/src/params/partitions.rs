@@ -275,7 +275,7 @@ mod tests {
             u2.partitions,
             Some(PartitionList {
                 kind: ListKind::And,
-                bits: 0b0011
+                bits: 0b0110
             })
         );
         let g1 = &c.credentials.group["g1"].settings;
