@@ -31,6 +31,8 @@ pub struct Nodes {
     /// Under Maui 3.3.1's partitions: per partition index, the partition number its
     /// nodes carry (0: no node is in it).
     pub partition_numbers: [u32; mauisim_core::PARTITION_SLOTS],
+    /// Maui 3.3.1's partition table by index, when its partitions are simulated.
+    pub partition_table: Option<Vec<String>>,
     hosts: HostNames,
 }
 
@@ -183,6 +185,20 @@ pub fn build(
     }
     let mut features: Vec<String> = Vec::new();
     let mut partition_numbers = [0; mauisim_core::PARTITION_SLOTS];
+    // Maui 3.3.1 creates the nodes' partitions after the config's, in node order, while
+    // a slot is left (a node whose partition finds none stays in DEFAULT).
+    let mut partition_table = config.partition_table.clone();
+    let any_partition = base.iter().any(|b| b.cfg.partition.is_some());
+    if partition_table.is_none() && config.maui_partitions && any_partition {
+        partition_table = Some(vec!["ALL".into(), DEFAULT_PARTITION_NAME.into()]);
+    }
+    if let Some(table) = &mut partition_table {
+        for p in base.iter().filter_map(|b| b.cfg.partition.as_ref()) {
+            if !table.contains(p) && table.len() < mauisim_core::PARTITION_SLOTS {
+                table.push(p.clone());
+            }
+        }
+    }
     let mut specs = Vec::with_capacity(base.len());
     let mut node_names = Vec::with_capacity(base.len());
     for node in &base {
@@ -211,7 +227,7 @@ pub fn build(
             };
             mask |= 1u64 << bit;
         }
-        let partition = match &config.partition_table {
+        let partition = match &partition_table {
             // Maui 3.3.1's partitions: a node's own PARTITION if the table holds it, else
             // DEFAULT (NODECFG[DEFAULT]'s is never copied to nodes).
             Some(table) => {
@@ -297,6 +313,7 @@ pub fn build(
         features,
         source,
         partition_numbers,
+        partition_table,
     })
 }
 

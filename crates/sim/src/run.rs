@@ -211,8 +211,7 @@ pub fn bind(
         &mut workload.names,
         calendar,
     )?;
-    params::partitions::bind(&mut policy, nodes.partition_numbers)
-        .map_err(error::SimError::Usage)?;
+    params::partitions::bind(&mut policy, &nodes).map_err(error::SimError::Usage)?;
     resolve_node_asks(&mut workload.jobs, &nodes)?;
     let pinned = workload
         .jobs

@@ -5,8 +5,9 @@
 //! and with exact estimates a reservation is a promise, as with pooled processors.
 
 use mauisim_core::{
-    AllocationPolicy, BackfillPolicy, CredId, CredKind, MachineSpec, NodeAccess, NodeSpec,
-    PolicyConfig, Recurrence, Request, Semantics, StandingAccess, StandingReservation, EVERY_DAY,
+    AllocationPolicy, BackfillPolicy, CredId, CredKind, ListKind, MachineSpec, NodeAccess,
+    NodeSpec, PartitionList, Partitions, PolicyConfig, Recurrence, Request, Semantics,
+    StandingAccess, StandingReservation, EVERY_DAY,
 };
 use mauisim_sim::engine::{simulate, EngineOptions, EventOrder, Outcome, RunStats};
 use mauisim_sim::trace::workload::Job;
@@ -247,6 +248,89 @@ proptest! {
         let spec = Arc::new(spec);
         let mut policy = PolicyConfig::with_backfill(backfill, depth);
         policy.semantics = Semantics::Maui;
+        shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
+    }
+
+    /// Maui 3.3.1's partitions: the first `split` nodes in DEFAULT, the others in a
+    /// partition of their own; user 0 ONLY in the other, user 1 by default there, user 2
+    /// AND'ed to DEFAULT, user 3 unlisted, with the system list ALL or DEFAULT alone.
+    /// Every job that runs runs within one partition its list allows, one held has no
+    /// such partition able to hold it, and the node shortcuts give the schedule visiting
+    /// every node gives.
+    #[test]
+    fn jobs_run_within_one_partition_they_may_use(
+        mut spec in machine(),
+        split in 1usize..5,
+        jobs in jobs(),
+        narrowed in any::<bool>(),
+        backfill in prop_oneof![Just(BackfillPolicy::FirstFit), Just(BackfillPolicy::BestFit)],
+        depth in 1u32..3,
+        per_event in any::<bool>(),
+    ) {
+        let split = split.min(spec.nodes.len() - 1);
+        for (n, node) in spec.nodes.iter_mut().enumerate() {
+            node.partition = if n < split { 1 } else { 2 };
+        }
+        let mut jobs = jobs;
+        for (i, j) in jobs.iter_mut().enumerate() {
+            j.creds.set(CredKind::User, CredId(i as u32 % 4));
+        }
+        let mut policy = PolicyConfig::with_backfill(backfill, depth);
+        policy.semantics = Semantics::Maui;
+        let list = |kind, bits| Some(PartitionList { kind, bits });
+        policy.creds.own_mut(CredKind::User, CredId(0)).partitions = list(ListKind::Only, 0b100);
+        let u1 = policy.creds.own_mut(CredKind::User, CredId(1));
+        u1.partitions = list(ListKind::Or, 0b100);
+        u1.default_partition = Some(2);
+        policy.creds.own_mut(CredKind::User, CredId(2)).partitions = list(ListKind::And, 0b010);
+        policy.partitions = Some(Partitions {
+            node_partition: [0, 1, 2, 0],
+            system: if narrowed { PartitionList { kind: ListKind::Or, bits: 0b010 } } else { PartitionList::EVERY },
+            system_default: 1,
+        });
+        let allowed = |user: u32| match user {
+            0 => vec![2],
+            1 => vec![1, 2],
+            2 => vec![1],
+            _ => if narrowed { vec![1] } else { vec![1, 2] },
+        };
+        let spec = Arc::new(spec);
+        let engine = EngineOptions {
+            order: if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant },
+            pooled: false,
+            check: true,
+            ..EngineOptions::default()
+        };
+        let (outcomes, stats) = simulate(&jobs, spec.clone(), policy.clone(), engine).unwrap();
+        let held: Vec<usize> = stats.held.iter().map(|(i, _)| *i).collect();
+        for (i, (j, o)) in jobs.iter().zip(&outcomes).enumerate() {
+            let may = allowed(i as u32 % 4);
+            if held.contains(&i) {
+                let ppt = u64::from(j.request.procs_per_task);
+                for &p in &may {
+                    let tasks: u64 = spec.nodes.iter().filter(|n| {
+                        n.partition == p
+                            && n.features & j.request.features == j.request.features
+                            && u64::from(j.request.mem) <= n.mem
+                    }).map(|n| {
+                        let by_mem = match j.request.mem { 0 => u64::MAX, m => n.mem / u64::from(m) };
+                        (n.procs / ppt).min(by_mem)
+                    }).sum();
+                    prop_assert!(tasks * ppt < j.procs,
+                        "job {} held though partition {} holds {} of its tasks", j.id, p, tasks);
+                }
+                continue;
+            }
+            prop_assert!(o.start >= j.submit);
+            let parts: Vec<u32> = stats.job_nodes[i]
+                .iter()
+                .flat_map(|&(a, b)| a..=b)
+                .map(|n| spec.nodes[n as usize].partition)
+                .collect();
+            prop_assert!(!parts.is_empty(), "job {} ran nowhere", j.id);
+            prop_assert!(parts.iter().all(|&p| p == parts[0]), "job {} spans partitions: {:?}", j.id, parts);
+            prop_assert!(may.contains(&parts[0]), "job {} of user {} ran in partition {}", j.id, i % 4, parts[0]);
+        }
         shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
     }
 
@@ -601,4 +685,77 @@ fn single_task_gives_each_task_a_whole_node() {
         assert_eq!(stats.job_nodes[0], a_nodes, "{access:?}");
         assert_eq!(outcomes[1].start, b_start, "{access:?}");
     }
+}
+
+/// Maui 3.3.1's partitions end to end: an empty SYSCFG PLIST leaves jobs only the
+/// partitions their credentials' lists add, a job no such partition can hold is held with
+/// the reason (3.3.1 leaves it idle for ever), the rest run within their partition; and the
+/// research reading refuses partition lists.
+#[test]
+fn partition_lists_hold_the_jobs_no_partition_takes() {
+    use mauisim_core::Semantics;
+    use mauisim_sim::{run, RunOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("maui.cfg");
+    std::fs::write(
+        &config,
+        "NODECFG[n2] PARTITION=fast\nNODECFG[n3] PARTITION=fast\n\
+         SYSCFG[base] PLIST=\nGROUPCFG[1] PLIST=fast\n",
+    )
+    .unwrap();
+    // Group 1's jobs of 2 and 3 processors, and one of group 2.
+    let trace = dir.path().join("jobs.swf");
+    std::fs::write(
+        &trace,
+        "; MaxProcs: 4\n\
+         1 0 -1 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n\
+         2 0 -1 100 3 -1 -1 3 100 -1 1 1 1 -1 1 -1 -1 -1\n\
+         3 0 -1 100 1 -1 -1 1 100 -1 1 1 2 -1 1 -1 -1 -1\n\
+         4 10 -1 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n",
+    )
+    .unwrap();
+    let options = RunOptions {
+        config: Some(config),
+        check: true,
+        ..RunOptions::new(trace)
+    };
+    let report = run(options.clone()).unwrap();
+    let held: Vec<(u64, String)> = report
+        .held
+        .iter()
+        .map(|(j, b)| {
+            (
+                j.id,
+                mauisim_sim::params::limits::describe(b, &report.workload.names),
+            )
+        })
+        .collect();
+    assert_eq!(
+        held,
+        [
+            (2, "partitions: no partition it may use has nodes that can hold its 3 processors (a job runs within one partition); Maui 3.3.1 leaves such a job idle for ever".to_string()),
+            (3, "partitions: its credentials' PLISTs (with SYSCFG's) let it into no partition; Maui 3.3.1 leaves such a job idle for ever".to_string()),
+        ]
+    );
+    // Jobs 1 and 4 take the two fast nodes one after the other.
+    let starts: Vec<(u64, i64)> = report
+        .workload
+        .jobs
+        .iter()
+        .zip(&report.outcomes)
+        .map(|(j, o)| (j.id, o.start))
+        .collect();
+    assert_eq!(starts, [(1, 0), (4, 100)]);
+    let on_fast = |i: usize| report.stats.job_nodes[i] == [(2, 3)];
+    assert!(on_fast(0) && on_fast(1), "{:?}", report.stats.job_nodes);
+    let research = run(RunOptions {
+        semantics: Semantics::ResearchEasy,
+        ..options
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        research.contains("maui.cfg:3:14: PLIST/PDEF: partitions are simulated as Maui 3.3.1 schedules them, under --semantics maui or maui-3.3.1 only"),
+        "{research}"
+    );
 }

@@ -12,6 +12,7 @@ use crate::Time;
 impl Machine {
     /// The policy's choice of `tasks` tasks among `cands` (each with the tasks it can
     /// host); `None` when the policy finds no acceptable set.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn choose(
         &self,
         t: Time,
@@ -61,6 +62,7 @@ impl Machine {
     }
 
     /// The sort key of a candidate node: smaller is chosen first (node order breaks ties).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn order_key(
         &self,
         policy: AllocationPolicy,

@@ -31,6 +31,10 @@ pub struct NodeConfig {
     /// names partitions and they are simulated: every node is then in one of them.
     #[serde(skip)]
     pub partition_table: Option<Vec<String>>,
+    /// Whether node partitions are Maui 3.3.1's (Maui semantics): a partition on a node
+    /// from elsewhere (a scenario) then starts the table too.
+    #[serde(skip)]
+    pub maui_partitions: bool,
 }
 
 fn policy_name<S: serde::Serializer>(p: &AllocationPolicy, s: S) -> Result<S::Ok, S::Error> {

@@ -198,6 +198,7 @@ pub(crate) fn settle(c: &mut SimConfig, w: &mut Vec<String>) {
 /// a config that sets PLIST or PDEF is refused, and node partitions keep their research
 /// meaning (a trace job of partition p runs on nodes of p or of none).
 pub(crate) fn for_semantics(c: &mut SimConfig) -> Result<(), String> {
+    c.nodes.maui_partitions = c.policy.semantics.is_maui();
     if c.policy.partitions.is_none() || c.policy.semantics.is_maui() {
         return Ok(());
     }
@@ -216,12 +217,13 @@ pub(crate) fn for_semantics(c: &mut SimConfig) -> Result<(), String> {
 /// partition passes are not simulated with.
 pub(crate) fn bind(
     policy: &mut mauisim_core::PolicyConfig,
-    numbers: [u32; PARTITION_SLOTS],
+    nodes: &crate::nodes::Nodes,
 ) -> Result<(), String> {
-    let Some(p) = &mut policy.partitions else {
+    if nodes.partition_table.is_none() {
         return Ok(());
-    };
-    p.node_partition = numbers;
+    }
+    let p = policy.partitions.get_or_insert_with(Partitions::default);
+    p.node_partition = nodes.partition_numbers;
     let passes = policy.backfill != mauisim_core::BackfillPolicy::None
         && policy.reservation_policy != mauisim_core::ReservationPolicy::Highest;
     if p.divide_the_machine() && !passes {
