@@ -147,8 +147,10 @@ impl Partitions {
         let default = default_order
             .iter()
             .filter(|&&k| creds.get(k).get().is_some())
-            .find_map(|&k| tables.own(k, creds.get(k)).default_partition)
-            .filter(|&p| p != 0)
+            .find_map(|&k| {
+                let own = tables.own(k, creds.get(k)).default_partition;
+                own.filter(|&p| p != 0)
+            })
             .unwrap_or(self.system_default);
         // ALL (bit 0) takes only jobs that span partitions, which no trace job asks to.
         Access {
