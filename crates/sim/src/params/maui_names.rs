@@ -315,16 +315,7 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
     no_effect("PLOTMINTIME", "statistics display matrix bounds"),
     no_effect("PLOTPROCSCALE", "statistics display matrix scale"),
     no_effect("PLOTTIMESCALE", "statistics display matrix scale"),
-    schedules(
-        "QOSFLAGS",
-        "old-style QOSCFG[q] QFLAGS (NOBF, PREEMPTOR, IGN* …)",
-    ),
     no_effect("QOSNAME", "ignored by 3.3.1 (no longer supported)"),
-    schedules("QOSPRIORITY", "old-style QOSCFG[q] PRIORITY"),
-    schedules("QOSQTWEIGHT", "old-style QOSCFG[q] QTWEIGHT"),
-    schedules("QOSTARGETQT", "old-style QOSCFG[q] QTTARGET"),
-    schedules("QOSTARGETXF", "old-style QOSCFG[q] XFTARGET"),
-    schedules("QOSXFWEIGHT", "old-style QOSCFG[q] XFWEIGHT"),
     schedules("QUEUECFG", "queue (class) settings of the resource manager"),
     no_effect(
         "QUEUETIMETARGETWEIGHT",

@@ -204,6 +204,55 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
 
 type Apply = fn(&mut SimConfig, &Entry, &mut Vec<String>) -> Result<(), ConfigError>;
 
+/// The old-style QOS parameters (`QOSPRIORITY[q] 100`, `QOSFLAGS[q] NOBF PREEMPTEE`): 3.3.1
+/// sets the same field of QOS q as the `QOSCFG[q]` attribute (MQOS.c `MQOSProcessOConfig`),
+/// so they are read as that attribute.
+fn old_qos_param(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(), ConfigError> {
+    let attribute = match e.name.as_str() {
+        "QOSPRIORITY" => "PRIORITY",
+        "QOSQTWEIGHT" => "QTWEIGHT",
+        "QOSXFWEIGHT" => "XFWEIGHT",
+        "QOSTARGETQT" => "QTTARGET",
+        "QOSTARGETXF" => "XFTARGET",
+        _ => "QFLAGS",
+    };
+    let Some(qos) = e.index.as_deref().filter(|q| !q.is_empty()) else {
+        return Err(ConfigError::at(
+            e.location.clone(),
+            format!(
+                "{} needs the QOS it sets: {}[name] VALUE (or QOSCFG[name] {attribute}=VALUE)",
+                e.name, e.name
+            ),
+        ));
+    };
+    let Some(first) = e.values.first() else {
+        return Err(ConfigError::at(
+            e.location.clone(),
+            format!("{}[{qos}] needs a value", e.name),
+        ));
+    };
+    if attribute != "QFLAGS" && e.values.len() > 1 {
+        return Err(ConfigError::at(
+            e.values[1].location.clone(),
+            format!("{}[{qos}] takes one value", e.name),
+        ));
+    }
+    let value: Vec<&str> = e.values.iter().map(|t| t.text.as_str()).collect();
+    let qos = if qos.eq_ignore_ascii_case(DEFAULT) {
+        DEFAULT
+    } else {
+        qos
+    };
+    c.credentials.object_mut(CredKind::Qos, qos);
+    let attr = Attr {
+        name: attribute.to_string(),
+        index: None,
+        value: value.join(" "),
+        location: first.location.clone(),
+    };
+    credential_attr(c, &attr, w, CredKind::Qos, qos)
+}
+
 /// PREEMPTPOLICY as 3.3.1 reads it (MSched.c: an exact, case-sensitive match, anything
 /// else being NONE) and as its simulation carries it out (reports/research).
 fn preemption_policy(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(), ConfigError> {
@@ -506,6 +555,17 @@ const PARAMS: &[Param] = &[
     Param {
         names: &["SYSTEMCFG"],
         apply: limits::system_cfg,
+    },
+    Param {
+        names: &[
+            "QOSPRIORITY",
+            "QOSQTWEIGHT",
+            "QOSXFWEIGHT",
+            "QOSTARGETQT",
+            "QOSTARGETXF",
+            "QOSFLAGS",
+        ],
+        apply: old_qos_param,
     },
     Param {
         names: &["SYSTEMMAXPROCPERJOB"],
@@ -2026,6 +2086,30 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "maui.cfg:1:14: QOSCFG[high] QFLAGS: PREEMPTSPV (its jobs become PREEMPTEE while over a soft active limit) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the flag to simulate without it"
+        );
+    }
+
+    /// The old-style QOS parameters set what the QOSCFG attributes set (3.3.1's
+    /// `MQOSProcessOConfig`), and need the QOS they set.
+    #[test]
+    fn old_style_qos_parameters_set_the_qos() {
+        let c = load(
+            "QOSPRIORITY[high] 100\nQOSQTWEIGHT[high] 5\nQOSXFWEIGHT[high] 7\n\
+             QOSTARGETQT[high] 1:00:00\nQOSTARGETXF[high] 2.5\nQOSFLAGS[low] NOBF PREEMPTEE\n",
+        )
+        .unwrap();
+        let high = &c.config.credentials.qos["high"].settings;
+        assert_eq!(
+            (high.priority, high.qt_weight, high.xf_weight),
+            (100.0, 5.0, 7.0)
+        );
+        assert_eq!((high.qt_target, high.xf_target), (Some(3600), Some(2.5)));
+        let low = &c.config.credentials.qos["low"].settings;
+        assert!(low.no_backfill && low.preemptee);
+        let e = load("QOSPRIORITY 100\n").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "maui.cfg:1:1: QOSPRIORITY needs the QOS it sets: QOSPRIORITY[name] VALUE (or QOSCFG[name] PRIORITY=VALUE)"
         );
     }
 
