@@ -7,7 +7,8 @@
 # directory first; nothing under ../shared changes.
 #
 # Usage: scripts/maui-cases.sh MAUI_BUILD_DIR [config...]   (configs: standing, preempt, oldlimits,
-#        idlesoft, exactnode, partition, partplist, partpdef;
+#        idlesoft, exactnode, partition, partplist, partpdef,
+#        nodeset, nodesetfirst, nodesetany;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)
@@ -72,6 +73,24 @@ partition_case() {
   cp "$WORK/maui-$name/maui_jobs.csv" "$dir/maui-starts.csv"
   echo "$name: maui completed $(($(wc -l < "$dir/maui-starts.csv") - 1)) of 300 jobs ($(cat "$WORK/maui-$name/wall.txt"))"
 }
+# Node-set cases (reports/research/maui-3.3.1-partitions-and-node-sets.md, section B): the
+# resource trace's feature field (15, `[a][b]` as MTrace.c splits it on brackets) gives n0..n15
+# normal and n16..n31 fat, NODESETLIST's two sets, and n8..n31 also ib, a feature outside the
+# list, which 3.3.1's feasibility step (MReqGetFNL) uses anyway: a job of 17..24 tasks fits no
+# listed set but fits ib. With NODESETDELAY 0 every job can run somewhere, so widths are not capped.
+nodeset_case() {
+  local dir=$1 seed=$2 config=$3 name
+  name=$(basename "$dir")
+  mkdir -p "$WORK" "$dir"
+  python3 "$harness/gen_workload.py" "$dir" --jobs 300 --nodes 32 --ppn 1 --seed "$seed" --mem 100 > /dev/null
+  awk '$1 == "COMPUTENODE" { n = substr($4, 2) + 0; $15 = (n < 8) ? "[normal]" : (n < 16) ? "[normal][ib]" : "[fat][ib]" } { print }' \
+    "$dir/resource" > "$dir/resource.new"
+  mv "$dir/resource.new" "$dir/resource"
+  cp "crates/sim/tests/maui_cases/$config.cfg" "$dir/policy.cfg"
+  MAUI_T0_OFFSET=30 "$harness/run_maui.sh" "$WORK/maui-$name" "$dir/policy.cfg" "$dir/workload" "$dir/resource" > "$WORK/maui-$name.out"
+  cp "$WORK/maui-$name/maui_jobs.csv" "$dir/maui-starts.csv"
+  echo "$name: maui completed $(($(wc -l < "$dir/maui-starts.csv") - 1)) of 300 jobs ($(cat "$WORK/maui-$name/wall.txt"))"
+}
 for config in "${configs[@]}"; do
   cp "crates/sim/tests/maui_cases/$config.cfg" "$harness/configs/"
   for seed in 1 2 3; do
@@ -81,6 +100,8 @@ for config in "${configs[@]}"; do
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = partition ] || [ "$config" = partplist ] || [ "$config" = partpdef ]; then
       partition_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
+    elif [ "$config" = nodeset ] || [ "$config" = nodesetfirst ] || [ "$config" = nodesetany ]; then
+      nodeset_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     else
       "$harness/make_case.sh" "crates/sim/tests/maui_cases/$config-s$seed" "$config" "$seed"
     fi

@@ -268,6 +268,46 @@ pub struct MachineSpec {
     /// JOBNODEMATCHPOLICY EXACTNODE: every job takes one task per node (Maui 3.3.1 sets a
     /// trace job's node count to its task count), the rest of each node staying shared.
     pub one_task_per_node: bool,
+    /// NODESETPOLICY & co. (FEATURE sets, as Maui 3.3.1 applies them), when on.
+    pub node_sets: Option<NodeSets>,
+}
+
+/// NODESETPOLICY: how a job's nodes are held to one node set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeSetPolicy {
+    OneOf,
+    AnyOf,
+    FirstOf,
+}
+
+/// NODESETPRIORITYTYPE: which adequate set a job's nodes come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeSetPriority {
+    /// The set with the fewest available tasks (the first on a tie).
+    BestFit,
+    /// The set with the most (the first on a tie).
+    WorstFit,
+    /// The first in NODESETLIST order.
+    BestResource,
+    /// MINLOSS (the default): on FEATURE sets 3.3.1 takes the last adequate set in list
+    /// order (its `break` leaves only the switch, MSched.c `MJobSelectResourceSet`).
+    MinLoss,
+}
+
+/// Node sets by node feature, best effort (NODESETDELAY 0), as Maui 3.3.1 applies them
+/// (reports/research/maui-3.3.1-partitions-and-node-sets.md, B): a job may use only the
+/// nodes of the features whose nodes can hold all its tasks (every feature counts, not
+/// only NODESETLIST's, a 3.3.1 defect), any node when none can; and where it starts or is
+/// reserved, its nodes come from one NODESETLIST set with room for all its tasks, when one
+/// has, chosen by NODESETPRIORITYTYPE.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeSets {
+    pub policy: NodeSetPolicy,
+    pub priority: NodeSetPriority,
+    /// NODESETLIST's features that some node has, in list order.
+    pub sets: Vec<FeatureMask>,
+    /// Every feature some node has.
+    pub every_feature: FeatureMask,
 }
 
 impl MachineSpec {
@@ -281,6 +321,7 @@ impl MachineSpec {
             local: None,
             standing: Vec::new(),
             one_task_per_node: false,
+            node_sets: None,
         }
     }
 
@@ -354,6 +395,7 @@ impl MachineSpec {
         let single_proc_nodes = self.nodes.iter().all(|n| n.procs == 1);
         let t = self.tracked();
         self.standing.is_empty()
+            && self.node_sets.is_none()
             && (self.access == NodeAccess::Shared || single_proc_nodes)
             && (!self.one_task_per_node || single_proc_nodes)
             && !matches!(

@@ -13,8 +13,8 @@ use crate::params::node_cfg::{feature_list, NodeCfg, NodeConfig};
 use crate::params::standing::{Acl, Period, StandingCfg};
 use crate::trace::workload::Machine;
 use mauisim_core::{
-    maui_memory_tier, CredKind, FeatureMask, MachineSpec, NodeSpec, Recurrence, StandingAccess,
-    StandingReservation, Time, DAY, EVERY_DAY, WEEK,
+    maui_memory_tier, CredKind, FeatureMask, MachineSpec, NodeSetPolicy, NodeSetPriority, NodeSets,
+    NodeSpec, Recurrence, StandingAccess, StandingReservation, Time, DAY, EVERY_DAY, WEEK,
 };
 use std::path::Path;
 use std::sync::Arc;
@@ -297,6 +297,16 @@ pub fn build(
             mauisim_core::MAX_STANDING
         )));
     }
+    let sets = &config.node_sets;
+    let node_sets = sets.by_feature().then(|| {
+        let bit = |name: &String| features.iter().position(|f| f == name).map(|i| 1u64 << i);
+        NodeSets {
+            policy: sets.policy.unwrap_or(NodeSetPolicy::OneOf),
+            priority: sets.priority.unwrap_or(NodeSetPriority::MinLoss),
+            sets: sets.list.iter().filter_map(bit).collect(),
+            every_feature: features.iter().fold(0, |m, f| m | bit(f).unwrap_or(0)),
+        }
+    });
     let spec = MachineSpec {
         nodes: specs,
         access: config.access,
@@ -305,6 +315,7 @@ pub fn build(
         local: None,
         standing: reservations,
         one_task_per_node: config.exact_node,
+        node_sets,
     };
     Ok(Nodes {
         spec: Arc::new(spec),

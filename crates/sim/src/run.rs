@@ -197,6 +197,7 @@ pub fn bind(
         &mut workload.adjusted,
     );
     params::partitions::for_semantics(&mut config.config).map_err(error::SimError::Usage)?;
+    params::node_sets::for_semantics(&config.config).map_err(error::SimError::Usage)?;
     let mut policy = policy_for(&config.config, resolver.tables, &mut workload.names);
     if !config.config.class_overrun.is_empty() {
         for job in &mut workload.jobs {

@@ -88,6 +88,7 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
     let mut names = Names::default();
     let resolver = Resolver::new(&config.credentials, &mut names);
     crate::params::partitions::for_semantics(&mut config).map_err(SimError::Usage)?;
+    crate::params::node_sets::for_semantics(&config).map_err(SimError::Usage)?;
     let mut policy = crate::run::policy_for(&config, resolver.tables.clone(), &mut names);
     let calendar = nodes::calendar_of(&reader.header);
     let nodes = nodes::build(None, machine, &config.nodes, &mut names, calendar)?;

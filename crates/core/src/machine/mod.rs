@@ -37,7 +37,7 @@ pub type Allocation = Vec<(u32, u64)>;
 
 /// What decides where a job fits besides its size: its request, partition and the
 /// standing reservations it may use.
-type MisfitShape = (crate::node::Request, u32, u64);
+type MisfitShape = (crate::node::Request, u32, u64, u64);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Owner {
@@ -207,6 +207,12 @@ pub struct Machine {
     /// Whether the machine is divided into Maui partitions (no search is carried then:
     /// a reservation is searched for in each partition the job may use).
     partitioned: bool,
+    /// The node-set features a job may use (0: any node), by (request, partition, tasks).
+    #[allow(clippy::type_complexity)]
+    set_features:
+        std::cell::RefCell<std::collections::HashMap<(crate::node::Request, u32, u64), u64>>,
+    /// While a placement is held to one node set: its feature (0: none).
+    placing_in: std::cell::Cell<u64>,
     /// [`Machine::can_ever_run`] by (request, partition): jobs repeat a few shapes.
     capacity: std::collections::HashMap<(crate::node::Request, u32), u64>,
 }
@@ -283,6 +289,8 @@ impl Machine {
             }),
             within: 0,
             partitioned: false,
+            set_features: Default::default(),
+            placing_in: Default::default(),
             capacity: std::collections::HashMap::new(),
             spec,
         };
@@ -559,7 +567,12 @@ impl Machine {
     /// and no longer than one that did not fit since the machine last changed, does not
     /// fit either, which spares backfill most node scans.
     fn fits_on_nodes(&self, now: Time, job: &QueuedJob) -> bool {
-        let key = (job.request, self.partition_of(job), job.standing_access);
+        let key = (
+            job.request,
+            self.partition_of(job),
+            job.standing_access,
+            self.node_set_features(job),
+        );
         {
             let mut memo = self.misfits.borrow_mut();
             if memo.0 != (self.version, now) {
@@ -1289,7 +1302,9 @@ impl Machine {
     /// and EXACTNODE ([`MachineSpec::tasks_per_node`]).
     fn hostable_by_room(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
         let spec = &self.spec;
-        if !spec.can_host(n, per_task, job.request.features, self.partition_of(job)) {
+        if !spec.can_host(n, per_task, job.request.features, self.partition_of(job))
+            || !self.in_node_set(n, job)
+        {
             return 0;
         }
         let cap = spec.nodes[n].capacity();
@@ -1420,10 +1435,134 @@ impl Machine {
         fewest
     }
 
+    /// The node-set features `job` may use (0: any node; MJob.c `MReqGetFNL` with 3.3.1's
+    /// best-effort node sets): those whose nodes in its partition can hold all its tasks,
+    /// counting every feature, under ONEOF and FIRSTOF; none under ANYOF, or when no
+    /// feature's nodes can.
+    fn node_set_features(&self, job: &QueuedJob) -> u64 {
+        let Some(sets) = &self.spec.node_sets else {
+            return 0;
+        };
+        if sets.policy == crate::node::NodeSetPolicy::AnyOf {
+            return 0;
+        }
+        let need = self.need(job);
+        let tasks = job.procs / need.procs.max(1);
+        let part = self.partition_of(job);
+        let key = (job.request, part, tasks);
+        if let Some(&mask) = self.set_features.borrow().get(&key) {
+            return mask;
+        }
+        let spec = &self.spec;
+        let mut per_feature = [0u64; 64];
+        for n in
+            (0..spec.nodes.len()).filter(|&n| spec.can_host(n, need, job.request.features, part))
+        {
+            let held = spec.tasks_per_node(tasks_within(spec.nodes[n].capacity(), need));
+            let features = spec.nodes[n].features & sets.every_feature;
+            for (f, count) in per_feature.iter_mut().enumerate() {
+                if features & (1 << f) != 0 {
+                    *count += held;
+                }
+            }
+        }
+        // 3.3.1 leaves the list as it is when the sets together cannot hold the job.
+        let mask = if per_feature.iter().sum::<u64>() < tasks {
+            0
+        } else {
+            (0..64)
+                .filter(|&f| per_feature[f] >= tasks && tasks > 0)
+                .fold(0, |m, f| m | 1 << f)
+        };
+        self.set_features.borrow_mut().insert(key, mask);
+        mask
+    }
+
+    /// Whether node `n` is in the node set `job` may use, and in the one its placement is
+    /// held to, if any.
+    fn in_node_set(&self, n: usize, job: &QueuedJob) -> bool {
+        if self.spec.node_sets.is_none() {
+            return true;
+        }
+        let features = self.spec.nodes[n].features;
+        let may = self.node_set_features(job);
+        let placing = self.placing_in.get();
+        (may == 0 || features & may != 0) && (placing == 0 || features & placing != 0)
+    }
+
+    /// The NODESETLIST set a placement of `job` at `t` takes its nodes from (MSched.c
+    /// `MJobAllocMNL`, best effort: FIRSTOF, ONEOF read as FIRSTOF): among the sets whose
+    /// nodes available over `[t, end)` hold all its tasks, the one NODESETPRIORITYTYPE
+    /// picks; `None` when none does (the job then takes nodes from all of them) or under
+    /// ANYOF.
+    fn node_set_for(
+        &self,
+        t: Time,
+        now: Time,
+        end: Time,
+        job: &QueuedJob,
+        per_task: Res,
+    ) -> Option<u64> {
+        let sets = self.spec.node_sets.as_ref()?;
+        if sets.policy == crate::node::NodeSetPolicy::AnyOf || sets.sets.is_empty() {
+            return None;
+        }
+        let tasks = job.procs / per_task.procs.max(1);
+        let mut available = vec![0u64; sets.sets.len()];
+        for n in self.nodes_to_visit(t, now) {
+            let h = self.hostable(n as usize, t, end, job, per_task);
+            if h == 0 {
+                continue;
+            }
+            let features = self.spec.nodes[n as usize].features;
+            for (k, &set) in sets.sets.iter().enumerate() {
+                if features & set != 0 {
+                    available[k] += h;
+                }
+            }
+        }
+        let adequate = (0..sets.sets.len()).filter(|&k| available[k] >= tasks);
+        use crate::node::NodeSetPriority as P;
+        let chosen = match sets.priority {
+            P::BestResource => adequate.clone().next(),
+            P::MinLoss => adequate.clone().last(),
+            // The first of the smallest (largest): min_by_key keeps the first of equals,
+            // max_by_key the last, hence the reversed key.
+            P::BestFit => adequate.clone().min_by_key(|&k| available[k]),
+            P::WorstFit => adequate
+                .clone()
+                .min_by_key(|&k| std::cmp::Reverse(available[k])),
+        };
+        chosen.map(|k| sets.sets[k])
+    }
+
     /// The nodes for `job` starting at `t` (`now` ≤ `t`), chosen by the allocation policy
     /// for a start or, when `reserving`, a reservation, or `None` if too few can host it
-    /// for its whole WCL.
+    /// for its whole WCL; within one node set when one has room for it.
     fn place(&self, t: Time, now: Time, job: &QueuedJob, reserving: bool) -> Option<Allocation> {
+        if !self.pooled && self.spec.node_sets.is_some() && self.placing_in.get() == 0 {
+            let per_task = self.need(job);
+            let end = t + job.wcl.max(1);
+            if let Some(set) = self.node_set_for(t, now, end, job, per_task) {
+                self.placing_in.set(set);
+                let placed = self.place_in_sets(t, now, job, reserving);
+                self.placing_in.set(0);
+                if placed.is_some() {
+                    return placed;
+                }
+            }
+        }
+        self.place_in_sets(t, now, job, reserving)
+    }
+
+    /// [`Machine::place`] among the nodes of the node set being placed in, if any.
+    fn place_in_sets(
+        &self,
+        t: Time,
+        now: Time,
+        job: &QueuedJob,
+        reserving: bool,
+    ) -> Option<Allocation> {
         let per_task = self.need(job);
         let tasks = job.procs / per_task.procs.max(1);
         if self.pooled {
@@ -1662,6 +1801,7 @@ impl Machine {
         let by_jobs = one_processor
             && features == 0
             && part == 0
+            && self.spec.node_sets.is_none()
             && !self.exhaustive
             && !self.spec.access.is_exclusive()
             && !self.spec.one_task_per_node;

@@ -270,24 +270,6 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "NODEPURGETIME",
         "resource manager: remove nodes not reported",
     ),
-    schedules(
-        "NODESETATTRIBUTE",
-        "node sets: attribute defining sets (FEATURE, PROCSPEED…)",
-    ),
-    schedules(
-        "NODESETDELAY",
-        "node sets: how long to wait for a set to be free",
-    ),
-    schedules("NODESETLIST", "node sets: allowed set values"),
-    schedules("NODESETPOLICY", "node sets: ONEOF/ANYOF/FIRSTOF selection"),
-    schedules(
-        "NODESETPRIORITYTYPE",
-        "node sets: how candidate sets are ranked",
-    ),
-    schedules(
-        "NODESETTOLERANCE",
-        "node sets: allowed speed spread within a set",
-    ),
     no_effect(
         "NODESYNCTIME",
         "resource manager: node expected-state sync deadline",

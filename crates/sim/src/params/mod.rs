@@ -8,6 +8,7 @@ pub mod credentials;
 pub mod limits;
 mod maui_names;
 pub mod node_cfg;
+pub mod node_sets;
 mod old_limits;
 pub(crate) mod partitions;
 mod qos_flags;
@@ -194,6 +195,7 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
     warnings.extend(no_effect.summary());
     old_limits::settle(&mut config);
     partitions::settle(&mut config, &mut warnings);
+    node_sets::settle(&config, &mut warnings)?;
     config.credentials.check()?;
     node_cfg::check_proc_usage_limit(&config.nodes)?;
     check_fairshare(&config, &mut warnings)?;
@@ -367,6 +369,17 @@ const PARAMS: &[Param] = &[
     Param {
         names: &["NODEACCESSPOLICY"],
         apply: |c, e, w| node_cfg::access_policy(&mut c.nodes, e, w),
+    },
+    Param {
+        names: &[
+            "NODESETPOLICY",
+            "NODESETATTRIBUTE",
+            "NODESETLIST",
+            "NODESETPRIORITYTYPE",
+            "NODESETDELAY",
+            "NODESETTOLERANCE",
+        ],
+        apply: node_sets::read,
     },
     Param {
         names: &["JOBNODEMATCHPOLICY"],

@@ -35,6 +35,9 @@ pub struct NodeConfig {
     /// from elsewhere (a scenario) then starts the table too.
     #[serde(skip)]
     pub maui_partitions: bool,
+    /// NODESETPOLICY & co. as read.
+    #[serde(skip)]
+    pub node_sets: super::node_sets::NodeSetsAsRead,
 }
 
 fn policy_name<S: serde::Serializer>(p: &AllocationPolicy, s: S) -> Result<S::Ok, S::Error> {
