@@ -6,8 +6,8 @@
 
 use mauisim_core::{
     AllocationPolicy, BackfillPolicy, CredId, CredKind, ListKind, MachineSpec, NodeAccess,
-    NodeSpec, PartitionList, Partitions, PolicyConfig, Recurrence, Request, Semantics,
-    StandingAccess, StandingReservation, EVERY_DAY,
+    NodeSetPolicy, NodeSetPriority, NodeSets, NodeSpec, PartitionList, Partitions, PolicyConfig,
+    Recurrence, Request, Semantics, StandingAccess, StandingReservation, EVERY_DAY,
 };
 use mauisim_sim::engine::{simulate, EngineOptions, EventOrder, Outcome, RunStats};
 use mauisim_sim::trace::workload::Job;
@@ -332,6 +332,81 @@ proptest! {
             prop_assert!(may.contains(&parts[0]), "job {} of user {} ran in partition {}", j.id, i % 4, parts[0]);
         }
         shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
+    }
+
+    /// Node sets by feature (best effort): a job runs only on nodes of the features whose
+    /// nodes can hold all its tasks, when some can (counting every feature, as 3.3.1
+    /// does), and the node shortcuts give the schedule visiting every node gives.
+    #[test]
+    fn jobs_keep_to_the_node_sets_that_can_hold_them(
+        mut spec in machine(),
+        jobs in jobs(),
+        policy in prop_oneof![
+            Just(NodeSetPolicy::OneOf),
+            Just(NodeSetPolicy::AnyOf),
+            Just(NodeSetPolicy::FirstOf),
+        ],
+        priority in prop_oneof![
+            Just(NodeSetPriority::MinLoss),
+            Just(NodeSetPriority::BestFit),
+            Just(NodeSetPriority::WorstFit),
+            Just(NodeSetPriority::BestResource),
+        ],
+        reversed in any::<bool>(),
+        backfill in prop_oneof![Just(BackfillPolicy::FirstFit), Just(BackfillPolicy::BestFit)],
+        depth in 1u32..3,
+        per_event in any::<bool>(),
+    ) {
+        spec.node_sets = Some(NodeSets {
+            policy,
+            priority,
+            sets: if reversed { vec![0b10, 0b01] } else { vec![0b01, 0b10] },
+            every_feature: FEATURES,
+        });
+        // The sets here are the node features; jobs ask for none.
+        let jobs: Vec<Job> = jobs
+            .into_iter()
+            .map(|mut j| { j.request.features = 0; j })
+            .collect();
+        let spec = Arc::new(spec);
+        let mut policy_config = PolicyConfig::with_backfill(backfill, depth);
+        policy_config.semantics = Semantics::Maui;
+        let engine = EngineOptions {
+            order: if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant },
+            pooled: false,
+            check: true,
+            ..EngineOptions::default()
+        };
+        let (_, stats) = simulate(&jobs, spec.clone(), policy_config.clone(), engine).unwrap();
+        let held: Vec<usize> = stats.held.iter().map(|(i, _)| *i).collect();
+        for (i, j) in jobs.iter().enumerate() {
+            if held.contains(&i) || policy == NodeSetPolicy::AnyOf {
+                continue;
+            }
+            let ppt = u64::from(j.request.procs_per_task);
+            let tasks = j.procs / ppt;
+            let holds = |n: &NodeSpec| {
+                let by_mem = match j.request.mem { 0 => u64::MAX, m => n.mem / u64::from(m) };
+                if n.procs >= ppt && u64::from(j.request.mem) <= n.mem { (n.procs / ppt).min(by_mem) } else { 0 }
+            };
+            let per_feature: Vec<u64> = (0..2)
+                .map(|f| spec.nodes.iter().filter(|n| n.features & (1 << f) != 0).map(holds).sum())
+                .collect();
+            if per_feature.iter().sum::<u64>() < tasks {
+                continue;
+            }
+            let may = (0..2).filter(|&f| per_feature[f] >= tasks).fold(0u64, |m, f| m | 1 << f);
+            if may == 0 {
+                continue;
+            }
+            for &(a, b) in &stats.job_nodes[i] {
+                for n in a..=b {
+                    prop_assert!(spec.nodes[n as usize].features & may != 0,
+                        "job {} ({} tasks) on node {} outside the sets {:b} that hold it", j.id, tasks, n, may);
+                }
+            }
+        }
+        shortcuts_match_the_long_way(&jobs, spec, policy_config, per_event, false)?;
     }
 
     /// Research EASY's FIRSTFIT (and NONE) skip a candidate at least as wide and as long

@@ -1525,7 +1525,7 @@ impl Machine {
         use crate::node::NodeSetPriority as P;
         let chosen = match sets.priority {
             P::BestResource => adequate.clone().next(),
-            P::MinLoss => adequate.clone().last(),
+            P::MinLoss => adequate.clone().next_back(),
             // The first of the smallest (largest): min_by_key keeps the first of equals,
             // max_by_key the last, hence the reversed key.
             P::BestFit => adequate.clone().min_by_key(|&k| available[k]),

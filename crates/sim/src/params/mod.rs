@@ -1742,8 +1742,8 @@ mod tests {
     /// unknown parameter with a suggestion only when one is close.
     #[test]
     fn unsimulated_parameters_are_refused_or_summed_up() {
-        let e = load("NODESETPOLICY ONEOF\n").unwrap_err().to_string();
-        assert!(e.starts_with("maui.cfg:1:1: NODESETPOLICY ("), "{e}");
+        let e = load("BFPRIORITYPOLICY DURATION\n").unwrap_err().to_string();
+        assert!(e.starts_with("maui.cfg:1:1: BFPRIORITYPOLICY ("), "{e}");
         assert!(
             e.ends_with("remove the line (or comment it out with #) to simulate without it"),
             "{e}"

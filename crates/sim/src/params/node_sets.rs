@@ -155,3 +155,79 @@ pub(crate) fn for_semantics(c: &SimConfig) -> Result<(), String> {
         "{at}: NODESETPOLICY: node sets are simulated as Maui 3.3.1 applies them, under --semantics maui or maui-3.3.1 only"
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::params::from_str;
+    use mauisim_core::{NodeSetPolicy, NodeSetPriority};
+
+    #[test]
+    fn node_set_parameters_are_read_as_3_3_1_reads_them() {
+        let c = from_str(
+            "NODESETPOLICY ONEOF\nNODESETATTRIBUTE FEATURE\nNODESETLIST normal fat,big\n\
+             NODESETPRIORITYTYPE WORSTFIT\nNODESETDELAY 0:00:00\nNODESETTOLERANCE 0.5\n",
+            "maui.cfg",
+        )
+        .unwrap();
+        let sets = &c.config.nodes.node_sets;
+        assert!(sets.by_feature());
+        assert_eq!(sets.policy, Some(NodeSetPolicy::OneOf));
+        assert_eq!(sets.priority, Some(NodeSetPriority::WorstFit));
+        // White space separates names, a comma does not.
+        assert_eq!(sets.list, ["normal", "fat,big"]);
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+        // Values are case-sensitive: a lowercase one leaves the last value.
+        let c = from_str("NODESETPOLICY ANYOF\nNODESETPOLICY oneof\n", "maui.cfg").unwrap();
+        assert_eq!(c.config.nodes.node_sets.policy, Some(NodeSetPolicy::AnyOf));
+        assert!(
+            c.warnings[0].starts_with(
+                "maui.cfg:2:1: warning: NODESETPOLICY oneof: not a value Maui 3.3.1 knows"
+            ),
+            "{:?}",
+            c.warnings
+        );
+        // Without FEATURE (or with NETWORK, which 3.3.1 does not know) no set forms.
+        let c = from_str(
+            "NODESETPOLICY ONEOF\nNODESETATTRIBUTE NETWORK\n",
+            "maui.cfg",
+        )
+        .unwrap();
+        assert!(!c.config.nodes.node_sets.by_feature());
+        assert!(
+            c.warnings
+                .iter()
+                .any(|w| w.contains("node sets change nothing")),
+            "{:?}",
+            c.warnings
+        );
+    }
+
+    #[test]
+    fn mandatory_and_speed_sets_are_refused() {
+        let e = from_str(
+            "NODESETPOLICY ONEOF\nNODESETATTRIBUTE FEATURE\nNODESETDELAY 1:00:00\n",
+            "maui.cfg",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("maui.cfg:3:1: NODESETDELAY above 0"), "{e}");
+        let e = from_str(
+            "NODESETPOLICY FIRSTOF\nNODESETATTRIBUTE PROCSPEED\n",
+            "maui.cfg",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.starts_with("maui.cfg:2:1: NODESETATTRIBUTE PROCSPEED"),
+            "{e}"
+        );
+        // A partition's own node-set setting is never read.
+        let c = from_str("NODESETPOLICY[p1] ONEOF\n", "maui.cfg").unwrap();
+        assert!(c.config.nodes.node_sets.policy.is_none());
+        assert!(
+            c.warnings[0].contains("NODESETPOLICY[p1]"),
+            "{:?}",
+            c.warnings
+        );
+    }
+}
