@@ -104,9 +104,9 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
     ),
     no_effect("BANKTIMEOUT", "accounting manager connection"),
     no_effect("BANKTYPE", "accounting manager connection"),
-    schedules(
+    no_effect(
         "BFPRIORITYPOLICY",
-        "backfill job ordering (DURATION, HWDURATION, RANDOM)",
+        "orders backfill candidates only under BACKFILLPOLICY PREEMPT (MBF.c `MBFPreempt`)",
     ),
     no_effect(
         "CHECKPOINTEXPIRATIONTIME",

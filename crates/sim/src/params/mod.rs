@@ -899,10 +899,26 @@ fn backfill_policy(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<
             "{at}: note: BACKFILLPOLICY {text} keeps the backfill policy set so far, as Maui 3.3.1 reads it: {}",
             c.policy.backfill.name()
         )),
-        None => {
-            let choices = BackfillPolicy::ALL.map(|p| (p.name(), p));
-            c.policy.backfill = keyword(e, &choices)?;
-        }
+        None => match text.to_ascii_uppercase().as_str() {
+            // 3.3.1 knows these and backfills with FIRSTFIT for them (MQueue.c
+            // `MQueueBackFill`: "unexpected backfill policy").
+            "BESTTIMEFIT" | "LAZY" => {
+                w.push(format!(
+                    "{at}: warning: BACKFILLPOLICY {text}: Maui 3.3.1 has no such backfill and uses FIRSTFIT instead; so does mauisim"
+                ));
+                c.policy.backfill = BackfillPolicy::FirstFit;
+            }
+            "PREEMPT" => {
+                return Err(ConfigError::at(
+                    at.clone(),
+                    "BACKFILLPOLICY PREEMPT (backfilled jobs become PREEMPTEE, every priority job a PREEMPTOR, candidates ordered by BFPRIORITYPOLICY) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; choose FIRSTFIT, BESTFIT, GREEDY or NONE".to_string(),
+                ))
+            }
+            _ => {
+                let choices = BackfillPolicy::ALL.map(|p| (p.name(), p));
+                c.policy.backfill = keyword(e, &choices)?;
+            }
+        },
     }
     Ok(())
 }
@@ -1742,8 +1758,8 @@ mod tests {
     /// unknown parameter with a suggestion only when one is close.
     #[test]
     fn unsimulated_parameters_are_refused_or_summed_up() {
-        let e = load("BFPRIORITYPOLICY DURATION\n").unwrap_err().to_string();
-        assert!(e.starts_with("maui.cfg:1:1: BFPRIORITYPOLICY ("), "{e}");
+        let e = load("NODEMAXLOAD 2.0\n").unwrap_err().to_string();
+        assert!(e.starts_with("maui.cfg:1:1: NODEMAXLOAD ("), "{e}");
         assert!(
             e.ends_with("remove the line (or comment it out with #) to simulate without it"),
             "{e}"
@@ -2099,6 +2115,26 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "maui.cfg:1:14: QOSCFG[high] QFLAGS: PREEMPTSPV (its jobs become PREEMPTEE while over a soft active limit) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the flag to simulate without it"
+        );
+    }
+
+    /// BACKFILLPOLICY values 3.3.1 knows but backfills with FIRSTFIT for, and PREEMPT
+    /// refused; BFPRIORITYPOLICY orders only PREEMPT's candidates.
+    #[test]
+    fn backfill_policies_3_3_1_knows() {
+        let c = load("BACKFILLPOLICY BESTFIT\nBACKFILLPOLICY LAZY\nBFPRIORITYPOLICY DURATION\n")
+            .unwrap();
+        assert_eq!(c.config.policy.backfill, BackfillPolicy::FirstFit);
+        assert!(c.warnings[0].starts_with("maui.cfg:2:16: warning: BACKFILLPOLICY LAZY: Maui 3.3.1 has no such backfill and uses FIRSTFIT"), "{:?}", c.warnings);
+        assert!(
+            c.warnings[1].contains("BFPRIORITYPOLICY"),
+            "{:?}",
+            c.warnings
+        );
+        let e = load("BACKFILLPOLICY PREEMPT\n").unwrap_err().to_string();
+        assert!(
+            e.starts_with("maui.cfg:1:16: BACKFILLPOLICY PREEMPT ("),
+            "{e}"
         );
     }
 
