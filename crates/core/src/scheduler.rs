@@ -1292,6 +1292,7 @@ impl Scheduler {
         let mut any = false;
         let mut shorter = 0;
         while let Some(window) = self.machine.window_after(now, shorter) {
+            self.machine.set_backfill_window(Some((now, shorter)));
             // MBF.c `MBFFirstFit`: chunking turns on, for this window only, after a job
             // of BFCHUNKSIZE or more in its list did not start.
             let mut chunk_active = false;
@@ -1334,6 +1335,7 @@ impl Scheduler {
             }
             shorter = window.duration;
         }
+        self.machine.set_backfill_window(None);
         any
     }
 
@@ -1668,6 +1670,9 @@ impl Scheduler {
         let mut any = false;
         let mut shorter = 0;
         while let Some(window) = self.machine.window_after(now, shorter) {
+            if self.maui_passes() {
+                self.machine.set_backfill_window(Some((now, shorter)));
+            }
             let fitting: Vec<usize> = remaining
                 .iter()
                 .copied()
@@ -1719,6 +1724,7 @@ impl Scheduler {
             }
             shorter = window.duration;
         }
+        self.machine.set_backfill_window(None);
         any
     }
 

@@ -45,6 +45,11 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     ("partition", [100.0, 100.0, 100.0]),
     ("partplist", [100.0, 100.0, 100.0]),
     ("partpdef", [100.0, 100.0, 100.0]),
+    // Node sets by feature, best effort (scripts/maui-cases.sh nodeset nodesetfirst
+    // nodesetany): ONEOF, FIRSTOF with BESTFIT, ANYOF.
+    ("nodeset", [100.0, 100.0, 100.0]),
+    ("nodesetfirst", [100.0, 100.0, 100.0]),
+    ("nodesetany", [100.0, 100.0, 100.0]),
 ];
 
 /// The shared cases (the build script ignores these tests where they are absent).
@@ -178,7 +183,7 @@ fn own_cases_agree_at_least_as_recorded() {
     }
     assert_eq!(
         seen,
-        24,
+        33,
         "the standing-reservation, preemption, old-style limit, EXACTNODE, soft idle and \
          partition cases are in {}",
         dir.display()

@@ -35,9 +35,9 @@ use std::sync::Arc;
 /// Where a job's tasks are: (node, tasks) in the order the policy chose the nodes.
 pub type Allocation = Vec<(u32, u64)>;
 
-/// What decides where a job fits besides its size: its request, partition and the
-/// standing reservations it may use.
-type MisfitShape = (crate::node::Request, u32, u64, u64);
+/// What decides where a job fits besides its size: its request, partition, the standing
+/// reservations it may use, the node sets it may use and the backfill window it is offered.
+type MisfitShape = (crate::node::Request, u32, u64, u64, Time);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Owner {
@@ -213,6 +213,16 @@ pub struct Machine {
         std::cell::RefCell<std::collections::HashMap<(crate::node::Request, u32, u64), u64>>,
     /// While a placement is held to one node set: its feature (0: none).
     placing_in: std::cell::Cell<u64>,
+    /// While backfill fills one window, (now, `shorter`): with node sets, a job is offered
+    /// only the window's nodes (3.3.1's BFNodeList, those free now for longer than
+    /// `shorter`), and its sets are judged by what they hold there.
+    backfill_window: std::cell::Cell<Option<(Time, Time)>>,
+    /// The window's nodes with what each had free when the window opened (3.3.1 judges
+    /// sets by that list all through the window, starts in it notwithstanding), and the
+    /// sets a job may use there, by (job, window).
+    window_nodes: Vec<(u32, Res)>,
+    #[allow(clippy::type_complexity)]
+    window_sets: std::cell::RefCell<Option<((JobIdx, Time, Time), u64)>>,
     /// [`Machine::can_ever_run`] by (request, partition): jobs repeat a few shapes.
     capacity: std::collections::HashMap<(crate::node::Request, u32), u64>,
 }
@@ -291,6 +301,9 @@ impl Machine {
             partitioned: false,
             set_features: Default::default(),
             placing_in: Default::default(),
+            backfill_window: Default::default(),
+            window_nodes: Vec::new(),
+            window_sets: Default::default(),
             capacity: std::collections::HashMap::new(),
             spec,
         };
@@ -572,6 +585,9 @@ impl Machine {
             self.partition_of(job),
             job.standing_access,
             self.node_set_features(job),
+            self.backfill_window
+                .get()
+                .map_or(-1, |(_, shorter)| shorter),
         );
         {
             let mut memo = self.misfits.borrow_mut();
@@ -1301,10 +1317,16 @@ impl Machine {
     /// [`Self::hostable`] by the node's room alone, before the caps of NODEACCESSPOLICY
     /// and EXACTNODE ([`MachineSpec::tasks_per_node`]).
     fn hostable_by_room(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
+        if !self.in_node_set(n, job) {
+            return 0;
+        }
+        self.room_for(n, a, b, job, per_task)
+    }
+
+    /// [`Self::hostable_by_room`] whatever the node sets say.
+    fn room_for(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
         let spec = &self.spec;
-        if !spec.can_host(n, per_task, job.request.features, self.partition_of(job))
-            || !self.in_node_set(n, job)
-        {
+        if !spec.can_host(n, per_task, job.request.features, self.partition_of(job)) {
             return 0;
         }
         let cap = spec.nodes[n].capacity();
@@ -1446,6 +1468,9 @@ impl Machine {
         if sets.policy == crate::node::NodeSetPolicy::AnyOf {
             return 0;
         }
+        if let Some((now, shorter)) = self.backfill_window.get() {
+            return self.window_set_features(job, now, shorter);
+        }
         let need = self.need(job);
         let tasks = job.procs / need.procs.max(1);
         let part = self.partition_of(job);
@@ -1478,11 +1503,82 @@ impl Machine {
         mask
     }
 
+    /// [`Self::node_set_features`] in a backfill window: judged by the tasks of the job
+    /// the window's nodes held when it opened (3.3.1 applies `MReqGetFNL` to the window's
+    /// node list, which the starts in the window do not update).
+    fn window_set_features(&self, job: &QueuedJob, now: Time, shorter: Time) -> u64 {
+        let key = (job.idx, now, shorter);
+        if let Some((k, mask)) = *self.window_sets.borrow() {
+            if k == key {
+                return mask;
+            }
+        }
+        let Some(sets) = &self.spec.node_sets else {
+            return 0;
+        };
+        let need = self.need(job);
+        let tasks = job.procs / need.procs.max(1);
+        let part = self.partition_of(job);
+        let mut per_feature = [0u64; 64];
+        for &(n, free) in &self.window_nodes {
+            let n = n as usize;
+            if !self.spec.can_host(n, need, job.request.features, part) {
+                continue;
+            }
+            let held = self.spec.tasks_per_node(tasks_within(free, need));
+            let features = self.spec.nodes[n].features & sets.every_feature;
+            for (f, count) in per_feature.iter_mut().enumerate() {
+                if features & (1 << f) != 0 {
+                    *count += held;
+                }
+            }
+        }
+        let mask = if per_feature.iter().sum::<u64>() < tasks {
+            0
+        } else {
+            (0..64)
+                .filter(|&f| per_feature[f] >= tasks && tasks > 0)
+                .fold(0, |m, f| m | 1 << f)
+        };
+        *self.window_sets.borrow_mut() = Some((key, mask));
+        mask
+    }
+
+    /// Whether node `n` is in the backfill window after `shorter`: processors free now,
+    /// and free for longer than `shorter`.
+    fn in_window(&self, n: usize, now: Time, shorter: Time) -> bool {
+        let (free, until) = self.node_window(n as u32, now);
+        free > 0 && until - now > shorter
+    }
+
+    /// Fills one backfill window from now on (`None`: backfill is over): with node sets,
+    /// jobs are offered the window's nodes only.
+    pub(crate) fn set_backfill_window(&mut self, window: Option<(Time, Time)>) {
+        self.backfill_window.set(None);
+        self.window_nodes.clear();
+        if let (Some((now, shorter)), Some(_)) = (window, &self.spec.node_sets) {
+            let nodes: Vec<u32> = self.free_nodes_now(now).collect();
+            for n in nodes {
+                if self.in_window(n as usize, now, shorter) {
+                    let cap = self.spec.nodes[n as usize].capacity();
+                    let free = cap.less(self.used_at(n as usize, now).0);
+                    self.window_nodes.push((n, free));
+                }
+            }
+        }
+        self.backfill_window.set(window);
+    }
+
     /// Whether node `n` is in the node set `job` may use, and in the one its placement is
     /// held to, if any.
     fn in_node_set(&self, n: usize, job: &QueuedJob) -> bool {
         if self.spec.node_sets.is_none() {
             return true;
+        }
+        if let Some((now, shorter)) = self.backfill_window.get() {
+            if !self.in_window(n, now, shorter) {
+                return false;
+            }
         }
         let features = self.spec.nodes[n].features;
         let may = self.node_set_features(job);
