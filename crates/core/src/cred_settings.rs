@@ -80,6 +80,10 @@ pub struct CredSettings {
     /// QOSCFG QFLAGS=PREEMPTEE: its running jobs may be preempted.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub preemptee: bool,
+    /// QOSCFG QFLAGS=RESERVEALWAYS: its waiting jobs are reserved every iteration, beyond
+    /// RESERVATIONDEPTH, and start when their reservation does.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reserve_always: bool,
     /// PLIST (with PDEF's partition added): the partitions its jobs may use.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partitions: Option<PartitionList>,
@@ -110,6 +114,7 @@ static NEUTRAL: CredSettings = CredSettings {
     no_backfill: false,
     preemptor: false,
     preemptee: false,
+    reserve_always: false,
     partitions: None,
     default_partition: None,
 };
@@ -164,6 +169,7 @@ impl CredTables {
             no_backfill: qos.no_backfill,
             preemptor: qos.preemptor,
             preemptee: qos.preemptee,
+            reserve_always: qos.reserve_always,
         }
     }
 }
@@ -184,6 +190,8 @@ pub struct ResolvedCreds {
     pub preemptor: bool,
     /// The job's QOS has the PREEMPTEE flag.
     pub preemptee: bool,
+    /// The job's QOS has the RESERVEALWAYS flag.
+    pub reserve_always: bool,
 }
 
 #[cfg(test)]

@@ -708,6 +708,9 @@ impl Scheduler {
             self.keep_reservations(now, &order, queue, out, &mut groups_left);
         }
         let strict = self.policy.backfill == BackfillPolicy::None;
+        if maui {
+            self.maui_reserve_always(now, &order, queue, out);
+        }
         let blocked = if maui {
             let calls = self.partition_calls();
             if calls.is_empty() {
@@ -977,6 +980,63 @@ impl Scheduler {
         self.policy.semantics.is_maui()
             && self.policy.backfill != BackfillPolicy::None
             && self.policy.reservation_policy != ReservationPolicy::Highest
+    }
+
+    /// 3.3.1's `MQueueScheduleRJobs`, before the priority passes: every waiting job of a
+    /// RESERVEALWAYS QOS that the hard selection lets through (within the hard active
+    /// limits as usage stands) is reserved at its earliest start, in priority order and
+    /// whatever RESERVATIONDEPTH says; the priority passes then count it against its
+    /// group's depth. One reserved from now on starts now if it is within its soft active
+    /// limits; 3.3.1 defers one that is not (a hold for DEFERTIME, not modelled: it sits
+    /// this iteration out).
+    fn maui_reserve_always(
+        &mut self,
+        now: Time,
+        order: &[usize],
+        queue: &mut Queue,
+        out: &mut Decisions,
+    ) {
+        for (rank, &pos) in order.iter().enumerate() {
+            let job = &queue[pos];
+            if self.fate[rank] != Fate::Waits
+                || !job.cred_factors.reserve_always
+                || !self.in_hard_queue.get(rank).copied().unwrap_or(true)
+            {
+                continue;
+            }
+            let within = |level| {
+                let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
+                self.throttle
+                    .as_ref()
+                    .is_none_or(|t| t.check_active(creds, system, job, level, now).is_none())
+            };
+            if !within(Level::Hard) {
+                continue;
+            }
+            let within_soft = within(Level::Soft);
+            let job = &mut queue[pos];
+            let Some(held) = self.reserve(now, job, out) else {
+                continue;
+            };
+            let (start, partition) = self.machine.held_start_within(held);
+            if start > now {
+                self.fate[rank] = Fate::Reserved;
+                self.held.push((rank, held));
+                continue;
+            }
+            self.machine.release(held);
+            out.reservations.retain(|r| r.job != job.idx);
+            if !within_soft {
+                self.fate[rank] = Fate::Ineligible;
+                continue;
+            }
+            self.machine.restrict_to(partition);
+            if self.machine.fits(now, job) {
+                self.start(now, job, pos, false, out);
+                self.fate[rank] = Fate::StartedInPriorityPass;
+            }
+            self.machine.restrict_to(0);
+        }
     }
 
     /// Maui 3.3.1's priority pass (MQueue.c `MQueueScheduleIJobs`), over jobs within
@@ -1431,10 +1491,15 @@ impl Scheduler {
     /// `MPolicyGetEStartTime` matches no running job's reservation to a credential, so it
     /// always answers now).
     fn reserve(&mut self, now: Time, job: &mut QueuedJob, out: &mut Decisions) -> Option<HeldId> {
-        let (at, held) = match (&self.policy.partitions, self.call) {
+        let divided = self
+            .policy
+            .partitions
+            .as_ref()
+            .filter(|p| p.divide_the_machine());
+        let (at, held) = match divided {
             // 3.3.1's `MJobReserve` looks in every partition the job may use, whichever
             // is being scheduled.
-            (Some(p), Some(_)) => {
+            Some(p) => {
                 let within: Vec<u32> = p
                     .with_nodes()
                     .filter(|&i| job.partitions & (1 << i) != 0)
@@ -1442,7 +1507,7 @@ impl Scheduler {
                     .collect();
                 self.machine.reserve_in_earliest(now, job, &within)?
             }
-            _ => self.machine.reserve(now, job)?,
+            None => self.machine.reserve(now, job)?,
         };
         job.first_reservation.get_or_insert(at);
         if job.reserved_seq.is_none() {

@@ -351,3 +351,36 @@ start = 1000
     );
     holds_in_both_orders(text);
 }
+
+/// RESERVEALWAYS (MQueue.c `MQueueScheduleRJobs`): the scenario file's worked example,
+/// also polled every minute (the reservations laid at each poll); refused where Maui's
+/// passes do not run. (Per event, A alone in the first iteration starts at once: another
+/// schedule, not this example's.)
+#[test]
+fn reserve_always_jobs_are_reserved_beyond_the_depth() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenarios/guide/reserve-always.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    holds(&text);
+    let polled = text.replace(
+        "QOSCFG[urgent] QFLAGS=RESERVEALWAYS\n",
+        "QOSCFG[urgent] QFLAGS=RESERVEALWAYS\nRMPOLLINTERVAL 00:01:00\n",
+    );
+    assert_ne!(polled, text);
+    holds(&polled);
+    for refused in ["research-easy"] {
+        let other = text.replace(
+            "procs = 4\nconfig",
+            &format!("procs = 4\nsemantics = \"{refused}\"\nconfig"),
+        );
+        let scenario =
+            mauisim_sim::scenario::parse(&other, std::path::Path::new("t.toml")).unwrap();
+        let e = mauisim_sim::scenario::run(&scenario)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("QFLAGS=RESERVEALWAYS is simulated as Maui 3.3.1 schedules it"),
+            "{e}"
+        );
+    }
+}

@@ -11,7 +11,7 @@ pub mod node_cfg;
 pub mod node_sets;
 mod old_limits;
 pub(crate) mod partitions;
-mod qos_flags;
+pub(crate) mod qos_flags;
 pub mod standing;
 
 use crate::params::credentials::{CredConfig, DEFAULT};

@@ -18,6 +18,7 @@ enum Effect {
     NoBackfill,
     Preemptor,
     Preemptee,
+    ReserveAlways,
     /// No effect on a schedule in 3.3.1 (set, and read by nothing that schedules).
     Inert(&'static str),
     /// 3.3.1 cannot set it (no case in its switch): no effect.
@@ -121,10 +122,7 @@ const FLAGS: &[(&str, Effect)] = &[
         "DEDICATED",
         Effect::NotYet("its jobs take their nodes whole (SINGLEJOB access)"),
     ),
-    (
-        "RESERVEALWAYS",
-        Effect::NotYet("its jobs are reserved every iteration, beyond RESERVATIONDEPTH"),
-    ),
+    ("RESERVEALWAYS", Effect::ReserveAlways),
     (
         "USERESERVED",
         Effect::NotYet("its jobs run only inside reservations they may use"),
@@ -155,6 +153,7 @@ pub(super) fn apply(
     qos.no_backfill = false;
     qos.preemptor = false;
     qos.preemptee = false;
+    qos.reserve_always = false;
     let mut found = false;
     let mut refused = Vec::new();
     for (name, effect) in FLAGS {
@@ -182,6 +181,7 @@ pub(super) fn apply(
             Effect::NoBackfill => qos.no_backfill = true,
             Effect::Preemptor => qos.preemptor = true,
             Effect::Preemptee => qos.preemptee = true,
+            Effect::ReserveAlways => qos.reserve_always = true,
             Effect::Inert(why) => {
                 w.push(format!("{at}: note: {what}: {name} changes no schedule here: {why}"))
             }
@@ -210,6 +210,24 @@ pub(super) fn apply(
         w.push(format!(
             "{at}: warning: {what}: no QOS flag Maui 3.3.1 knows in `{value}`{hint}; the QOS has no flags"
         ));
+    }
+    Ok(())
+}
+
+/// RESERVEALWAYS is simulated in Maui 3.3.1's passes only: refused elsewhere rather than
+/// quietly dropped.
+pub(crate) fn check_simulated(policy: &mauisim_core::PolicyConfig) -> Result<(), String> {
+    let tables = &policy.creds;
+    let any = tables
+        .defaults
+        .iter()
+        .chain(tables.settings.iter().flatten())
+        .any(|s| s.reserve_always);
+    let passes = policy.semantics.is_maui()
+        && policy.backfill != mauisim_core::BackfillPolicy::None
+        && policy.reservation_policy != mauisim_core::ReservationPolicy::Highest;
+    if any && !passes {
+        return Err("QFLAGS=RESERVEALWAYS is simulated as Maui 3.3.1 schedules it, under --semantics maui or maui-3.3.1 with a BACKFILLPOLICY other than NONE and a RESERVATIONPOLICY other than HIGHEST".into());
     }
     Ok(())
 }
