@@ -8,7 +8,7 @@
 #
 # Usage: scripts/maui-cases.sh MAUI_BUILD_DIR [config...]   (configs: standing, preempt, oldlimits,
 #        idlesoft, exactnode, partition, partplist, partpdef,
-#        nodeset, nodesetfirst, nodesetany;
+#        nodeset, nodesetfirst, nodesetany, reservealways, dedicated;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)
@@ -91,6 +91,38 @@ nodeset_case() {
   cp "$WORK/maui-$name/maui_jobs.csv" "$dir/maui-starts.csv"
   echo "$name: maui completed $(($(wc -l < "$dir/maui-starts.csv") - 1)) of 300 jobs ($(cat "$WORK/maui-$name/wall.txt"))"
 }
+# QOS DEDICATED cases (reports/research/maui-3.3.1-qos-flags-and-preemption.md, section 1.3):
+# 8 nodes of 4 processors as in multiproc_case, NODEACCESSPOLICY SHARED, u1's and u4's jobs in a
+# DEDICATED QOS (node access SINGLEJOB). Only their jobs are capped, at 8 tasks (fields 3 and 22),
+# one per node: 3.3.1's range search (MJob.c:MJobGetSNRange, "all resources dedicated") gives a
+# SINGLEJOB job one task on every node with any reservation on it, so a wider one blocked behind
+# running jobs gets no reservation and is removed ("cannot run in simulated environment": 18 jobs
+# of seed 1 uncapped). The other jobs keep their widths, up to 32 tasks.
+# Maui runs with SIMAUTOSHUTDOWN FALSE and an exit iteration, in its own copy of the policy (as
+# scripts/maui-kth.sh does): on 4-processor nodes the work packs tighter and the queues run empty
+# between submissions, where autoshutdown stops 3.3.1 with the rest of the trace never submitted
+# (seed 2: queues empty at 1000091260, the next job submitted at 1000091522, 190 jobs run). The
+# exit iteration covers the last submission and two days, doubled until every job completed.
+dedicated_case() {
+  local dir=$1 seed=$2 config=$3 name t0 last iters try
+  name=$(basename "$dir")
+  mkdir -p "$WORK" "$dir"
+  python3 "$harness/gen_workload.py" "$dir" --jobs 300 --nodes 8 --ppn 4 --seed "$seed" --mem 100 > /dev/null
+  awk '{ if ($4 == "u1" || $4 == "u4") { if ($3 > 8) $3 = 8; if ($22 > 8) $22 = 8 } print }' "$dir/workload" > "$dir/workload.new"
+  mv "$dir/workload.new" "$dir/workload"
+  cp "crates/sim/tests/maui_cases/$config.cfg" "$dir/policy.cfg"
+  t0=$(($(awk '{ print $9; exit }' "$dir/workload") - 30))
+  last=$(awk '$9 > m { m = $9 } END { print m }' "$dir/workload")
+  iters=$(((last - t0 + 2 * 86400) / 30))
+  for try in 1 2 3; do
+    { cat "$dir/policy.cfg"; echo "SIMAUTOSHUTDOWN       FALSE"; echo "SIMEXITITERATION      $iters"; } > "$WORK/$name-policy.cfg"
+    MAUI_T0_OFFSET=30 "$harness/run_maui.sh" "$WORK/maui-$name" "$WORK/$name-policy.cfg" "$dir/workload" "$dir/resource" > "$WORK/maui-$name.out"
+    [ $(($(wc -l < "$WORK/maui-$name/maui_jobs.csv") - 1)) -ge 300 ] && break
+    iters=$((iters * 2))
+  done
+  cp "$WORK/maui-$name/maui_jobs.csv" "$dir/maui-starts.csv"
+  echo "$name: maui completed $(($(wc -l < "$dir/maui-starts.csv") - 1)) of 300 jobs ($(cat "$WORK/maui-$name/wall.txt"), exit iteration $iters)"
+}
 for config in "${configs[@]}"; do
   cp "crates/sim/tests/maui_cases/$config.cfg" "$harness/configs/"
   for seed in 1 2 3; do
@@ -102,6 +134,8 @@ for config in "${configs[@]}"; do
       partition_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = nodeset ] || [ "$config" = nodesetfirst ] || [ "$config" = nodesetany ]; then
       nodeset_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
+    elif [ "$config" = dedicated ]; then
+      dedicated_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     else
       "$harness/make_case.sh" "crates/sim/tests/maui_cases/$config-s$seed" "$config" "$seed"
     fi

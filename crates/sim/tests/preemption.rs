@@ -368,13 +368,18 @@ fn reserve_always_jobs_are_reserved_beyond_the_depth() {
     );
     assert_ne!(polled, text);
     holds(&polled);
-    for refused in ["research-easy"] {
-        let other = text.replace(
-            "procs = 4\nconfig",
-            &format!("procs = 4\nsemantics = \"{refused}\"\nconfig"),
-        );
+    let research = text.replace(
+        "procs = 4\nconfig",
+        "procs = 4\nsemantics = \"research-easy\"\nconfig",
+    );
+    let strict = text.replace(
+        "QOSCFG[urgent] QFLAGS=RESERVEALWAYS\n",
+        "QOSCFG[urgent] QFLAGS=RESERVEALWAYS\nBACKFILLPOLICY NONE\n",
+    );
+    for refused in [research, strict] {
+        assert_ne!(refused, text);
         let scenario =
-            mauisim_sim::scenario::parse(&other, std::path::Path::new("t.toml")).unwrap();
+            mauisim_sim::scenario::parse(&refused, std::path::Path::new("t.toml")).unwrap();
         let e = mauisim_sim::scenario::run(&scenario)
             .unwrap_err()
             .to_string();
@@ -383,4 +388,5 @@ fn reserve_always_jobs_are_reserved_beyond_the_depth() {
             "{e}"
         );
     }
+}
 }
