@@ -389,4 +389,3 @@ fn reserve_always_jobs_are_reserved_beyond_the_depth() {
         );
     }
 }
-}
