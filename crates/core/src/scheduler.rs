@@ -134,6 +134,10 @@ pub struct Scheduler {
     passes_selection: Vec<bool>,
     /// Scratch (Maui's passes): the reservations made this iteration, by priority rank.
     held: Vec<(usize, HeldId)>,
+    /// The reservations the last iteration ended with (job, start, nodes, partition): in
+    /// 3.3.1 they stand until the next iteration's `MQueueScheduleRJobs` reaches their job,
+    /// so a RESERVEALWAYS job is reserved around those of the jobs ranked below it.
+    last_reservations: Vec<(JobIdx, Time, crate::machine::Allocation, u32)>,
     /// Maui's passes with limits: the running jobs as they were when they started, whose
     /// priorities place them in 3.3.1's hard selection.
     maui_running: Vec<QueuedJob>,
@@ -247,6 +251,7 @@ impl Scheduler {
             in_hard_queue: Vec::new(),
             passes_selection: Vec::new(),
             held: Vec::new(),
+            last_reservations: Vec::new(),
             maui_running: Vec::new(),
             preemptees: Vec::new(),
             requeued_wakeup: None,
@@ -833,6 +838,13 @@ impl Scheduler {
                 }
                 job.held_reservation = self.fate[rank] == Fate::Reserved;
             }
+            self.last_reservations.clear();
+            for &(rank, held) in &self.held {
+                let (start, within) = self.machine.held_start_within(held);
+                let nodes = self.machine.held_nodes(held).to_vec();
+                self.last_reservations
+                    .push((queue[order[rank]].idx, start, nodes, within));
+            }
             self.held.clear();
             if self.throttle.is_some() {
                 // (A job the second pass preempted is no longer running.)
@@ -996,7 +1008,38 @@ impl Scheduler {
         queue: &mut Queue,
         out: &mut Decisions,
     ) {
+        let any = order.iter().enumerate().any(|(rank, &pos)| {
+            self.fate[rank] == Fate::Waits && queue[pos].cred_factors.reserve_always
+        });
+        if !any {
+            return;
+        }
+        // The last iteration's reservations stand again, each until the loop reaches its
+        // job (3.3.1 destroys a CURRENTHIGHEST one there, and makes a RESERVEALWAYS one
+        // anew).
+        let mut standing: Vec<(usize, HeldId)> = Vec::new();
+        let last = std::mem::take(&mut self.last_reservations);
+        for (idx, start, nodes, within) in last {
+            let Some(rank) = order.iter().position(|&pos| queue[pos].idx == idx) else {
+                continue;
+            };
+            if start <= now || self.fate[rank] != Fate::Waits {
+                continue;
+            }
+            let held = self
+                .machine
+                .hold_again(start, &queue[order[rank]], nodes, within);
+            standing.push((rank, held));
+        }
+        standing.sort_unstable_by_key(|&(rank, _)| rank);
         for (rank, &pos) in order.iter().enumerate() {
+            while let Some(&(r, held)) = standing.first() {
+                if r > rank {
+                    break;
+                }
+                self.machine.release(held);
+                standing.remove(0);
+            }
             let job = &queue[pos];
             if self.fate[rank] != Fate::Waits
                 || !job.cred_factors.reserve_always
@@ -1036,6 +1079,9 @@ impl Scheduler {
                 self.fate[rank] = Fate::StartedInPriorityPass;
             }
             self.machine.restrict_to(0);
+        }
+        for (_, held) in standing {
+            self.machine.release(held);
         }
     }
 

@@ -852,8 +852,24 @@ impl Machine {
             && self.spec.allocation == AllocationPolicy::LastAvailable
     }
 
+    /// Holds `nodes` for `job` from `start` again, within node partition `within`: a
+    /// reservation of an earlier iteration, as it was.
+    pub(crate) fn hold_again(
+        &mut self,
+        start: Time,
+        job: &QueuedJob,
+        nodes: Allocation,
+        within: u32,
+    ) -> HeldId {
+        let asked_within = std::mem::replace(&mut self.within, within);
+        // No search of the last iteration was made beside it: none is carried over it.
+        self.running_version += 1;
+        let held = self.lay(start, job, nodes);
+        self.within = asked_within;
+        held
+    }
+
     /// The nodes a reservation holds (empty when processors are pooled).
-    #[cfg(test)]
     pub(crate) fn held_nodes(&self, id: HeldId) -> &[(u32, u64)] {
         &self.held[id.0 as usize].nodes
     }
