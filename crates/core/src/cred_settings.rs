@@ -84,6 +84,9 @@ pub struct CredSettings {
     /// RESERVATIONDEPTH, and start when their reservation does.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub reserve_always: bool,
+    /// QOSCFG QFLAGS=DEDICATED: its jobs take their nodes whole (SINGLEJOB for them).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub dedicated: bool,
     /// PLIST (with PDEF's partition added): the partitions its jobs may use.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partitions: Option<PartitionList>,
@@ -115,6 +118,7 @@ static NEUTRAL: CredSettings = CredSettings {
     preemptor: false,
     preemptee: false,
     reserve_always: false,
+    dedicated: false,
     partitions: None,
     default_partition: None,
 };
@@ -170,6 +174,7 @@ impl CredTables {
             preemptor: qos.preemptor,
             preemptee: qos.preemptee,
             reserve_always: qos.reserve_always,
+            dedicated: qos.dedicated,
         }
     }
 }
@@ -192,6 +197,8 @@ pub struct ResolvedCreds {
     pub preemptee: bool,
     /// The job's QOS has the RESERVEALWAYS flag.
     pub reserve_always: bool,
+    /// The job's QOS has the DEDICATED flag.
+    pub dedicated: bool,
 }
 
 #[cfg(test)]

@@ -410,6 +410,49 @@ proptest! {
         shortcuts_match_the_long_way(&jobs, spec, policy_config, per_event, false)?;
     }
 
+    /// QOS DEDICATED: a job of such a QOS never shares a node with another job while it
+    /// runs, and the node shortcuts give the schedule visiting every node gives.
+    #[test]
+    fn dedicated_jobs_run_alone_on_their_nodes(
+        spec in machine(),
+        jobs in jobs(),
+        every in 2u32..4,
+        backfill in prop_oneof![Just(BackfillPolicy::FirstFit), Just(BackfillPolicy::BestFit)],
+        depth in 1u32..3,
+        per_event in any::<bool>(),
+    ) {
+        let mut jobs = jobs;
+        for (i, j) in jobs.iter_mut().enumerate() {
+            j.creds.set(CredKind::Qos, CredId(u32::from((i as u32).is_multiple_of(every))));
+        }
+        let mut policy = PolicyConfig::with_backfill(backfill, depth);
+        policy.semantics = Semantics::Maui;
+        policy.creds.own_mut(CredKind::Qos, CredId(1)).dedicated = true;
+        let spec = Arc::new(spec);
+        let engine = EngineOptions {
+            order: if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant },
+            pooled: false,
+            check: true,
+            ..EngineOptions::default()
+        };
+        let (outcomes, stats) = simulate(&jobs, spec.clone(), policy.clone(), engine).unwrap();
+        let held: Vec<usize> = stats.held.iter().map(|(i, _)| *i).collect();
+        let nodes_of = |i: usize| -> Vec<u32> {
+            stats.job_nodes[i].iter().flat_map(|&(a, b)| a..=b).collect()
+        };
+        for i in (0..jobs.len()).filter(|i| i.is_multiple_of(every as usize) && !held.contains(i)) {
+            let (mine, o) = (nodes_of(i), &outcomes[i]);
+            for k in (0..jobs.len()).filter(|&k| k != i && !held.contains(&k)) {
+                let other = &outcomes[k];
+                let together = other.start < o.end && o.start < other.end;
+                let shared = nodes_of(k).iter().any(|n| mine.contains(n));
+                prop_assert!(!(together && shared),
+                    "dedicated job {} shares a node with job {}", jobs[i].id, jobs[k].id);
+            }
+        }
+        shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
+    }
+
     /// Research EASY's FIRSTFIT (and NONE) skip a candidate at least as wide and as long
     /// as one that found no room over time: the schedule is the one asking the profile for
     /// every candidate gives, on pooled processors and node by node, with any depth.

@@ -37,7 +37,7 @@ pub type Allocation = Vec<(u32, u64)>;
 
 /// What decides where a job fits besides its size: its request, partition, the standing
 /// reservations it may use, the node sets it may use and the backfill window it is offered.
-type MisfitShape = (crate::node::Request, u32, u64, u64, Time);
+type MisfitShape = (crate::node::Request, u32, u64, u64, Time, bool);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Owner {
@@ -79,6 +79,8 @@ struct Placement {
     nodes: Allocation,
     /// On a uniform pooled machine: the processor slots instead of `nodes`.
     slots: Vec<SlotRange>,
+    /// A DEDICATED job's: it holds its nodes whole.
+    whole: bool,
 }
 
 /// A job's tasks placed for this iteration only (a reservation).
@@ -213,6 +215,8 @@ pub struct Machine {
         std::cell::RefCell<std::collections::HashMap<(crate::node::Request, u32, u64), u64>>,
     /// While a placement is held to one node set: its feature (0: none).
     placing_in: std::cell::Cell<u64>,
+    /// While a reservation's earliest placement is searched for.
+    searching_reservation: std::cell::Cell<bool>,
     /// While backfill fills one window, (now, `shorter`): with node sets, a job is offered
     /// only the window's nodes (3.3.1's BFNodeList, those free now for longer than
     /// `shorter`), and its sets are judged by what they hold there.
@@ -301,6 +305,7 @@ impl Machine {
             partitioned: false,
             set_features: Default::default(),
             placing_in: Default::default(),
+            searching_reservation: Default::default(),
             backfill_window: Default::default(),
             window_nodes: Vec::new(),
             window_sets: Default::default(),
@@ -485,6 +490,31 @@ impl Machine {
         MachineSpec::per_task_need(&job.request, self.tracked)
     }
 
+    /// Whether `job` holds its nodes whole (QOS DEDICATED: SINGLEJOB access for it alone).
+    fn holds_whole_nodes(&self, job: &QueuedJob) -> bool {
+        job.cred_factors.dedicated && !self.pooled
+    }
+
+    /// What `tasks` of a job take of node `n`: the whole node if it holds nodes whole.
+    fn taken(&self, whole: bool, per_task: Res, tasks: u64, n: u32) -> Res {
+        if whole {
+            self.spec.nodes[n as usize].capacity()
+        } else {
+            per_task.times(tasks)
+        }
+    }
+
+    /// The processors a placement on `nodes` takes (`procs` unless it holds them whole).
+    fn taken_procs(&self, whole: bool, per_task: Res, nodes: &Allocation, procs: u64) -> u64 {
+        if !whole {
+            return procs;
+        }
+        nodes
+            .iter()
+            .map(|&(n, k)| self.taken(true, per_task, k, n).procs)
+            .sum()
+    }
+
     /// Whether `job` could run on the empty machine (before reservations).
     pub(crate) fn can_ever_run(&mut self, job: &QueuedJob) -> Result<(), Unfit> {
         let spec = &*self.spec;
@@ -588,6 +618,7 @@ impl Machine {
             self.backfill_window
                 .get()
                 .map_or(-1, |(_, shorter)| shorter),
+            job.cred_factors.dedicated,
         );
         {
             let mut memo = self.misfits.borrow_mut();
@@ -649,15 +680,18 @@ impl Machine {
         self.version += 1;
         self.running_version += 1;
         let end = now + job.wcl;
-        self.profile.occupy(now, end, job.procs);
         let per_task = self.need(job);
+        let whole = self.holds_whole_nodes(job);
+        let procs = self.taken_procs(whole, per_task, &nodes, job.procs);
+        self.profile.occupy(now, end, procs);
         for &(n, tasks) in &nodes {
-            self.take_node(n, per_task.times(tasks).procs as i64, now);
+            let takes = self.taken(whole, per_task, tasks, n);
+            self.take_node(n, takes.procs as i64, now);
             if !self.pooled {
                 self.claims[n as usize].push(Claim {
                     start: now,
                     end,
-                    takes: per_task.times(tasks),
+                    takes,
                     owner: Owner::Job(job.idx),
                     may_use: job.standing_access,
                 });
@@ -670,10 +704,11 @@ impl Machine {
             Placement {
                 start: now,
                 end,
-                procs: job.procs,
+                procs,
                 per_task,
                 nodes,
                 slots: Vec::new(),
+                whole,
             },
         );
     }
@@ -721,6 +756,7 @@ impl Machine {
                 per_task: Res::default(),
                 nodes: Vec::new(),
                 slots,
+                whole: false,
             },
         );
     }
@@ -782,15 +818,18 @@ impl Machine {
     fn lay(&mut self, at: Time, job: &QueuedJob, nodes: Allocation) -> HeldId {
         let end = at + job.wcl;
         self.version += 1;
-        self.profile.occupy(at, end, job.procs);
+        let per_task = self.need(job);
+        let whole = self.holds_whole_nodes(job);
+        let procs = self.taken_procs(whole, per_task, &nodes, job.procs);
+        self.profile.occupy(at, end, procs);
         let id = self.held.len() as u32;
         if !self.pooled {
-            let per_task = self.need(job);
             for &(n, tasks) in &nodes {
+                let takes = self.taken(whole, per_task, tasks, n);
                 self.claims[n as usize].push(Claim {
                     start: at,
                     end,
-                    takes: per_task.times(tasks),
+                    takes,
                     owner: Owner::Held(id),
                     may_use: job.standing_access,
                 });
@@ -803,7 +842,7 @@ impl Machine {
         self.held.push(Held {
             start: at,
             end,
-            procs: job.procs,
+            procs,
             nodes,
             live: true,
             within: self.within,
@@ -929,10 +968,12 @@ impl Machine {
             return;
         }
         for &(n, tasks) in &p.nodes {
-            self.busy[n as usize] += ran * p.per_task.times(tasks).procs as i64;
+            let takes = self.taken(p.whole, p.per_task, tasks, n);
+            self.busy[n as usize] += ran * takes.procs as i64;
         }
         for &(n, tasks) in &p.nodes {
-            self.give_node(n, p.per_task.times(tasks).procs as i64, freed);
+            let takes = self.taken(p.whole, p.per_task, tasks, n);
+            self.give_node(n, takes.procs as i64, freed);
             if !self.pooled {
                 self.claims[n as usize].retain(|c| c.owner != Owner::Job(job));
             }
@@ -1155,7 +1196,11 @@ impl Machine {
             }
         }
         for (job, p) in &self.running {
-            let held: u64 = p.nodes.iter().map(|&(_, k)| k * p.per_task.procs).sum();
+            let held: u64 = p
+                .nodes
+                .iter()
+                .map(|&(n, k)| self.taken(p.whole, p.per_task, k, n).procs)
+                .sum();
             if held != p.procs && p.end > now {
                 return Err(over(
                     None,
@@ -1318,7 +1363,8 @@ impl Machine {
         let mut extra = BTreeMap::new();
         for p in self.expired_jobs(now) {
             for &(n, tasks) in &p.nodes {
-                *extra.entry(n).or_insert(0) += p.per_task.times(tasks).procs as i64;
+                *extra.entry(n).or_insert(0) +=
+                    self.taken(p.whole, p.per_task, tasks, n).procs as i64;
             }
         }
         extra
@@ -1344,6 +1390,22 @@ impl Machine {
         let spec = &self.spec;
         if !spec.can_host(n, per_task, job.request.features, self.partition_of(job)) {
             return 0;
+        }
+        if self.holds_whole_nodes(job) {
+            // SINGLEJOB for this job: a node nothing else claims over `[a, b)`. A
+            // reservation's search offers it one task on a node with any claim at all
+            // (3.3.1's `MJobGetSNRange` leaves it nothing after its first task there).
+            let may_use = job.standing_access;
+            let claimed = |c: &Claim| c.start < b && a < c.end && c.binds(may_use);
+            if self.claims[n].iter().any(claimed) {
+                return 0;
+            }
+            let tasks = tasks_within(spec.nodes[n].capacity(), per_task);
+            return if self.searching_reservation.get() && !self.claims[n].is_empty() {
+                tasks.min(1)
+            } else {
+                tasks
+            };
         }
         let cap = spec.nodes[n].capacity();
         let claims = &self.claims[n];
@@ -1903,6 +1965,14 @@ impl Machine {
     /// the nodes with a claim ahead are followed one by one; the others are summed by
     /// [`PlainNodes`] from the running jobs' planned ends.
     fn earliest_placement(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
+        self.searching_reservation.set(true);
+        let found = self.search_earliest(now, job);
+        self.searching_reservation.set(false);
+        found
+    }
+
+    /// [`Self::earliest_placement`]'s sweep.
+    fn search_earliest(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
         let per_task = self.need(job);
         let (features, part) = (job.request.features, self.partition_of(job));
         let one_processor = per_task
@@ -1914,6 +1984,7 @@ impl Machine {
             && features == 0
             && part == 0
             && self.spec.node_sets.is_none()
+            && !job.cred_factors.dedicated
             && !self.exhaustive
             && !self.spec.access.is_exclusive()
             && !self.spec.one_task_per_node;
@@ -2076,6 +2147,7 @@ struct SearchKey {
     wcl: Time,
     request: crate::node::Request,
     partition: u32,
+    whole: bool,
 }
 
 impl SearchKey {
@@ -2086,6 +2158,7 @@ impl SearchKey {
             wcl: job.wcl,
             request: job.request,
             partition,
+            whole: job.cred_factors.dedicated,
         }
     }
 }

@@ -19,6 +19,7 @@ enum Effect {
     Preemptor,
     Preemptee,
     ReserveAlways,
+    Dedicated,
     /// No effect on a schedule in 3.3.1 (set, and read by nothing that schedules).
     Inert(&'static str),
     /// 3.3.1 cannot set it (no case in its switch): no effect.
@@ -118,10 +119,7 @@ const FLAGS: &[(&str, Effect)] = &[
     ),
     ("PREEMPTOR", Effect::Preemptor),
     ("PREEMPTEE", Effect::Preemptee),
-    (
-        "DEDICATED",
-        Effect::NotYet("its jobs take their nodes whole (SINGLEJOB access)"),
-    ),
+    ("DEDICATED", Effect::Dedicated),
     ("RESERVEALWAYS", Effect::ReserveAlways),
     (
         "USERESERVED",
@@ -154,6 +152,7 @@ pub(super) fn apply(
     qos.preemptor = false;
     qos.preemptee = false;
     qos.reserve_always = false;
+    qos.dedicated = false;
     let mut found = false;
     let mut refused = Vec::new();
     for (name, effect) in FLAGS {
@@ -182,6 +181,7 @@ pub(super) fn apply(
             Effect::Preemptor => qos.preemptor = true,
             Effect::Preemptee => qos.preemptee = true,
             Effect::ReserveAlways => qos.reserve_always = true,
+            Effect::Dedicated => qos.dedicated = true,
             Effect::Inert(why) => {
                 w.push(format!("{at}: note: {what}: {name} changes no schedule here: {why}"))
             }
@@ -214,15 +214,20 @@ pub(super) fn apply(
     Ok(())
 }
 
-/// RESERVEALWAYS is simulated in Maui 3.3.1's passes only: refused elsewhere rather than
-/// quietly dropped.
+/// RESERVEALWAYS is simulated in Maui 3.3.1's passes only, DEDICATED under Maui semantics
+/// (nodes followed one by one): refused elsewhere rather than quietly dropped.
 pub(crate) fn check_simulated(policy: &mauisim_core::PolicyConfig) -> Result<(), String> {
     let tables = &policy.creds;
-    let any = tables
-        .defaults
-        .iter()
-        .chain(tables.settings.iter().flatten())
-        .any(|s| s.reserve_always);
+    let every = || {
+        tables
+            .defaults
+            .iter()
+            .chain(tables.settings.iter().flatten())
+    };
+    if every().any(|s| s.dedicated) && !policy.semantics.is_maui() {
+        return Err("QFLAGS=DEDICATED is simulated as Maui 3.3.1 runs it, on nodes followed one by one, under --semantics maui or maui-3.3.1 only".into());
+    }
+    let any = every().any(|s| s.reserve_always);
     let passes = policy.semantics.is_maui()
         && policy.backfill != mauisim_core::BackfillPolicy::None
         && policy.reservation_policy != mauisim_core::ReservationPolicy::Highest;
