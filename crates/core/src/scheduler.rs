@@ -138,6 +138,8 @@ pub struct Scheduler {
     /// 3.3.1 they stand until the next iteration's `MQueueScheduleRJobs` reaches their job,
     /// so a RESERVEALWAYS job is reserved around those of the jobs ranked below it.
     last_reservations: Vec<(JobIdx, Time, crate::machine::Allocation, u32)>,
+    /// Whether some QOS has the RESERVEALWAYS flag.
+    reserves_always: bool,
     /// Maui's passes with limits: the running jobs as they were when they started, whose
     /// priorities place them in 3.3.1's hard selection.
     maui_running: Vec<QueuedJob>,
@@ -221,6 +223,12 @@ impl Scheduler {
             .partitions
             .as_ref()
             .is_some_and(Partitions::divide_the_machine);
+        let tables = &policy.creds;
+        let reserves_always = tables
+            .defaults
+            .iter()
+            .chain(tables.settings.iter().flatten())
+            .any(|s| s.reserve_always);
         let mut machine = Machine::new(spec, origin, pooled && !divided);
         if divided {
             machine.set_partitioned();
@@ -252,6 +260,7 @@ impl Scheduler {
             passes_selection: Vec::new(),
             held: Vec::new(),
             last_reservations: Vec::new(),
+            reserves_always,
             maui_running: Vec::new(),
             preemptees: Vec::new(),
             requeued_wakeup: None,
@@ -839,7 +848,12 @@ impl Scheduler {
                 job.held_reservation = self.fate[rank] == Fate::Reserved;
             }
             self.last_reservations.clear();
-            for &(rank, held) in &self.held {
+            let carried = if self.reserves_always {
+                &self.held[..]
+            } else {
+                &[]
+            };
+            for &(rank, held) in carried {
                 let (start, within) = self.machine.held_start_within(held);
                 let nodes = self.machine.held_nodes(held).to_vec();
                 self.last_reservations
@@ -1008,9 +1022,10 @@ impl Scheduler {
         queue: &mut Queue,
         out: &mut Decisions,
     ) {
-        let any = order.iter().enumerate().any(|(rank, &pos)| {
-            self.fate[rank] == Fate::Waits && queue[pos].cred_factors.reserve_always
-        });
+        let any = self.reserves_always
+            && order.iter().enumerate().any(|(rank, &pos)| {
+                self.fate[rank] == Fate::Waits && queue[pos].cred_factors.reserve_always
+            });
         if !any {
             return;
         }
