@@ -726,9 +726,31 @@ impl Scheduler {
             self.maui_reserve_always(now, &order, queue, out);
         }
         let blocked = if maui {
-            let calls = self.partition_calls();
-            if calls.is_empty() {
-                let mut blocked = self.maui_priority_pass(
+            // MSched.c `MSchedProcessJobs` calls MQueueScheduleIJobs twice over (all
+            // partitions), the second time on the soft queue selected anew: the jobs the
+            // first call's starts put over a soft limit leave it, with their reservations,
+            // and their depth is free again. On a machine divided into partitions, the
+            // first pass schedules each partition's jobs of that default partition, the
+            // second every job each partition may take, partition by partition; each
+            // call selects its soft queue anew and has its own reservation count. (Without
+            // limits or partitions the second call finds nothing the first left.)
+            let calls: Vec<Option<(u8, bool)>> = match self.partition_calls() {
+                calls if !calls.is_empty() => calls.into_iter().map(Some).collect(),
+                _ if self.throttle.is_some() => vec![None, None],
+                _ => vec![None],
+            };
+            let mut blocked = false;
+            for (k, &call) in calls.iter().enumerate() {
+                if k > 0 {
+                    if self.throttle.is_some() {
+                        self.maui_reselect(now, &order, queue, out);
+                    }
+                    groups_left.clear();
+                    let depths = self.policy.reservation_groups.iter();
+                    groups_left.extend(depths.map(|g| if never { 0 } else { g.depth }));
+                }
+                self.enter_call(call);
+                blocked |= self.maui_priority_pass(
                     now,
                     &order,
                     queue,
@@ -736,51 +758,9 @@ impl Scheduler {
                     &mut groups_left,
                     &mut soft_only,
                 );
-                if self.throttle.is_some() {
-                    // 3.3.1 calls MQueueScheduleIJobs again (all partitions) on the soft
-                    // queue selected anew: the jobs the first call's starts put over a
-                    // soft limit leave it, with their reservations, and their depth is
-                    // free again.
-                    self.maui_reselect(now, &order, queue, out);
-                    groups_left.clear();
-                    let depths = self.policy.reservation_groups.iter();
-                    groups_left.extend(depths.map(|g| if never { 0 } else { g.depth }));
-                    blocked |= self.maui_priority_pass(
-                        now,
-                        &order,
-                        queue,
-                        out,
-                        &mut groups_left,
-                        &mut soft_only,
-                    );
-                }
-                blocked
-            } else {
-                // MSched.c `MSchedProcessJobs`: the first pass schedules each partition's
-                // jobs of that default partition, the second every job each partition
-                // may take, partition by partition in index order; each call selects its
-                // soft queue anew and has its own reservation count.
-                let mut blocked = false;
-                for (k, &call) in calls.iter().enumerate() {
-                    if k > 0 && self.throttle.is_some() {
-                        self.maui_reselect(now, &order, queue, out);
-                    }
-                    groups_left.clear();
-                    let depths = self.policy.reservation_groups.iter();
-                    groups_left.extend(depths.map(|g| if never { 0 } else { g.depth }));
-                    self.enter_call(Some(call));
-                    blocked |= self.maui_priority_pass(
-                        now,
-                        &order,
-                        queue,
-                        out,
-                        &mut groups_left,
-                        &mut soft_only,
-                    );
-                }
-                self.enter_call(None);
-                blocked
             }
+            self.enter_call(None);
+            blocked
         } else {
             self.priority_pass(now, &order, queue, out, &mut groups_left, &mut soft_only)
         };

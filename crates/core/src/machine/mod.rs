@@ -23,7 +23,7 @@ mod node_bitmap;
 
 use crate::check::{Rule, Violation};
 use crate::job::{JobIdx, QueuedJob};
-use crate::node::{tasks_within, AllocationPolicy, MachineSpec, NodeCandidate, Res};
+use crate::node::{tasks_within, AllocationPolicy, FeatureMask, MachineSpec, NodeCandidate, Res};
 use crate::profile::{Profile, Window, FOREVER};
 use crate::slots::{merge_ranges, SlotPool, SlotRange};
 use crate::Time;
@@ -1557,26 +1557,13 @@ impl Machine {
             return mask;
         }
         let spec = &self.spec;
-        let mut per_feature = [0u64; 64];
-        for n in
-            (0..spec.nodes.len()).filter(|&n| spec.can_host(n, need, job.request.features, part))
-        {
-            let held = spec.tasks_per_node(tasks_within(spec.nodes[n].capacity(), need));
-            let features = spec.nodes[n].features & sets.every_feature;
-            for (f, count) in per_feature.iter_mut().enumerate() {
-                if features & (1 << f) != 0 {
-                    *count += held;
-                }
-            }
-        }
-        // 3.3.1 leaves the list as it is when the sets together cannot hold the job.
-        let mask = if per_feature.iter().sum::<u64>() < tasks {
-            0
-        } else {
-            (0..64)
-                .filter(|&f| per_feature[f] >= tasks && tasks > 0)
-                .fold(0, |m, f| m | 1 << f)
-        };
+        let offers = (0..spec.nodes.len())
+            .filter(|&n| spec.can_host(n, need, job.request.features, part))
+            .map(|n| {
+                let held = spec.tasks_per_node(tasks_within(spec.nodes[n].capacity(), need));
+                (spec.nodes[n].features, held)
+            });
+        let mask = features_that_hold(offers, sets.every_feature, tasks);
         self.set_features.borrow_mut().insert(key, mask);
         mask
     }
@@ -1597,27 +1584,16 @@ impl Machine {
         let need = self.need(job);
         let tasks = job.procs / need.procs.max(1);
         let part = self.partition_of(job);
-        let mut per_feature = [0u64; 64];
-        for &(n, free) in &self.window_nodes {
-            let n = n as usize;
-            if !self.spec.can_host(n, need, job.request.features, part) {
-                continue;
-            }
-            let held = self.spec.tasks_per_node(tasks_within(free, need));
-            let features = self.spec.nodes[n].features & sets.every_feature;
-            for (f, count) in per_feature.iter_mut().enumerate() {
-                if features & (1 << f) != 0 {
-                    *count += held;
-                }
-            }
-        }
-        let mask = if per_feature.iter().sum::<u64>() < tasks {
-            0
-        } else {
-            (0..64)
-                .filter(|&f| per_feature[f] >= tasks && tasks > 0)
-                .fold(0, |m, f| m | 1 << f)
-        };
+        let spec = &self.spec;
+        let offers = self
+            .window_nodes
+            .iter()
+            .filter(|&&(n, _)| spec.can_host(n as usize, need, job.request.features, part))
+            .map(|&(n, free)| {
+                let held = spec.tasks_per_node(tasks_within(free, need));
+                (spec.nodes[n as usize].features, held)
+            });
+        let mask = features_that_hold(offers, sets.every_feature, tasks);
         *self.window_sets.borrow_mut() = Some((key, mask));
         mask
     }
@@ -2399,6 +2375,31 @@ impl NodeSet {
     fn iter(&self) -> impl Iterator<Item = u32> + Clone + '_ {
         self.nodes.iter().copied()
     }
+}
+
+/// The node features whose nodes hold `tasks` tasks of a job, from what each node offers
+/// it (its features, tasks), counting `every_feature` (MSched.c `MJobSelectResourceSet`,
+/// ONEOF): 0, no restriction, when none does, or when all of them together cannot (3.3.1
+/// leaves the node list as it is then).
+fn features_that_hold(
+    offers: impl Iterator<Item = (FeatureMask, u64)>,
+    every_feature: FeatureMask,
+    tasks: u64,
+) -> FeatureMask {
+    let mut per_feature = [0u64; 64];
+    for (features, held) in offers {
+        for (f, count) in per_feature.iter_mut().enumerate() {
+            if features & every_feature & (1 << f) != 0 {
+                *count += held;
+            }
+        }
+    }
+    if tasks == 0 || per_feature.iter().sum::<u64>() < tasks {
+        return 0;
+    }
+    (0..64)
+        .filter(|&f| per_feature[f] >= tasks)
+        .fold(0, |m, f| m | 1 << f)
 }
 
 #[cfg(test)]
