@@ -997,7 +997,7 @@ fn sweep_bad_requests_write_nothing() {
         ),
         (
             "USERCFG[DEFAULT] MAXJOBS=1",
-            "unknown attribute MAXJOBS; did you mean MAXJOB?",
+            "unknown attribute MAXJOBS (did you mean MAXJOB?)",
         ),
     ] {
         let o = mauisim(&[

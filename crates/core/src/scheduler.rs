@@ -1021,10 +1021,10 @@ impl Scheduler {
             if start <= now || self.fate[rank] != Fate::Waits {
                 continue;
             }
-            let held = self
-                .machine
-                .hold_again(start, &queue[order[rank]], nodes, within);
-            standing.push((rank, held));
+            let job = &queue[order[rank]];
+            if let Some(held) = self.machine.hold_again(start, job, nodes, within) {
+                standing.push((rank, held));
+            }
         }
         standing.sort_unstable_by_key(|&(rank, _)| rank);
         for (rank, &pos) in order.iter().enumerate() {

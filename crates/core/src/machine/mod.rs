@@ -226,7 +226,7 @@ pub struct Machine {
     /// sets a job may use there, by (job, window).
     window_nodes: Vec<(u32, Res)>,
     #[allow(clippy::type_complexity)]
-    window_sets: std::cell::RefCell<Option<((JobIdx, Time, Time), u64)>>,
+    window_sets: std::cell::RefCell<Option<((JobIdx, Time, Time, u32), u64)>>,
     /// [`Machine::can_ever_run`] by (request, partition): jobs repeat a few shapes.
     capacity: std::collections::HashMap<(crate::node::Request, u32), u64>,
 }
@@ -899,13 +899,23 @@ impl Machine {
         job: &QueuedJob,
         nodes: Allocation,
         within: u32,
-    ) -> HeldId {
+    ) -> Option<HeldId> {
+        let per_task = self.need(job);
+        let end = start + job.wcl.max(1);
         let asked_within = std::mem::replace(&mut self.within, within);
+        // A job run past its planned end since may hold some of them now.
+        let still = nodes
+            .iter()
+            .all(|&(n, k)| self.hostable(n as usize, start, end, job, per_task) >= k);
+        if !still {
+            self.within = asked_within;
+            return None;
+        }
         // No search of the last iteration was made beside it: none is carried over it.
         self.running_version += 1;
         let held = self.lay(start, job, nodes);
         self.within = asked_within;
-        held
+        Some(held)
     }
 
     /// The nodes a reservation holds (empty when processors are pooled).
@@ -1572,7 +1582,7 @@ impl Machine {
     /// the window's nodes held when it opened (3.3.1 applies `MReqGetFNL` to the window's
     /// node list, which the starts in the window do not update).
     fn window_set_features(&self, job: &QueuedJob, now: Time, shorter: Time) -> u64 {
-        let key = (job.idx, now, shorter);
+        let key = (job.idx, now, shorter, self.within);
         if let Some((k, mask)) = *self.window_sets.borrow() {
             if k == key {
                 return mask;
@@ -1610,6 +1620,7 @@ impl Machine {
     pub(crate) fn set_backfill_window(&mut self, window: Option<(Time, Time)>) {
         self.backfill_window.set(None);
         self.window_nodes.clear();
+        *self.window_sets.borrow_mut() = None;
         if let (Some((now, shorter)), Some(_)) = (window, &self.spec.node_sets) {
             let nodes: Vec<u32> = self.free_nodes_now(now).collect();
             for n in nodes {
@@ -1626,7 +1637,10 @@ impl Machine {
     /// Whether node `n` is in the node set `job` may use, and in the one its placement is
     /// held to, if any.
     fn in_node_set(&self, n: usize, job: &QueuedJob) -> bool {
-        if self.spec.node_sets.is_none() {
+        let Some(sets) = &self.spec.node_sets else {
+            return true;
+        };
+        if sets.policy == crate::node::NodeSetPolicy::AnyOf {
             return true;
         }
         if let Some((now, shorter)) = self.backfill_window.get() {

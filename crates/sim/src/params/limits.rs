@@ -619,8 +619,8 @@ mod tests {
         assert_eq!(
             c.warnings,
             [
-                "maui.cfg:1:12: warning: USERCFG[a]: unknown attribute MAXJOBS; did you mean MAXJOB?; ignored, as Maui 3.3.1 ignores it",
-                "maui.cfg:1:22: warning: USERCFG[a]: unknown attribute PRIORTY; did you mean PRIORITY?; ignored, as Maui 3.3.1 ignores it",
+                "maui.cfg:1:12: warning: USERCFG[a]: unknown attribute MAXJOBS (did you mean MAXJOB?); ignored, as Maui 3.3.1 ignores it",
+                "maui.cfg:1:22: warning: USERCFG[a]: unknown attribute PRIORTY (did you mean PRIORITY?); ignored, as Maui 3.3.1 ignores it",
             ]
         );
         assert_eq!(c.config.credentials.user["a"].settings.limits, Limits::NONE);

@@ -1312,6 +1312,18 @@ const CRED_ATTRS: &[(&str, &[CredKind])] = &[
 const CRED_ATTRS_NOT_YET: &[(&str, &str)] = &[
     ("MAX.WCLIMIT", "the longest walltime its jobs may ask for"),
     ("MINPROC", "the fewest processors its jobs may ask for"),
+    (
+        "MAXPROCPERJOB",
+        "the most processors one of its jobs may ask for",
+    ),
+    (
+        "MAXNODEPERJOB",
+        "the most nodes one of its jobs may ask for",
+    ),
+    (
+        "JOBFLAGS",
+        "flags its jobs get (PREEMPTOR, PREEMPTEE, DEDICATED, …)",
+    ),
 ];
 
 /// Why Maui 3.3.1 ignores a credential attribute a site config may hold (MCred.c reads
@@ -1323,6 +1335,9 @@ fn ignored_by_3_3_1(kind: CredKind, attr: &str) -> Option<&'static str> {
         (_, "FLAGS") => Some("it is no credential attribute (job flags are JOBFLAGS=)"),
         (CredKind::Qos, _) => None,
         (_, "QFLAGS") => Some("QFLAGS is an attribute of QOSCFG only"),
+        (_, "MAXPROCPERNODE" | "MAXPROCPERNODEPERQUEUE" | "ID") => {
+            Some("it parses it and handles it nowhere (MCred.c: \"cred attribute not handled\")")
+        }
         (CredKind::Class, "HOSTLIST") => {
             Some("MClassProcessConfig does not set a class's host list from the config")
         }
@@ -1410,7 +1425,7 @@ fn credential_attr(
         known.extend(CRED_ATTRS_NOT_YET.iter().map(|(n, _)| *n));
         known.extend(limits::LIMIT_NAMES);
         let hint = match cfg::closest(&attr.name, &known) {
-            Some(near) => format!("; did you mean {near}?"),
+            Some(near) => format!(" (did you mean {near}?)"),
             None => String::new(),
         };
         // 3.3.1 drops a name it does not know without a word (MCred.c `MUGetPair`):

@@ -80,12 +80,18 @@ pub(crate) fn read(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<
             _ => unknown(w, "NONE, FEATURE, MEMORY, PROCSPEED"),
         },
         "NODESETPRIORITYTYPE" => {
-            // An unknown value is NONE, which on FEATURE sets acts as MINLOSS (MPar.c).
             sets.priority = Some(match value {
                 "BESTFIT" => NodeSetPriority::BestFit,
                 "WORSTFIT" => NodeSetPriority::WorstFit,
                 "BESTRESOURCE" => NodeSetPriority::BestResource,
-                _ => NodeSetPriority::MinLoss,
+                "MINLOSS" => NodeSetPriority::MinLoss,
+                _ => {
+                    // An unknown value is NONE, which on FEATURE sets acts as MINLOSS.
+                    w.push(format!(
+                        "{at}: warning: NODESETPRIORITYTYPE {value}: not a value Maui 3.3.1 knows (BESTFIT, WORSTFIT, BESTRESOURCE, MINLOSS, in capitals); it reads NONE, which picks sets as MINLOSS does"
+                    ));
+                    NodeSetPriority::MinLoss
+                }
             })
         }
         // Split on white space only: `a,b` is one name (MConfig.c).
