@@ -33,6 +33,8 @@ pub struct Nodes {
     pub partition_numbers: [u32; mauisim_core::PARTITION_SLOTS],
     /// Maui 3.3.1's partition table by index, when its partitions are simulated.
     pub partition_table: Option<Vec<String>>,
+    /// A warning per node whose partition found no slot left in the table.
+    pub dropped_partitions: Vec<String>,
     hosts: HostNames,
 }
 
@@ -192,10 +194,20 @@ pub fn build(
     if partition_table.is_none() && config.maui_partitions && any_partition {
         partition_table = Some(vec!["ALL".into(), DEFAULT_PARTITION_NAME.into()]);
     }
+    let mut dropped_partitions = Vec::new();
     if let Some(table) = &mut partition_table {
-        for p in base.iter().filter_map(|b| b.cfg.partition.as_ref()) {
-            if !table.contains(p) && table.len() < mauisim_core::PARTITION_SLOTS {
+        for b in &base {
+            let Some(p) = &b.cfg.partition else { continue };
+            if table.contains(p) {
+                continue;
+            }
+            if table.len() < mauisim_core::PARTITION_SLOTS {
                 table.push(p.clone());
+            } else {
+                dropped_partitions.push(format!(
+                    "warning: node {} PARTITION={p}: Maui 3.3.1 holds two partitions besides DEFAULT; the node stays in DEFAULT",
+                    b.name
+                ));
             }
         }
     }
@@ -325,6 +337,7 @@ pub fn build(
         source,
         partition_numbers,
         partition_table,
+        dropped_partitions,
     })
 }
 

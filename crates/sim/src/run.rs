@@ -213,6 +213,9 @@ pub fn bind(
         calendar,
     )?;
     params::partitions::bind(&mut policy, &nodes).map_err(error::SimError::Usage)?;
+    config
+        .warnings
+        .extend(nodes.dropped_partitions.iter().cloned());
     params::qos_flags::check_simulated(&policy).map_err(error::SimError::Usage)?;
     resolve_node_asks(&mut workload.jobs, &nodes)?;
     let pinned = workload

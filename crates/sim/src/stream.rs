@@ -71,7 +71,7 @@ fn refuse_whole_trace_options(o: &RunOptions) -> Result<()> {
 fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
     let LoadedConfig {
         mut config,
-        warnings,
+        mut warnings,
     } = crate::run::load_config(options)?;
     config.policy.semantics = options.semantics;
     let path = &options.trace;
@@ -93,6 +93,7 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
     let calendar = nodes::calendar_of(&reader.header);
     let nodes = nodes::build(None, machine, &config.nodes, &mut names, calendar)?;
     crate::params::partitions::bind(&mut policy, &nodes).map_err(SimError::Usage)?;
+    warnings.extend(nodes.dropped_partitions.iter().cloned());
     crate::params::qos_flags::check_simulated(&policy).map_err(SimError::Usage)?;
     // Pooled only if no SWF job could need its nodes tracked (memory, partitions).
     let any_swf_job = Request {

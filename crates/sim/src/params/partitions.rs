@@ -151,23 +151,13 @@ pub(crate) fn settle(c: &mut SimConfig, w: &mut Vec<String>) {
             }
         }
     }
-    // Then the nodes' partitions (NODECFG[DEFAULT]'s only creates its partition).
-    let default_first = c
-        .nodes
-        .objects
-        .iter()
-        .filter(|o| o.name == "DEFAULT")
-        .chain(c.nodes.objects.iter().filter(|o| o.name != "DEFAULT"));
-    for object in default_first {
-        let Some(p) = &object.partition else { continue };
+    // Then NODECFG[DEFAULT]'s, which only creates its partition; the nodes' own come
+    // when the nodes are built, in node order (3.3.1 reads them from the resource trace).
+    let default_node = c.nodes.objects.iter().find(|o| o.name == "DEFAULT");
+    if let Some(p) = default_node.and_then(|o| o.partition.as_ref()) {
         if table.find_or_add(p).is_none() {
-            let at = object
-                .location
-                .as_ref()
-                .map_or(String::new(), |l| format!("{l}: "));
             w.push(format!(
-                "{at}warning: NODECFG[{}] PARTITION={p}: Maui 3.3.1 holds two partitions besides DEFAULT; the node stays in DEFAULT",
-                object.name
+                "warning: NODECFG[DEFAULT] PARTITION={p}: Maui 3.3.1 holds two partitions besides DEFAULT; `{p}` is not made"
             ));
         }
     }
@@ -248,7 +238,8 @@ mod tests {
                     USERCFG[u2] PDEF=DEFAULT PLIST=fast&\n";
         let loaded = from_str(text, "maui.cfg").unwrap();
         let c = &loaded.config;
-        // SYSCFG first, then USERCFG, then GROUPCFG, then the nodes: u1's `fast` is 2.
+        // SYSCFG first, then USERCFG, then GROUPCFG (the nodes' come with the nodes): u1's
+        // `fast` is 2.
         assert_eq!(
             c.nodes.partition_table.as_deref(),
             Some(&["ALL", "DEFAULT", "fast", "slow"].map(String::from)[..])
@@ -297,7 +288,6 @@ mod tests {
         let loaded = from_str(text, "maui.cfg").unwrap();
         let w = loaded.warnings.join("\n");
         assert!(w.contains("`c` is dropped"), "{w}");
-        assert!(w.contains("NODECFG[n1] PARTITION=d"), "{w}");
         let g1 = &loaded.config.credentials.group["g1"].settings;
         assert_eq!(g1.partitions.unwrap().bits, 0b1100);
     }
