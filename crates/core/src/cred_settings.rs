@@ -87,6 +87,10 @@ pub struct CredSettings {
     /// QOSCFG QFLAGS=DEDICATED: its jobs take their nodes whole (SINGLEJOB for them).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub dedicated: bool,
+    /// QOSCFG QFLAGS=PREEMPTSPV: its running jobs become PREEMPTEE once a selection finds
+    /// them over a soft active limit.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub preempt_spv: bool,
     /// PLIST (with PDEF's partition added): the partitions its jobs may use.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partitions: Option<PartitionList>,
@@ -119,6 +123,7 @@ static NEUTRAL: CredSettings = CredSettings {
     preemptee: false,
     reserve_always: false,
     dedicated: false,
+    preempt_spv: false,
     partitions: None,
     default_partition: None,
 };
@@ -175,6 +180,7 @@ impl CredTables {
             preemptee: qos.preemptee,
             reserve_always: qos.reserve_always,
             dedicated: qos.dedicated,
+            preempt_spv: qos.preempt_spv,
         }
     }
 }
@@ -199,6 +205,8 @@ pub struct ResolvedCreds {
     pub reserve_always: bool,
     /// The job's QOS has the DEDICATED flag.
     pub dedicated: bool,
+    /// The job's QOS has the PREEMPTSPV flag.
+    pub preempt_spv: bool,
 }
 
 #[cfg(test)]

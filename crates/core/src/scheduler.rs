@@ -146,6 +146,9 @@ pub struct Scheduler {
     /// The running PREEMPTEE jobs, in start order, as they started (their queue time
     /// frozen there), with their start times.
     preemptees: Vec<(QueuedJob, Time)>,
+    /// Running jobs of a PREEMPTSPV QOS a selection found over a soft active limit: 3.3.1
+    /// sets their PREEMPTEE flag then (`MJobUpdateFlags`) and nothing clears it.
+    over_soft_limits: std::collections::BTreeSet<JobIdx>,
     /// Usage and limit checks; `None` when the config sets no limit.
     throttle: Option<Throttle>,
     /// Job-iterations blocked, by kind of limit (or fairshare cap).
@@ -263,6 +266,7 @@ impl Scheduler {
             reserves_always,
             maui_running: Vec::new(),
             preemptees: Vec::new(),
+            over_soft_limits: Default::default(),
             requeued_wakeup: None,
             blocks: Vec::new(),
             kept: Vec::new(),
@@ -1230,13 +1234,14 @@ impl Scheduler {
     /// a selection lets it through.
     fn maui_select(&mut self, now: Time, order: &[usize], queue: &mut Queue) -> bool {
         let accrual = self.policy.priority.accrual;
-        let mut running: Vec<(i64, Time, u64, JobIdx)> = {
+        let mut running: Vec<(i64, Time, u64, JobIdx, usize)> = {
             let fs = self.fairshare.at(now);
             self.maui_running
                 .iter()
-                .map(|j| {
+                .enumerate()
+                .map(|(k, j)| {
                     let p = self.policy.priority.breakdown(j, now, &fs).priority;
-                    (-p, j.submit, j.id, j.idx)
+                    (-p, j.submit, j.id, j.idx, k)
                 })
                 .collect()
         };
@@ -1271,9 +1276,18 @@ impl Scheduler {
                 job.submit,
                 job.id,
             );
-            while let Some(&(p, submit, id, idx)) = running.get(counted) {
+            while let Some(&(p, submit, id, idx, k)) = running.get(counted) {
                 if (p, submit, id) > key {
                     break;
+                }
+                // MPolicy.c `MQueueSelectAllJobs`: a running job over a soft active
+                // limit, the running jobs ranked above it counted, gets SPViolation.
+                let run = &self.maui_running[k];
+                if run.cred_factors.preempt_spv
+                    && t.check_active(creds, system, run, Level::Soft, now)
+                        .is_some()
+                {
+                    self.over_soft_limits.insert(idx);
                 }
                 t.count_again(creds, idx);
                 counted += 1;
@@ -1283,7 +1297,14 @@ impl Scheduler {
                 None => t.select_at(creds, system, job, Level::Hard, now, job.held_reservation),
             });
         }
-        for &(_, _, _, idx) in &running[counted..] {
+        for &(_, _, _, idx, k) in &running[counted..] {
+            let run = &self.maui_running[k];
+            if run.cred_factors.preempt_spv
+                && t.check_active(creds, system, run, Level::Soft, now)
+                    .is_some()
+            {
+                self.over_soft_limits.insert(idx);
+            }
             t.count_again(creds, idx);
         }
         self.cap_lifts_at = None;

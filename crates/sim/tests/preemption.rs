@@ -389,3 +389,24 @@ fn reserve_always_jobs_are_reserved_beyond_the_depth() {
         );
     }
 }
+
+/// PREEMPTSPV (MPolicy.c `MQueueSelectAllJobs`, MJob.c `MJobUpdateFlags`): the scenario
+/// file's worked example, in which only the running job over the soft limit is taken;
+/// refused under the research reading.
+#[test]
+fn preempt_spv_jobs_become_preemptee_over_a_soft_limit() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenarios/guide/preempt-spv.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    holds(&text);
+    let research = text.replace(
+        "procs = 4\nconfig",
+        "procs = 4\nsemantics = \"research-easy\"\nconfig",
+    );
+    assert_ne!(research, text);
+    let scenario = mauisim_sim::scenario::parse(&research, std::path::Path::new("t.toml")).unwrap();
+    let e = mauisim_sim::scenario::run(&scenario)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("QFLAGS=PREEMPTSPV is simulated"), "{e}");
+}

@@ -14,7 +14,7 @@ impl Scheduler {
     /// time stops at `queued`, where it was when the job started (`EffQueueDuration` is
     /// brought up to date only while a job is idle).
     pub(super) fn keep_preemptee(&mut self, now: Time, job: &QueuedJob, queued: Time) {
-        if !job.cred_factors.preemptee {
+        if !job.cred_factors.preemptee && !job.cred_factors.preempt_spv {
             return;
         }
         let mut running = job.clone();
@@ -69,7 +69,10 @@ impl Scheduler {
                 let run_priority = start_priority.saturating_add(executed as i64);
                 // Only processors on nodes the job could use count, for its cost too.
                 let freed = machine.procs_freed_for(job, running.idx, running.procs);
-                (start_priority < own && freed > 0)
+                // PREEMPTSPV makes a running job PREEMPTEE once it was over a soft limit.
+                let preemptee =
+                    running.cred_factors.preemptee || self.over_soft_limits.contains(&running.idx);
+                (preemptee && start_priority < own && freed > 0)
                     .then(|| (run_priority / freed as i64, k, running.idx, freed))
             })
             .collect();
@@ -126,5 +129,6 @@ impl Scheduler {
             // Kept in start order: it orders victims of equal cost.
             self.preemptees.remove(k);
         }
+        self.over_soft_limits.remove(&job);
     }
 }

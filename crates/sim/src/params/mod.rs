@@ -2126,10 +2126,10 @@ mod tests {
             e.to_string(),
             "maui.cfg:1:27: USERCFG[steve] MINPROC (the fewest processors its jobs may ask for) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
         );
-        let e = load("QOSCFG[high] QFLAGS=PREEMPTSPV\nUSERCFG[DEFAULT] QDEF=high\n").unwrap_err();
+        let e = load("QOSCFG[high] QFLAGS=USERESERVED\nUSERCFG[DEFAULT] QDEF=high\n").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "maui.cfg:1:14: QOSCFG[high] QFLAGS: PREEMPTSPV (its jobs become PREEMPTEE while over a soft active limit) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the flag to simulate without it"
+            "maui.cfg:1:14: QOSCFG[high] QFLAGS: USERESERVED (its jobs run only inside reservations they may use) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the flag to simulate without it"
         );
     }
 

@@ -20,6 +20,7 @@ enum Effect {
     Preemptee,
     ReserveAlways,
     Dedicated,
+    PreemptSpv,
     /// No effect on a schedule in 3.3.1 (set, and read by nothing that schedules).
     Inert(&'static str),
     /// 3.3.1 cannot set it (no case in its switch): no effect.
@@ -130,10 +131,7 @@ const FLAGS: &[(&str, Effect)] = &[
     ("RESTARTPREEMPT", Effect::Unsettable),
     ("NTR", Effect::Inert("read by nothing in 3.3.1")),
     ("RUNNOW", Effect::Inert("read by nothing in 3.3.1")),
-    (
-        "PREEMPTSPV",
-        Effect::NotYet("its jobs become PREEMPTEE while over a soft active limit"),
-    ),
+    ("PREEMPTSPV", Effect::PreemptSpv),
     (
         "IGNHOSTLIST",
         Effect::Inert("no trace job asks for a host list"),
@@ -153,6 +151,7 @@ pub(super) fn apply(
     qos.preemptee = false;
     qos.reserve_always = false;
     qos.dedicated = false;
+    qos.preempt_spv = false;
     let mut found = false;
     let mut refused = Vec::new();
     for (name, effect) in FLAGS {
@@ -182,6 +181,7 @@ pub(super) fn apply(
             Effect::Preemptee => qos.preemptee = true,
             Effect::ReserveAlways => qos.reserve_always = true,
             Effect::Dedicated => qos.dedicated = true,
+            Effect::PreemptSpv => qos.preempt_spv = true,
             Effect::Inert(why) => {
                 w.push(format!("{at}: note: {what}: {name} changes no schedule here: {why}"))
             }
@@ -224,6 +224,9 @@ pub(crate) fn check_simulated(policy: &mauisim_core::PolicyConfig) -> Result<(),
             .iter()
             .chain(tables.settings.iter().flatten())
     };
+    if every().any(|s| s.preempt_spv) && !policy.semantics.is_maui() {
+        return Err("QFLAGS=PREEMPTSPV is simulated as Maui 3.3.1 selects jobs, under --semantics maui or maui-3.3.1 only".into());
+    }
     if every().any(|s| s.dedicated) && !policy.semantics.is_maui() {
         return Err("QFLAGS=DEDICATED is simulated as Maui 3.3.1 runs it, on nodes followed one by one, under --semantics maui or maui-3.3.1 only".into());
     }
