@@ -1234,14 +1234,14 @@ impl Scheduler {
     /// a selection lets it through.
     fn maui_select(&mut self, now: Time, order: &[usize], queue: &mut Queue) -> bool {
         let accrual = self.policy.priority.accrual;
-        let mut running: Vec<(i64, Time, u64, JobIdx, usize)> = {
+        let mut running: Vec<(i64, Time, u64, usize)> = {
             let fs = self.fairshare.at(now);
             self.maui_running
                 .iter()
                 .enumerate()
                 .map(|(k, j)| {
                     let p = self.policy.priority.breakdown(j, now, &fs).priority;
-                    (-p, j.submit, j.id, j.idx, k)
+                    (-p, j.submit, j.id, k)
                 })
                 .collect()
         };
@@ -1276,20 +1276,12 @@ impl Scheduler {
                 job.submit,
                 job.id,
             );
-            while let Some(&(p, submit, id, idx, k)) = running.get(counted) {
+            while let Some(&(p, submit, id, k)) = running.get(counted) {
                 if (p, submit, id) > key {
                     break;
                 }
-                // MPolicy.c `MQueueSelectAllJobs`: a running job over a soft active
-                // limit, the running jobs ranked above it counted, gets SPViolation.
                 let run = &self.maui_running[k];
-                if run.cred_factors.preempt_spv
-                    && t.check_active(creds, system, run, Level::Soft, now)
-                        .is_some()
-                {
-                    self.over_soft_limits.insert(idx);
-                }
-                t.count_again(creds, idx);
+                count_running(t, (creds, system), run, now, &mut self.over_soft_limits);
                 counted += 1;
             }
             hard.push(match rejected.get(rank).copied().flatten() {
@@ -1297,15 +1289,9 @@ impl Scheduler {
                 None => t.select_at(creds, system, job, Level::Hard, now, job.held_reservation),
             });
         }
-        for &(_, _, _, idx, k) in &running[counted..] {
+        for &(_, _, _, k) in &running[counted..] {
             let run = &self.maui_running[k];
-            if run.cred_factors.preempt_spv
-                && t.check_active(creds, system, run, Level::Soft, now)
-                    .is_some()
-            {
-                self.over_soft_limits.insert(idx);
-            }
-            t.count_again(creds, idx);
+            count_running(t, (creds, system), run, now, &mut self.over_soft_limits);
         }
         self.cap_lifts_at = None;
         self.in_hard_queue.clear();
@@ -2141,6 +2127,25 @@ fn may_bound_priorities(p: &PolicyConfig, has_limits: bool, fairshare: &Fairshar
 
 /// Counts one job-iteration blocked by `blocked`'s kind of limit.
 /// Keeps the earlier of `slot` and `t`.
+/// Counts running job `run` into 3.3.1's hard selection (MPolicy.c `MQueueSelectAllJobs`):
+/// over a soft active limit with the running jobs ranked above it counted, it gets
+/// SPViolation, which a PREEMPTSPV QOS makes PREEMPTEE (noted in `over_soft_limits`).
+fn count_running(
+    t: &mut Throttle,
+    (creds, system): (&crate::cred_settings::CredTables, &crate::limits::Limits),
+    run: &QueuedJob,
+    now: Time,
+    over_soft_limits: &mut std::collections::BTreeSet<JobIdx>,
+) {
+    if run.cred_factors.preempt_spv
+        && t.check_active(creds, system, run, Level::Soft, now)
+            .is_some()
+    {
+        over_soft_limits.insert(run.idx);
+    }
+    t.count_again(creds, run.idx);
+}
+
 fn earliest(slot: &mut Option<Time>, t: Option<Time>) {
     if let Some(t) = t {
         *slot = Some(slot.map_or(t, |s| s.min(t)));
