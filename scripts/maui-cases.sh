@@ -40,8 +40,7 @@ preemption_case() {
 # JOBNODEMATCHPOLICY EXACTNODE needs nodes of several processors: 8 nodes of 4 (the harness's
 # make_case.sh makes one-processor nodes, where the policy changes nothing).
 multiproc_case() {
-  local dir=$1 seed=$2 config=$3 name
-  name=$(basename "$dir")
+  local dir=$1 seed=$2 config=$3
   mkdir -p "$WORK" "$dir"
   python3 "$harness/gen_workload.py" "$dir" --jobs 300 --nodes 8 --ppn 4 --seed "$seed" --mem 100 > /dev/null
   # At most 4 tasks (fields 3 and 22, requested and allocated), one per node: a job of more
@@ -50,9 +49,8 @@ multiproc_case() {
   awk '{ if ($3 > 4) $3 = 4; if ($22 > 4) $22 = 4; print }' "$dir/workload" > "$dir/workload.new"
   mv "$dir/workload.new" "$dir/workload"
   cp "crates/sim/tests/maui_cases/$config.cfg" "$dir/policy.cfg"
-  MAUI_T0_OFFSET=30 "$harness/run_maui.sh" "$WORK/maui-$name" "$dir/policy.cfg" "$dir/workload" "$dir/resource" > "$WORK/maui-$name.out"
-  cp "$WORK/maui-$name/maui_jobs.csv" "$dir/maui-starts.csv"
-  echo "$name: maui completed $(($(wc -l < "$dir/maui-starts.csv") - 1)) of 300 jobs"
+  # Without SIMAUTOSHUTDOWN, which stops 3.3.1 at the first instant the queues run empty.
+  run_to_the_end "$dir"
 }
 # Partition cases (reports/research/maui-3.3.1-partitions-and-node-sets.md): n24..n31 are in
 # partition fast, n0..n23 in DEFAULT, and a job never spans partitions, so a job wider than every
@@ -104,24 +102,30 @@ nodeset_case() {
 # (seed 2: queues empty at 1000091260, the next job submitted at 1000091522, 190 jobs run). The
 # exit iteration covers the last submission and two days, doubled until every job completed.
 dedicated_case() {
-  local dir=$1 seed=$2 config=$3 name t0 last iters try
-  name=$(basename "$dir")
+  local dir=$1 seed=$2 config=$3
   mkdir -p "$WORK" "$dir"
   python3 "$harness/gen_workload.py" "$dir" --jobs 300 --nodes 8 --ppn 4 --seed "$seed" --mem 100 > /dev/null
   awk '{ if ($4 == "u1" || $4 == "u4") { if ($3 > 8) $3 = 8; if ($22 > 8) $22 = 8 } print }' "$dir/workload" > "$dir/workload.new"
   mv "$dir/workload.new" "$dir/workload"
   cp "crates/sim/tests/maui_cases/$config.cfg" "$dir/policy.cfg"
+  run_to_the_end "$dir"
+}
+# Runs 3.3.1 on the case in `dir` with SIMAUTOSHUTDOWN FALSE and an exit iteration (see
+# dedicated_case), the policy file of the case left as it is, until every job completed.
+run_to_the_end() {
+  local dir=$1 name t0 last iters try
+  name=$(basename "$dir")
   t0=$(($(awk '{ print $9; exit }' "$dir/workload") - 30))
   last=$(awk '$9 > m { m = $9 } END { print m }' "$dir/workload")
   iters=$(((last - t0 + 2 * 86400) / 30))
   for try in 1 2 3; do
     { cat "$dir/policy.cfg"; echo "SIMAUTOSHUTDOWN       FALSE"; echo "SIMEXITITERATION      $iters"; } > "$WORK/$name-policy.cfg"
     MAUI_T0_OFFSET=30 "$harness/run_maui.sh" "$WORK/maui-$name" "$WORK/$name-policy.cfg" "$dir/workload" "$dir/resource" > "$WORK/maui-$name.out"
-    [ $(($(wc -l < "$WORK/maui-$name/maui_jobs.csv") - 1)) -ge 300 ] && break
+    [ $(($(wc -l < "$WORK/maui-$name/maui_jobs.csv") - 1)) -ge "$(wc -l < "$dir/workload")" ] && break
     iters=$((iters * 2))
   done
   cp "$WORK/maui-$name/maui_jobs.csv" "$dir/maui-starts.csv"
-  echo "$name: maui completed $(($(wc -l < "$dir/maui-starts.csv") - 1)) of 300 jobs ($(cat "$WORK/maui-$name/wall.txt"), exit iteration $iters)"
+  echo "$name: maui completed $(($(wc -l < "$dir/maui-starts.csv") - 1)) of $(wc -l < "$dir/workload") jobs ($(cat "$WORK/maui-$name/wall.txt"), exit iteration $iters)"
 }
 for config in "${configs[@]}"; do
   cp "crates/sim/tests/maui_cases/$config.cfg" "$harness/configs/"
