@@ -1031,13 +1031,14 @@ impl Scheduler {
             }
         }
         standing.sort_unstable_by_key(|&(rank, _)| rank);
+        let mut released = 0;
         for (rank, &pos) in order.iter().enumerate() {
-            while let Some(&(r, held)) = standing.first() {
+            while let Some(&(r, held)) = standing.get(released) {
                 if r > rank {
                     break;
                 }
                 self.machine.release(held);
-                standing.remove(0);
+                released += 1;
             }
             let job = &queue[pos];
             if self.fate[rank] != Fate::Waits
@@ -1079,7 +1080,7 @@ impl Scheduler {
             }
             self.machine.restrict_to(0);
         }
-        for (_, held) in standing {
+        for &(_, held) in &standing[released..] {
             self.machine.release(held);
         }
     }
@@ -1116,12 +1117,8 @@ impl Scheduler {
                 Fate::Reserved if self.reserved_to_start_here(rank, now) => {
                     // Reserved from now on in this partition while another was scheduled:
                     // 3.3.1 starts it in this partition's call.
-                    if let Some(k) = self.held.iter().position(|&(r, _)| r == rank) {
-                        let (_, held) = self.held.swap_remove(k);
-                        self.machine.release(held);
-                    }
                     let job = &mut queue[pos];
-                    out.reservations.retain(|r| r.job != job.idx);
+                    take_back_held(&mut self.held, &mut self.machine, out, rank, job.idx);
                     if self.machine.fits(now, job) {
                         self.start(now, job, pos, blocked, out);
                         self.fate[rank] = Fate::StartedInPriorityPass;
@@ -1204,11 +1201,7 @@ impl Scheduler {
                 continue;
             }
             if self.fate[rank] == Fate::Reserved {
-                if let Some(k) = self.held.iter().position(|&(r, _)| r == rank) {
-                    let (_, held) = self.held.swap_remove(k);
-                    self.machine.release(held);
-                }
-                out.reservations.retain(|r| r.job != job.idx);
+                take_back_held(&mut self.held, &mut self.machine, out, rank, job.idx);
             }
             self.fate[rank] = Fate::SoftOnly;
         }
@@ -1460,16 +1453,19 @@ impl Scheduler {
     /// divided into partitions: (partition index, first pass) for the first pass over
     /// every partition with nodes, then the second; none when it is not divided.
     fn partition_calls(&self) -> Vec<(u8, bool)> {
-        let Some(p) = self
-            .policy
-            .partitions
-            .as_ref()
-            .filter(|p| p.divide_the_machine())
-        else {
+        let Some(p) = self.divided_partitions() else {
             return Vec::new();
         };
         let first = p.with_nodes().map(|i| (i, true));
         first.chain(p.with_nodes().map(|i| (i, false))).collect()
+    }
+
+    /// The partitions, when the machine is divided into more than one.
+    fn divided_partitions(&self) -> Option<&Partitions> {
+        self.policy
+            .partitions
+            .as_ref()
+            .filter(|p| p.divide_the_machine())
     }
 
     /// Whether the job at `rank` holds a reservation of this iteration that starts now
@@ -1539,12 +1535,7 @@ impl Scheduler {
     /// `MPolicyGetEStartTime` matches no running job's reservation to a credential, so it
     /// always answers now).
     fn reserve(&mut self, now: Time, job: &mut QueuedJob, out: &mut Decisions) -> Option<HeldId> {
-        let divided = self
-            .policy
-            .partitions
-            .as_ref()
-            .filter(|p| p.divide_the_machine());
-        let (at, held) = match divided {
+        let (at, held) = match self.divided_partitions() {
             // 3.3.1's `MJobReserve` looks in every partition the job may use, whichever
             // is being scheduled.
             Some(p) => {
@@ -2127,6 +2118,21 @@ fn may_bound_priorities(p: &PolicyConfig, has_limits: bool, fairshare: &Fairshar
 
 /// Counts one job-iteration blocked by `blocked`'s kind of limit.
 /// Keeps the earlier of `slot` and `t`.
+/// Takes back the reservation of this iteration that the job at `rank` holds, if any.
+fn take_back_held(
+    held: &mut Vec<(usize, HeldId)>,
+    machine: &mut Machine,
+    out: &mut Decisions,
+    rank: usize,
+    job: JobIdx,
+) {
+    if let Some(k) = held.iter().position(|&(r, _)| r == rank) {
+        let (_, id) = held.swap_remove(k);
+        machine.release(id);
+    }
+    out.reservations.retain(|r| r.job != job);
+}
+
 /// Counts running job `run` into 3.3.1's hard selection (MPolicy.c `MQueueSelectAllJobs`):
 /// over a soft active limit with the running jobs ranked above it counted, it gets
 /// SPViolation, which a PREEMPTSPV QOS makes PREEMPTEE (noted in `over_soft_limits`).
