@@ -58,8 +58,7 @@ multiproc_case() {
 # waits for an empty queue). So at most 24 tasks (fields 3 and 22), and at most 8 for g2 under
 # partplist (fast only).
 partition_case() {
-  local dir=$1 seed=$2 config=$3 name g2cap=24
-  name=$(basename "$dir")
+  local dir=$1 seed=$2 config=$3 g2cap=24
   [ "$config" = partplist ] && g2cap=8
   mkdir -p "$WORK" "$dir"
   python3 "$harness/gen_workload.py" "$dir" --jobs 300 --nodes 32 --ppn 1 --seed "$seed" --mem 100 > /dev/null
@@ -67,9 +66,7 @@ partition_case() {
     "$dir/workload" > "$dir/workload.new"
   mv "$dir/workload.new" "$dir/workload"
   cp "crates/sim/tests/maui_cases/$config.cfg" "$dir/policy.cfg"
-  MAUI_T0_OFFSET=30 "$harness/run_maui.sh" "$WORK/maui-$name" "$dir/policy.cfg" "$dir/workload" "$dir/resource" > "$WORK/maui-$name.out"
-  cp "$WORK/maui-$name/maui_jobs.csv" "$dir/maui-starts.csv"
-  echo "$name: maui completed $(($(wc -l < "$dir/maui-starts.csv") - 1)) of 300 jobs ($(cat "$WORK/maui-$name/wall.txt"))"
+  run_once "$dir"
 }
 # Node-set cases (reports/research/maui-3.3.1-partitions-and-node-sets.md, section B): the
 # resource trace's feature field (15, `[a][b]` as MTrace.c splits it on brackets) gives n0..n15
@@ -77,17 +74,14 @@ partition_case() {
 # list, which 3.3.1's feasibility step (MReqGetFNL) uses anyway: a job of 17..24 tasks fits no
 # listed set but fits ib. With NODESETDELAY 0 every job can run somewhere, so widths are not capped.
 nodeset_case() {
-  local dir=$1 seed=$2 config=$3 name
-  name=$(basename "$dir")
+  local dir=$1 seed=$2 config=$3
   mkdir -p "$WORK" "$dir"
   python3 "$harness/gen_workload.py" "$dir" --jobs 300 --nodes 32 --ppn 1 --seed "$seed" --mem 100 > /dev/null
   awk '$1 == "COMPUTENODE" { n = substr($4, 2) + 0; $15 = (n < 8) ? "[normal]" : (n < 16) ? "[normal][ib]" : "[fat][ib]" } { print }' \
     "$dir/resource" > "$dir/resource.new"
   mv "$dir/resource.new" "$dir/resource"
   cp "crates/sim/tests/maui_cases/$config.cfg" "$dir/policy.cfg"
-  MAUI_T0_OFFSET=30 "$harness/run_maui.sh" "$WORK/maui-$name" "$dir/policy.cfg" "$dir/workload" "$dir/resource" > "$WORK/maui-$name.out"
-  cp "$WORK/maui-$name/maui_jobs.csv" "$dir/maui-starts.csv"
-  echo "$name: maui completed $(($(wc -l < "$dir/maui-starts.csv") - 1)) of 300 jobs ($(cat "$WORK/maui-$name/wall.txt"))"
+  run_once "$dir"
 }
 # QOS DEDICATED cases (reports/research/maui-3.3.1-qos-flags-and-preemption.md, section 1.3):
 # 8 nodes of 4 processors as in multiproc_case, NODEACCESSPOLICY SHARED, u1's and u4's jobs in a
@@ -109,6 +103,14 @@ dedicated_case() {
   mv "$dir/workload.new" "$dir/workload"
   cp "crates/sim/tests/maui_cases/$config.cfg" "$dir/policy.cfg"
   run_to_the_end "$dir"
+}
+# Runs 3.3.1 once on the case in `dir`, with its policy file as it is.
+run_once() {
+  local dir=$1 name
+  name=$(basename "$dir")
+  MAUI_T0_OFFSET=30 "$harness/run_maui.sh" "$WORK/maui-$name" "$dir/policy.cfg" "$dir/workload" "$dir/resource" > "$WORK/maui-$name.out"
+  cp "$WORK/maui-$name/maui_jobs.csv" "$dir/maui-starts.csv"
+  echo "$name: maui completed $(($(wc -l < "$dir/maui-starts.csv") - 1)) of $(wc -l < "$dir/workload") jobs ($(cat "$WORK/maui-$name/wall.txt"))"
 }
 # Runs 3.3.1 on the case in `dir` with SIMAUTOSHUTDOWN FALSE and an exit iteration (see
 # dedicated_case), the policy file of the case left as it is, until every job completed.

@@ -128,6 +128,27 @@ fn backfill() -> impl Strategy<Value = BackfillPolicy> {
     ]
 }
 
+/// A per-node run of `jobs`, checked after every iteration.
+fn checked_run(
+    jobs: &[Job],
+    spec: &Arc<MachineSpec>,
+    policy: &PolicyConfig,
+    per_event: bool,
+) -> (Vec<Outcome>, RunStats) {
+    let order = if per_event {
+        EventOrder::PerEvent
+    } else {
+        EventOrder::PerInstant
+    };
+    let engine = EngineOptions {
+        order,
+        pooled: false,
+        check: true,
+        ..EngineOptions::default()
+    };
+    simulate(jobs, spec.clone(), policy.clone(), engine).unwrap()
+}
+
 /// The run with every shortcut gives the schedule of the run without any
 /// (`exhaustive_nodes`): starts, ends, backfill flags, nodes and reservations alike.
 fn shortcuts_match_the_long_way(
@@ -295,13 +316,7 @@ proptest! {
             _ => if narrowed { vec![1] } else { vec![1, 2] },
         };
         let spec = Arc::new(spec);
-        let engine = EngineOptions {
-            order: if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant },
-            pooled: false,
-            check: true,
-            ..EngineOptions::default()
-        };
-        let (outcomes, stats) = simulate(&jobs, spec.clone(), policy.clone(), engine).unwrap();
+        let (outcomes, stats) = checked_run(&jobs, &spec, &policy, per_event);
         let held: Vec<usize> = stats.held.iter().map(|(i, _)| *i).collect();
         for (i, (j, o)) in jobs.iter().zip(&outcomes).enumerate() {
             let may = allowed(i as u32 % 4);
@@ -372,13 +387,7 @@ proptest! {
         let spec = Arc::new(spec);
         let mut policy_config = PolicyConfig::with_backfill(backfill, depth);
         policy_config.semantics = Semantics::Maui;
-        let engine = EngineOptions {
-            order: if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant },
-            pooled: false,
-            check: true,
-            ..EngineOptions::default()
-        };
-        let (outcomes, stats) = simulate(&jobs, spec.clone(), policy_config.clone(), engine).unwrap();
+        let (outcomes, stats) = checked_run(&jobs, &spec, &policy_config, per_event);
         let held: Vec<usize> = stats.held.iter().map(|(i, _)| *i).collect();
         for (i, j) in jobs.iter().enumerate() {
             if held.contains(&i) || policy == NodeSetPolicy::AnyOf || outcomes[i].backfilled {
@@ -429,13 +438,7 @@ proptest! {
         policy.semantics = Semantics::Maui;
         policy.creds.own_mut(CredKind::Qos, CredId(1)).dedicated = true;
         let spec = Arc::new(spec);
-        let engine = EngineOptions {
-            order: if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant },
-            pooled: false,
-            check: true,
-            ..EngineOptions::default()
-        };
-        let (outcomes, stats) = simulate(&jobs, spec.clone(), policy.clone(), engine).unwrap();
+        let (outcomes, stats) = checked_run(&jobs, &spec, &policy, per_event);
         let held: Vec<usize> = stats.held.iter().map(|(i, _)| *i).collect();
         let nodes_of = |i: usize| -> Vec<u32> {
             stats.job_nodes[i].iter().flat_map(|&(a, b)| a..=b).collect()

@@ -14,6 +14,22 @@ fn holds(text: &str) {
     assert_eq!(result.failures(), 0, "{report}");
 }
 
+/// The text of `scenarios/guide/<name>`.
+fn guide_scenario(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenarios/guide")
+        .join(name);
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// The error running the scenario `text` stops with.
+fn refusal(text: &str) -> String {
+    let scenario = mauisim_sim::scenario::parse(text, std::path::Path::new("t.toml")).unwrap();
+    mauisim_sim::scenario::run(&scenario)
+        .unwrap_err()
+        .to_string()
+}
+
 /// [`holds`] per instant and per event (`text` has `procs = 2` just before its config).
 fn holds_in_both_orders(text: &str) {
     let per_event = text.replace(
@@ -358,9 +374,7 @@ start = 1000
 /// schedule, not this example's.)
 #[test]
 fn reserve_always_jobs_are_reserved_beyond_the_depth() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../scenarios/guide/reserve-always.toml");
-    let text = std::fs::read_to_string(path).unwrap();
+    let text = guide_scenario("reserve-always.toml");
     holds(&text);
     let polled = text.replace(
         "QOSCFG[urgent] QFLAGS=RESERVEALWAYS\n",
@@ -378,11 +392,7 @@ fn reserve_always_jobs_are_reserved_beyond_the_depth() {
     );
     for refused in [research, strict] {
         assert_ne!(refused, text);
-        let scenario =
-            mauisim_sim::scenario::parse(&refused, std::path::Path::new("t.toml")).unwrap();
-        let e = mauisim_sim::scenario::run(&scenario)
-            .unwrap_err()
-            .to_string();
+        let e = refusal(&refused);
         assert!(
             e.contains("QFLAGS=RESERVEALWAYS is simulated as Maui 3.3.1 schedules it"),
             "{e}"
@@ -395,18 +405,13 @@ fn reserve_always_jobs_are_reserved_beyond_the_depth() {
 /// refused under the research reading.
 #[test]
 fn preempt_spv_jobs_become_preemptee_over_a_soft_limit() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../scenarios/guide/preempt-spv.toml");
-    let text = std::fs::read_to_string(path).unwrap();
+    let text = guide_scenario("preempt-spv.toml");
     holds(&text);
     let research = text.replace(
         "procs = 4\nconfig",
         "procs = 4\nsemantics = \"research-easy\"\nconfig",
     );
     assert_ne!(research, text);
-    let scenario = mauisim_sim::scenario::parse(&research, std::path::Path::new("t.toml")).unwrap();
-    let e = mauisim_sim::scenario::run(&scenario)
-        .unwrap_err()
-        .to_string();
+    let e = refusal(&research);
     assert!(e.contains("QFLAGS=PREEMPTSPV is simulated"), "{e}");
 }
