@@ -212,11 +212,12 @@ pub fn bind(
         &mut workload.names,
         calendar,
     )?;
-    params::partitions::bind(&mut policy, &nodes).map_err(error::SimError::Usage)?;
+    params::partitions::bind(&mut policy, &config.config, &nodes)
+        .map_err(error::SimError::Usage)?;
     config
         .warnings
         .extend(nodes.dropped_partitions.iter().cloned());
-    params::qos_flags::check_simulated(&policy).map_err(error::SimError::Usage)?;
+    params::qos_flags::check_simulated(&policy, &config.config).map_err(error::SimError::Usage)?;
     resolve_node_asks(&mut workload.jobs, &nodes)?;
     let pinned = workload
         .jobs

@@ -92,9 +92,9 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
     let mut policy = crate::run::policy_for(&config, resolver.tables.clone(), &mut names);
     let calendar = nodes::calendar_of(&reader.header);
     let nodes = nodes::build(None, machine, &config.nodes, &mut names, calendar)?;
-    crate::params::partitions::bind(&mut policy, &nodes).map_err(SimError::Usage)?;
+    crate::params::partitions::bind(&mut policy, &config, &nodes).map_err(SimError::Usage)?;
     warnings.extend(nodes.dropped_partitions.iter().cloned());
-    crate::params::qos_flags::check_simulated(&policy).map_err(SimError::Usage)?;
+    crate::params::qos_flags::check_simulated(&policy, &config).map_err(SimError::Usage)?;
     // Pooled only if no SWF job could need its nodes tracked (memory, partitions).
     let any_swf_job = Request {
         mem: 1,

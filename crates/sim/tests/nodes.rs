@@ -872,12 +872,26 @@ fn partition_lists_hold_the_jobs_no_partition_takes() {
     assert!(on_fast(0) && on_fast(1), "{:?}", report.stats.job_nodes);
     let research = run(RunOptions {
         semantics: Semantics::ResearchEasy,
-        ..options
+        ..options.clone()
     })
     .unwrap_err()
     .to_string();
     assert!(
         research.contains("maui.cfg:3:14: PLIST/PDEF: partitions are simulated as Maui 3.3.1 schedules them, under --semantics maui or maui-3.3.1 only"),
         "{research}"
+    );
+    // Without the backfill pass, refused at the line that leaves it out.
+    let path = options.config.clone().unwrap();
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("BACKFILLPOLICY NONE\n");
+    std::fs::write(&path, text).unwrap();
+    let no_backfill = run(options).unwrap_err().to_string();
+    assert!(
+        no_backfill.contains("nodes in several partitions with BACKFILLPOLICY NONE at "),
+        "{no_backfill}"
+    );
+    assert!(
+        no_backfill.contains("maui.cfg:5:1: mauisim does not"),
+        "{no_backfill}"
     );
 }

@@ -66,6 +66,10 @@ pub struct SimConfig {
     /// PLIST and PDEF as read, settled into the partition table once the file is read.
     #[serde(skip)]
     partitions_read: partitions::PartitionsAsRead,
+    /// Where each simulated parameter, and each QOS flag that only some semantics simulate,
+    /// was last set: the line a refusal of a combination names.
+    #[serde(skip)]
+    pub(crate) set_at: std::collections::BTreeMap<String, Location>,
 }
 
 /// SIMJOBSUBMISSIONPOLICY with SIMINITIALQUEUEDEPTH (MAUI-SEMANTICS §6, Maui's MSim.c).
@@ -147,6 +151,7 @@ impl Default for SimConfig {
             initial_queue_depth: 16,
             old_limits: Vec::new(),
             partitions_read: Default::default(),
+            set_at: Default::default(),
         }
     }
 }
@@ -202,6 +207,27 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
     reservation_groups(&mut config, &mut warnings);
     reservation_threshold(&mut config, &mut warnings)?;
     Ok(LoadedConfig { config, warnings })
+}
+
+/// The setting, with the line that made it, that leaves out one of Maui 3.3.1's priority
+/// and backfill passes (BACKFILLPOLICY NONE or RESERVATIONPOLICY HIGHEST), which the
+/// partition passes and RESERVEALWAYS are simulated within; `None` when both run.
+pub(crate) fn without_passes(policy: &PolicyConfig, c: &SimConfig) -> Option<String> {
+    let at = |name: &str| {
+        c.set_at
+            .get(name)
+            .map_or_else(String::new, |l| format!(" at {l}"))
+    };
+    if policy.backfill == BackfillPolicy::None {
+        return Some(format!("BACKFILLPOLICY NONE{}", at("BACKFILLPOLICY")));
+    }
+    if policy.reservation_policy == ReservationPolicy::Highest {
+        return Some(format!(
+            "RESERVATIONPOLICY HIGHEST{}",
+            at("RESERVATIONPOLICY")
+        ));
+    }
+    None
 }
 
 type Apply = fn(&mut SimConfig, &Entry, &mut Vec<String>) -> Result<(), ConfigError>;
@@ -738,6 +764,9 @@ fn apply(
     {
         let before = warnings.len();
         (param.apply)(config, entry, warnings)?;
+        config
+            .set_at
+            .insert(entry.name.clone(), entry.location.clone());
         // Read and checked, but without effect in a simulation unless it warned: named in
         // the summary line of such parameters.
         if INERT_IN_SIMULATION.contains(&entry.name.as_str()) && warnings.len() == before {
@@ -1410,7 +1439,11 @@ fn credential_attr(
         return Ok(());
     } else if kind == CredKind::Qos && attr.name == "QFLAGS" {
         let object = c.credentials.object_mut(kind, name);
-        return qos_flags::apply(&mut object.settings, &attr.value, &object_name, at, w);
+        qos_flags::apply(&mut object.settings, &attr.value, &object_name, at, w)?;
+        for flag in qos_flags::set_in(&object.settings) {
+            c.set_at.insert(flag.to_string(), at.clone());
+        }
+        return Ok(());
     } else if let Some(why) = ignored_by_3_3_1(kind, &attr.name) {
         w.push(format!(
             "{at}: warning: {object_name} is ignored, as Maui 3.3.1 ignores it: {why}"

@@ -207,19 +207,19 @@ pub(crate) fn for_semantics(c: &mut SimConfig) -> Result<(), String> {
 /// partition passes are not simulated with.
 pub(crate) fn bind(
     policy: &mut mauisim_core::PolicyConfig,
+    c: &SimConfig,
     nodes: &crate::nodes::Nodes,
 ) -> Result<(), String> {
     if nodes.partition_table.is_none() {
         return Ok(());
     }
+    let without = crate::params::without_passes(policy, c);
     let p = policy.partitions.get_or_insert_with(Partitions::default);
     p.node_partition = nodes.partition_numbers;
-    let passes = policy.backfill != mauisim_core::BackfillPolicy::None
-        && policy.reservation_policy != mauisim_core::ReservationPolicy::Highest;
-    if p.divide_the_machine() && !passes {
-        return Err(
-            "nodes in several partitions with BACKFILLPOLICY NONE or RESERVATIONPOLICY HIGHEST: mauisim does not simulate 3.3.1's partition passes with these yet".into(),
-        );
+    if let (true, Some(why)) = (p.divide_the_machine(), without) {
+        return Err(format!(
+            "nodes in several partitions with {why}: mauisim does not simulate 3.3.1's partition passes without its priority and backfill passes yet"
+        ));
     }
     Ok(())
 }

@@ -214,9 +214,24 @@ pub(super) fn apply(
     Ok(())
 }
 
+/// The flags of `qos` that some semantics do not simulate, as QFLAGS names them.
+pub(super) fn set_in(qos: &CredSettings) -> impl Iterator<Item = &'static str> {
+    [
+        (qos.reserve_always, "RESERVEALWAYS"),
+        (qos.dedicated, "DEDICATED"),
+        (qos.preempt_spv, "PREEMPTSPV"),
+    ]
+    .into_iter()
+    .filter_map(|(set, name)| set.then_some(name))
+}
+
 /// RESERVEALWAYS is simulated in Maui 3.3.1's passes only, DEDICATED under Maui semantics
-/// (nodes followed one by one): refused elsewhere rather than quietly dropped.
-pub(crate) fn check_simulated(policy: &mauisim_core::PolicyConfig) -> Result<(), String> {
+/// (nodes followed one by one): refused elsewhere rather than quietly dropped, at the line
+/// that set the flag (and the one that set the policy it cannot go with).
+pub(crate) fn check_simulated(
+    policy: &mauisim_core::PolicyConfig,
+    config: &crate::params::SimConfig,
+) -> Result<(), String> {
     let tables = &policy.creds;
     let every = || {
         tables
@@ -224,18 +239,39 @@ pub(crate) fn check_simulated(policy: &mauisim_core::PolicyConfig) -> Result<(),
             .iter()
             .chain(tables.settings.iter().flatten())
     };
-    if every().any(|s| s.preempt_spv) && !policy.semantics.is_maui() {
-        return Err("QFLAGS=PREEMPTSPV is simulated as Maui 3.3.1 selects jobs, under --semantics maui or maui-3.3.1 only".into());
+    let at = |name: &str| {
+        config
+            .set_at
+            .get(name)
+            .map_or_else(|| "maui.cfg".to_string(), |l| l.to_string())
+    };
+    let maui = policy.semantics.is_maui();
+    let semantics = policy.semantics.name();
+    if every().any(|s| s.preempt_spv) && !maui {
+        return Err(format!(
+            "{}: QFLAGS=PREEMPTSPV is simulated as Maui 3.3.1 selects jobs, under --semantics maui or maui-3.3.1 only (this run: {semantics})",
+            at("PREEMPTSPV")
+        ));
     }
-    if every().any(|s| s.dedicated) && !policy.semantics.is_maui() {
-        return Err("QFLAGS=DEDICATED is simulated as Maui 3.3.1 runs it, on nodes followed one by one, under --semantics maui or maui-3.3.1 only".into());
+    if every().any(|s| s.dedicated) && !maui {
+        return Err(format!(
+            "{}: QFLAGS=DEDICATED is simulated as Maui 3.3.1 runs it, on nodes followed one by one, under --semantics maui or maui-3.3.1 only (this run: {semantics})",
+            at("DEDICATED")
+        ));
     }
-    let any = every().any(|s| s.reserve_always);
-    let passes = policy.semantics.is_maui()
-        && policy.backfill != mauisim_core::BackfillPolicy::None
-        && policy.reservation_policy != mauisim_core::ReservationPolicy::Highest;
-    if any && !passes {
-        return Err("QFLAGS=RESERVEALWAYS is simulated as Maui 3.3.1 schedules it, under --semantics maui or maui-3.3.1 with a BACKFILLPOLICY other than NONE and a RESERVATIONPOLICY other than HIGHEST".into());
+    if !every().any(|s| s.reserve_always) {
+        return Ok(());
+    }
+    let flag = at("RESERVEALWAYS");
+    if !maui {
+        return Err(format!(
+            "{flag}: QFLAGS=RESERVEALWAYS is simulated as Maui 3.3.1 schedules it, under --semantics maui or maui-3.3.1 only (this run: {semantics})"
+        ));
+    }
+    if let Some(why) = crate::params::without_passes(policy, config) {
+        return Err(format!(
+            "{flag}: QFLAGS=RESERVEALWAYS is simulated in Maui 3.3.1's priority and backfill passes, which {why} leaves out; mauisim does not simulate it without them yet"
+        ));
     }
     Ok(())
 }
