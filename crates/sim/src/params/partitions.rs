@@ -59,6 +59,45 @@ fn list_kind(value: &str) -> ListKind {
     }
 }
 
+/// The partition names one PLIST item stands for, as MPar.c `MParListBMFromString` reads
+/// it: leading `&` and `^` dropped; a number, or a range `m-n` (to 31 at most), names the
+/// partitions so numbered, in order; anything else is a name, cut at a `&` or `^`.
+fn plist_names(item: &str) -> Vec<String> {
+    let item = item.trim_start_matches(['&', '^']);
+    if let Some((start, tail)) = leading_integer(item) {
+        if start != 0 || item.starts_with('0') {
+            let end = match tail.strip_prefix('-') {
+                Some(rest) => leading_integer(rest).map_or(0, |(end, _)| end),
+                None => start,
+            };
+            return (start..=end.min(31)).map(|i| i.to_string()).collect();
+        }
+    }
+    let name = item.split(['&', '^']).next().unwrap_or("");
+    vec![name.to_string()]
+}
+
+/// The integer at the start of `text` as C's `strtol` base 10 reads it (leading blanks,
+/// a sign, digits), and the rest; `None` without digits.
+fn leading_integer(text: &str) -> Option<(i64, &str)> {
+    let body = text.trim_start();
+    let unsigned = body.trim_start_matches(['+', '-']);
+    let sign_len = body.len() - unsigned.len();
+    if sign_len > 1 {
+        return None;
+    }
+    let digits = unsigned.len()
+        - unsigned
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .len();
+    if digits == 0 {
+        return None;
+    }
+    let end = sign_len + digits;
+    let value: i64 = body[..end].parse().unwrap_or(i64::MAX);
+    Some((value, &body[end..]))
+}
+
 /// The partition table: ALL, DEFAULT and at most two of the site's (3.3.1's MAX_MPAR).
 struct Table {
     names: Vec<String>,
@@ -132,7 +171,8 @@ pub(crate) fn settle(c: &mut SimConfig, w: &mut Vec<String>) {
             *bits |= 1 << index;
         } else {
             *bits = 0;
-            for token in s.value.split([',', ':']).map(name_of) {
+            let names = s.value.split([',', ':']).flat_map(plist_names);
+            for token in names {
                 if token.is_empty() {
                     continue;
                 }
@@ -290,5 +330,38 @@ mod tests {
         assert!(w.contains("`c` is dropped"), "{w}");
         let g1 = &loaded.config.credentials.group["g1"].settings;
         assert_eq!(g1.partitions.unwrap().bits, 0b1100);
+    }
+
+    /// MParListBMFromString: a number names the partition so called, a range each number
+    /// up to 31, a name is cut at a `&`; so `1-2` makes partitions `1` and `2`.
+    #[test]
+    fn numbers_and_ranges_in_a_plist_name_partitions_by_number() {
+        let loaded = from_str(
+            "GROUPCFG[g1] PLIST=&1-2\nGROUPCFG[g2] PLIST=2:7b\n",
+            "maui.cfg",
+        )
+        .unwrap();
+        let c = &loaded.config;
+        assert_eq!(
+            c.nodes.partition_table.as_deref(),
+            Some(&["ALL", "DEFAULT", "1", "2"].map(String::from)[..])
+        );
+        let bits = |g: &str| c.credentials.group[g].settings.partitions.unwrap().bits;
+        assert_eq!(bits("g1"), 0b1100);
+        // `7b` reads as 7, for which no slot is left.
+        assert_eq!(bits("g2"), 0b1000);
+        assert!(
+            loaded.warnings.join("\n").contains("`7` is dropped"),
+            "{:?}",
+            loaded.warnings
+        );
+        let names = |item: &str| super::plist_names(item);
+        assert_eq!(names("fast&"), ["fast"]);
+        assert_eq!(names("^fast"), ["fast"]);
+        assert_eq!(names("0"), ["0"]);
+        assert_eq!(names("30-40"), ["30", "31"]);
+        assert_eq!(names("40"), Vec::<String>::new());
+        assert_eq!(names("3-"), Vec::<String>::new());
+        assert_eq!(names("-1"), ["-1"]);
     }
 }
