@@ -8,7 +8,7 @@
 #
 # Usage: scripts/maui-cases.sh MAUI_BUILD_DIR [config...]   (configs: standing, preempt, oldlimits,
 #        idlesoft, exactnode, partition, partplist, partpdef,
-#        nodeset, nodesetfirst, nodesetany, reservealways, dedicated;
+#        nodeset, nodesetfirst, nodesetany, reservealways, dedicated, preemptspv;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)
@@ -25,14 +25,14 @@ export MAUI_BIN=$build/src/bin/maui FIXTIME_SO=$build/fixtime.so WORK=$harness/w
 # warm-up job on every node runs before the workload, since 3.3.1 crashes preempting on a
 # node that never ran a job (MPreempt.c). The warm-up ends before the first submission.
 preemption_case() {
-  local dir=$1 seed=$2 name
+  local dir=$1 seed=$2 config=$3 name
   name=$(basename "$dir")
   mkdir -p "$WORK" "$dir"
   python3 "$harness/gen_workload.py" "$dir" --jobs 300 --nodes 32 --ppn 1 --seed "$seed" --mem 100 > /dev/null
   awk 'NR==1 { w=$0; $1=999; $3=32; $4="u3"; $6=120; $9-=120; $10=$9; $11=$9; $12=$9+60; $25="[RESTARTABLE]"; print; $0=w }
        { $25="[RESTARTABLE]"; print }' "$dir/workload" > "$dir/workload.new"
   mv "$dir/workload.new" "$dir/workload"
-  cp "crates/sim/tests/maui_cases/preempt.cfg" "$dir/policy.cfg"
+  cp "crates/sim/tests/maui_cases/$config.cfg" "$dir/policy.cfg"
   MAUI_T0_OFFSET=30 "$harness/run_maui.sh" "$WORK/maui-$name" "$dir/policy.cfg" "$dir/workload" "$dir/resource" > "$WORK/maui-$name.out"
   cp "$WORK/maui-$name/maui_jobs.csv" "$dir/maui-starts.csv"
   echo "$name: maui completed $(($(wc -l < "$dir/maui-starts.csv") - 1)) of 301 jobs"
@@ -132,8 +132,8 @@ run_to_the_end() {
 for config in "${configs[@]}"; do
   cp "crates/sim/tests/maui_cases/$config.cfg" "$harness/configs/"
   for seed in 1 2 3; do
-    if [ "$config" = preempt ]; then
-      preemption_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed"
+    if [ "$config" = preempt ] || [ "$config" = preemptspv ]; then
+      preemption_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = exactnode ]; then
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = partition ] || [ "$config" = partplist ] || [ "$config" = partpdef ]; then

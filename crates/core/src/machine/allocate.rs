@@ -75,9 +75,7 @@ impl Machine {
     ) -> (f64, f64, f64) {
         let node = &self.spec.nodes[c.node as usize];
         if self.maui_order {
-            if let Some(key) =
-                self.maui_key(policy, c, t == now && !reserving, now, job.standing_access)
-            {
+            if let Some(key) = self.maui_key(policy, c, t == now && !reserving, now, job) {
                 return key;
             }
         }
@@ -107,9 +105,9 @@ impl Machine {
 
     /// Maui 3.3.1's order where it differs from the guide's reading (MSched.c
     /// `MJobAllocMNL`, MNode.c `MNodeSelectIdleTasks`), `None` where it does not.
-    /// LASTAVAILABLE starting now: the nodes free for longest first (3.3.1 sorts them by
-    /// the time until their next reservation, low to high, and takes from the end), the
-    /// last node first among equals; a reservation, even one from now on (its range's
+    /// LASTAVAILABLE starting now: the nodes available for longest first (3.3.1 sorts them
+    /// by their available time, low to high, and takes from the end), the last node first
+    /// among equals; a reservation, even one from now on (its range's
     /// nodes come in node order, MJob.c `MJobGetEStartTime`): the last node first.
     /// MINRESOURCE: memory tiers 64, 128, ... 8192 MB, the last node first in each.
     fn maui_key(
@@ -118,13 +116,15 @@ impl Machine {
         c: NodeCandidate,
         starts_now: bool,
         now: Time,
-        may_use: u64,
+        job: &QueuedJob,
     ) -> Option<(f64, f64, f64)> {
         let last_first = -f64::from(c.node);
         match policy {
             AllocationPolicy::LastAvailable if starts_now => {
-                let free_for = self.free_for(c.node as usize, now, may_use);
-                Some((-(free_for as f64), last_first, 0.0))
+                let per_task = self.need(job);
+                let tasks = job.procs / per_task.procs.max(1);
+                let available = self.maui_available(c.node as usize, now, job, tasks, per_task);
+                Some((-(available as f64), last_first, 0.0))
             }
             AllocationPolicy::LastAvailable => Some((last_first, 0.0, 0.0)),
             AllocationPolicy::MinResource => {

@@ -19,6 +19,7 @@
 //! processors are free) so that a decision visits the free nodes, not the machine.
 
 mod allocate;
+mod available;
 mod node_bitmap;
 
 use crate::check::{Rule, Violation};
@@ -229,6 +230,9 @@ pub struct Machine {
     window_sets: std::cell::RefCell<Option<((JobIdx, Time, Time, u32), u64)>>,
     /// [`Machine::can_ever_run`] by (request, partition): jobs repeat a few shapes.
     capacity: std::collections::HashMap<(crate::node::Request, u32), u64>,
+    /// Whether some node has several processors: there 3.3.1's available time of a node
+    /// ([`Machine::maui_available_for`]) is not simply the time until its next claim.
+    several_procs: bool,
 }
 
 impl Machine {
@@ -310,6 +314,7 @@ impl Machine {
             window_nodes: Vec::new(),
             window_sets: Default::default(),
             capacity: std::collections::HashMap::new(),
+            several_procs: max_procs > 1,
             spec,
         };
         if m.slots.is_none() {
@@ -1273,7 +1278,13 @@ impl Machine {
                 duration = duration.min(until - now);
             }
         };
-        if self.exhaustive || self.spec.access.is_exclusive() || self.within != 0 {
+        // On nodes of several processors a free node without a claim ahead may still have
+        // a window of its own length (see `node_window`): each is visited.
+        let visit_each = self.exhaustive
+            || self.spec.access.is_exclusive()
+            || self.within != 0
+            || (self.several_procs && self.maui_order);
+        if visit_each {
             let within =
                 |n: &u32| self.within == 0 || self.spec.nodes[*n as usize].partition == self.within;
             for n in self.nodes_free_now(now).into_iter().filter(within) {
@@ -1315,7 +1326,11 @@ impl Machine {
         crate::profile::ladder(|shorter| self.window_after(now, shorter))
     }
 
-    /// Node `n`'s processors free now, and until when nothing claims them.
+    /// Node `n`'s processors free now, and until when nothing claims them; on a node of
+    /// several processors under Maui's order, until 3.3.1's window ends (MBF.c
+    /// `MBFGetWindow`: the node's available time for a job of one task and one second,
+    /// which lasts only to the second change of its free processors when the first is a
+    /// job's end).
     fn node_window(&self, n: u32, now: Time) -> (i64, Time) {
         let cap = self.spec.nodes[n as usize].procs as i64;
         // As Maui's MBFGetWindow: for a job of every credential, which a standing
@@ -1330,6 +1345,14 @@ impl Machine {
         } else {
             cap - active.map(|c| c.takes.procs as i64).sum::<i64>()
         };
+        if cap > 1 && self.maui_order {
+            let one = Res {
+                procs: 1,
+                ..Res::default()
+            };
+            let length = self.maui_available_for(n as usize, now, 1, 1, one, self.listed_standing);
+            return (free, now.saturating_add(length).min(FOREVER));
+        }
         let until = claims
             .filter(|c| c.start > now)
             .map(|c| c.start)
@@ -1390,6 +1413,9 @@ impl Machine {
     /// and EXACTNODE ([`MachineSpec::tasks_per_node`]).
     fn hostable_by_room(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
         if !self.in_node_set(n, job) {
+            return 0;
+        }
+        if self.several_procs && self.maui_order && !self.in_window_nodes(n) {
             return 0;
         }
         self.room_for(n, a, b, job, per_task)
@@ -1621,7 +1647,7 @@ impl Machine {
         self.backfill_window.set(None);
         self.window_nodes.clear();
         *self.window_sets.borrow_mut() = None;
-        if let (Some((now, shorter)), Some(_)) = (window, &self.spec.node_sets) {
+        if let (Some((now, shorter)), true) = (window, self.keeps_window_nodes()) {
             let nodes: Vec<u32> = self.free_nodes_now(now).collect();
             for n in nodes {
                 if self.in_window(n as usize, now, shorter) {
@@ -1630,8 +1656,28 @@ impl Machine {
                     self.window_nodes.push((n, free));
                 }
             }
+            self.window_nodes.sort_unstable_by_key(|&(n, _)| n);
         }
         self.backfill_window.set(window);
+    }
+
+    /// Whether a backfill window's jobs are offered its nodes only, as they stood when it
+    /// opened (3.3.1's BFNodeList): with node sets, and on nodes of several processors,
+    /// where a node's window can end before a job's limit that it could still host. (On
+    /// nodes of one processor a node outside the window cannot host a job the window
+    /// admits.)
+    fn keeps_window_nodes(&self) -> bool {
+        self.spec.node_sets.is_some() || (self.several_procs && self.maui_order)
+    }
+
+    /// Whether node `n` was in the backfill window when it opened (see
+    /// [`Self::keeps_window_nodes`]); true outside backfill.
+    fn in_window_nodes(&self, n: usize) -> bool {
+        self.backfill_window.get().is_none()
+            || self
+                .window_nodes
+                .binary_search_by_key(&(n as u32), |&(m, _)| m)
+                .is_ok()
     }
 
     /// Whether node `n` is in the node set `job` may use, and in the one its placement is
@@ -1643,10 +1689,8 @@ impl Machine {
         if sets.policy == crate::node::NodeSetPolicy::AnyOf {
             return true;
         }
-        if let Some((now, shorter)) = self.backfill_window.get() {
-            if !self.in_window(n, now, shorter) {
-                return false;
-            }
+        if !self.in_window_nodes(n) {
+            return false;
         }
         let features = self.spec.nodes[n].features;
         let may = self.node_set_features(job);
@@ -1811,6 +1855,9 @@ impl Machine {
         per_task: Res,
         tasks: u64,
     ) -> Option<Allocation> {
+        if self.several_procs {
+            return self.place_now_longest_available(now, end, job, per_task, tasks);
+        }
         let mut expired: Vec<u32> = self
             .expired_jobs(now)
             .flat_map(|p| p.nodes.iter().map(|&(n, _)| n))
@@ -1844,6 +1891,47 @@ impl Machine {
             free_procs: 0,
         });
         take_in_order(cands.filter(|c| c.tasks > 0), tasks)
+    }
+
+    /// [`Self::place_now_free_longest`] on nodes of several processors: every node free
+    /// now ranked by 3.3.1's available time for this job (the longest first, the last
+    /// node first among equals), which depends on the job's tasks and limit.
+    fn place_now_longest_available(
+        &self,
+        now: Time,
+        end: Time,
+        job: &QueuedJob,
+        per_task: Res,
+        tasks: u64,
+    ) -> Option<Allocation> {
+        let mut ranked: Vec<(Time, u32, NodeCandidate)> = self
+            .candidates(self.nodes_free_now(now), now, end, job, per_task)
+            .into_iter()
+            .map(|c| {
+                let available = self.maui_available(c.node as usize, now, job, tasks, per_task);
+                (available, c.node, c)
+            })
+            .collect();
+        ranked.sort_unstable_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+        take_in_order(ranked.into_iter().map(|(_, _, c)| c), tasks)
+    }
+
+    /// How long node `n` stays available to `job` after `now` as 3.3.1's LASTAVAILABLE
+    /// start ranks it: the time until its next claim on a node of one processor, 3.3.1's
+    /// available time on one of several.
+    fn maui_available(
+        &self,
+        n: usize,
+        now: Time,
+        job: &QueuedJob,
+        tasks: u64,
+        per_task: Res,
+    ) -> Time {
+        if self.spec.nodes[n].procs > 1 {
+            self.maui_available_for(n, now, tasks, job.wcl.max(1), per_task, job.standing_access)
+        } else {
+            self.free_for(n, now, job.standing_access)
+        }
     }
 
     /// Ranks the nodes with a claim ahead by how long they stay free after `now` (the
