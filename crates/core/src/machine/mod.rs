@@ -218,6 +218,9 @@ pub struct Machine {
     placing_in: std::cell::Cell<u64>,
     /// While a reservation's earliest placement is searched for.
     searching_reservation: std::cell::Cell<bool>,
+    /// While that search places the job at the start it found (rather than counts the
+    /// tasks each node could hold from some start).
+    placing_found_start: std::cell::Cell<bool>,
     /// While backfill fills one window, (now, `shorter`): with node sets, a job is offered
     /// only the window's nodes (3.3.1's BFNodeList, those free now for longer than
     /// `shorter`), and its sets are judged by what they hold there.
@@ -310,6 +313,7 @@ impl Machine {
             set_features: Default::default(),
             placing_in: Default::default(),
             searching_reservation: Default::default(),
+            placing_found_start: Default::default(),
             backfill_window: Default::default(),
             window_nodes: Vec::new(),
             window_sets: Default::default(),
@@ -1430,18 +1434,21 @@ impl Machine {
         if self.holds_whole_nodes(job) {
             // SINGLEJOB for this job: a node nothing else claims over `[a, b)`. A
             // reservation's search offers it one task on a node with any claim at all
-            // (3.3.1's `MJobGetSNRange` leaves it nothing after its first task there).
+            // (3.3.1's `MJobGetSNRange` leaves it nothing after its first task there);
+            // placed at the start found (`MJobGetEStartTime` asks again from there, the
+            // claims ended by then skipped), one task on a node with a claim ending later.
             let may_use = job.standing_access;
             let claimed = |c: &Claim| c.start < b && a < c.end && c.binds(may_use);
             if self.claims[n].iter().any(claimed) {
                 return 0;
             }
             let tasks = tasks_within(spec.nodes[n].capacity(), per_task);
-            return if self.searching_reservation.get() && !self.claims[n].is_empty() {
-                tasks.min(1)
+            let one_task = if self.placing_found_start.get() {
+                self.claims[n].iter().any(|c| c.end > a)
             } else {
-                tasks
+                self.searching_reservation.get() && !self.claims[n].is_empty()
             };
+            return if one_task { tasks.min(1) } else { tasks };
         }
         let cap = spec.nodes[n].capacity();
         let claims = &self.claims[n];
@@ -2100,7 +2107,10 @@ impl Machine {
         loop {
             let plain_tasks = plain.as_ref().map_or(0, PlainNodes::tasks);
             if plain_tasks + total >= tasks && self.profile.fits(t, job.wcl, job.procs) {
-                if let Some(nodes) = self.place(t, now, job, true) {
+                self.placing_found_start.set(true);
+                let placed = self.place(t, now, job, true);
+                self.placing_found_start.set(false);
+                if let Some(nodes) = placed {
                     return Some((t, nodes));
                 }
             }
