@@ -118,3 +118,95 @@ impl Machine {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::job::{JobIdx, QueuedJob};
+    use crate::machine::Machine;
+    use crate::node::{AllocationPolicy, MachineSpec, NodeSpec, Res};
+    use crate::profile::FOREVER;
+    use crate::Time;
+    use std::sync::Arc;
+
+    fn job(i: u32, procs: u64, wcl: Time) -> QueuedJob {
+        QueuedJob::new(JobIdx(i), u64::from(i), 0, procs, wcl)
+    }
+
+    /// One four-processor node running jobs of one processor each with these limits from
+    /// 0, under Maui's order.
+    fn node_running(limits: &[Time]) -> Machine {
+        let mut spec = MachineSpec::homogeneous(0, 1);
+        spec.nodes = vec![NodeSpec::with_procs(4)];
+        spec.allocation = AllocationPolicy::LastAvailable;
+        let mut m = Machine::new(Arc::new(spec), 0, false);
+        m.set_node_order(true, true);
+        for (i, &wcl) in limits.iter().enumerate() {
+            assert!(m.start(0, &job(i as u32, 1, wcl)));
+        }
+        m
+    }
+
+    const ONE: Res = Res {
+        procs: 1,
+        mem: 0,
+        swap: 0,
+        disk: 0,
+    };
+
+    /// Node n7 of the real-Maui case dedicated-s1 at 420 s: three running jobs planned to
+    /// end at 13,860, 3,540 and 3,120 s, and three processors reserved from 7,020 s. 3.3.1's
+    /// log reads "node n7 supports 1 task of job BFWindow:0 for 00:52:00": the window lasts
+    /// to the second change (3,540 s). For a job of one task and 5,580 s the first two
+    /// ranges join and, still shorter than the limit, the third: to the reservation,
+    /// 6,600 s, as long as the idle n6 beside it; for 3,000 s the first two suffice.
+    #[test]
+    fn the_available_time_of_dedicated_s1_node_n7() {
+        let mut m = node_running(&[13860, 3540, 3120]);
+        m.hold_again(7020, &job(3, 3, 120), vec![(0, 3)], 0).unwrap();
+        assert_eq!(m.maui_available_for(0, 420, 1, 1, ONE, 0), 3120);
+        assert_eq!(m.maui_available_for(0, 420, 1, 5580, ONE, 0), 6600);
+        assert_eq!(m.maui_available_for(0, 420, 1, 3000, ONE, 0), 3120);
+        // Two tasks asked, one free: the probe is still one task, the ranges the same.
+        assert_eq!(m.maui_available_for(0, 420, 2, 5580, ONE, 0), 6600);
+    }
+
+    /// The short form: with one end time ahead the node is available for ever; with two,
+    /// until the first end from the second on that leaves the limit.
+    #[test]
+    fn running_jobs_alone_cut_at_their_second_end() {
+        let one_end = node_running(&[3600, 3600]);
+        assert_eq!(one_end.maui_available_for(0, 0, 1, 100, ONE, 0), FOREVER);
+        let two_ends = node_running(&[3600, 7200]);
+        assert_eq!(two_ends.maui_available_for(0, 0, 1, 100, ONE, 0), 7200);
+        assert_eq!(two_ends.maui_available_for(0, 0, 1, 7200, ONE, 0), 7200);
+        assert_eq!(two_ends.maui_available_for(0, 0, 1, 7201, ONE, 0), FOREVER);
+        let three_ends = node_running(&[1000, 2000, 3000]);
+        assert_eq!(three_ends.maui_available_for(0, 0, 1, 1, ONE, 0), 2000);
+        assert_eq!(three_ends.maui_available_for(0, 0, 1, 2500, ONE, 0), 3000);
+    }
+
+    /// A reservation that starts where the free tasks fall below half the job's closes the
+    /// first range; a job's end that leaves fewer than it asks for splits only when the
+    /// count grows; an idle node with nothing ahead is available for ever.
+    #[test]
+    fn ranges_close_and_split_as_3_3_1_cuts_them() {
+        let mut m = node_running(&[]);
+        assert_eq!(m.maui_available_for(0, 0, 4, 100, ONE, 0), FOREVER);
+        // Two processors reserved from 500: four tasks asked, probe two, two left: a split
+        // (fewer than asked), then the end at 600 (back to four) another; the second range
+        // has fewer tasks and joins only while the first is shorter than the limit, as the
+        // third does.
+        m.hold_again(500, &job(9, 2, 100), vec![(0, 2)], 0).unwrap();
+        assert_eq!(m.maui_available_for(0, 0, 4, 400, ONE, 0), 500);
+        assert_eq!(m.maui_available_for(0, 0, 4, 501, ONE, 0), 600);
+        assert_eq!(m.maui_available_for(0, 0, 4, 601, ONE, 0), FOREVER);
+        // Three reserved instead: one left, below the probe of two: the range closes.
+        let mut m = node_running(&[]);
+        m.hold_again(500, &job(9, 3, 100), vec![(0, 3)], 0).unwrap();
+        assert_eq!(m.maui_available_for(0, 0, 4, 10_000, ONE, 0), 500);
+        // One task asked: probe one, so one left keeps the range open and the start
+        // splits it (fewer than before); the limit decides the join.
+        assert_eq!(m.maui_available_for(0, 0, 1, 400, ONE, 0), 500);
+        assert_eq!(m.maui_available_for(0, 0, 1, 10_000, ONE, 0), FOREVER);
+    }
+}
