@@ -37,6 +37,9 @@ impl Machine {
         per_task: Res,
         may_use: u64,
     ) -> Time {
+        if let Some(length) = self.available_by_ends(n, now, wcl, may_use) {
+            return length;
+        }
         let claims: Vec<&Claim> = self.claims[n]
             .iter()
             .filter(|c| c.binds(may_use) && c.end > now)
@@ -116,6 +119,34 @@ impl Machine {
         } else {
             end - now
         }
+    }
+}
+
+impl Machine {
+    /// [`Self::maui_available_for`] on a node where nothing starts after `now` (the usual
+    /// case: running jobs only), where its ranges follow from the ends alone: the free
+    /// tasks only grow, so each distinct end splits, the second range joins the first and
+    /// each later one while the first is shorter than the limit. The node is available
+    /// until the first end after the first that leaves `wcl`, or for ever; `None` when a
+    /// claim starts later.
+    fn available_by_ends(&self, n: usize, now: Time, wcl: Time, may_use: u64) -> Option<Time> {
+        let live = || {
+            self.claims[n]
+                .iter()
+                .filter(|c| c.binds(may_use) && c.end > now)
+        };
+        let mut first_end = FOREVER;
+        for c in live() {
+            if c.start > now {
+                return None;
+            }
+            first_end = first_end.min(c.end);
+        }
+        let cut = live()
+            .map(|c| c.end)
+            .filter(|&e| e > first_end && e < FOREVER && e - now >= wcl)
+            .min();
+        Some(cut.map_or(FOREVER, |e| e - now))
     }
 }
 

@@ -31,6 +31,7 @@ use crate::Time;
 use allocate::{contiguous, largest_block, take_in_order};
 use node_bitmap::NodeBitmap;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// Where a job's tasks are: (node, tasks) in the order the policy chose the nodes.
@@ -236,6 +237,34 @@ pub struct Machine {
     /// Whether some node has several processors: there 3.3.1's available time of a node
     /// ([`Machine::maui_available_for`]) is not simply the time until its next claim.
     several_procs: bool,
+    /// On nodes of several processors under Maui's order, the backfill windows' nodes
+    /// ranked (see [`Machine::ranked_windows`]).
+    window_ranking: std::cell::RefCell<Option<Rc<WindowRanking>>>,
+    /// While backfill fills a window on such nodes: the ranking it opened with and how
+    /// many of its nodes the window holds (3.3.1's BFNodeList).
+    window_members: Option<(Rc<WindowRanking>, usize)>,
+}
+
+/// Every node with processors free now and the end of its backfill window, the longest
+/// first (the last node first among equals), for the instant, partition and claims it was
+/// ranked at.
+#[derive(Debug, Clone)]
+struct WindowRanking {
+    version: u64,
+    at: Time,
+    within: u32,
+    /// The nodes whose window ends, ranked.
+    nodes: Vec<(Time, i64, u32)>,
+    /// The nodes whose window never ends (in no order), and their free processors.
+    forever: Vec<u32>,
+    forever_procs: i64,
+    /// Each node's place in `nodes` ([`WindowRanking::FOREVER`]: in `forever`; `u32::MAX`:
+    /// neither).
+    rank_of: Vec<u32>,
+}
+
+impl WindowRanking {
+    const FOREVER: u32 = u32::MAX - 1;
 }
 
 impl Machine {
@@ -319,6 +348,8 @@ impl Machine {
             window_sets: Default::default(),
             capacity: std::collections::HashMap::new(),
             several_procs: max_procs > 1,
+            window_ranking: Default::default(),
+            window_members: None,
             spec,
         };
         if m.slots.is_none() {
@@ -1282,13 +1313,16 @@ impl Machine {
                 duration = duration.min(until - now);
             }
         };
-        // On nodes of several processors a free node without a claim ahead may still have
-        // a window of its own length (see `node_window`): each is visited.
-        let visit_each = self.exhaustive
-            || self.spec.access.is_exclusive()
-            || self.within != 0
-            || (self.several_procs && self.maui_order);
-        if visit_each {
+        if self.ranks_windows() {
+            // On nodes of several processors a free node without a claim ahead may still
+            // have a window of its own length (see `node_window`).
+            let ranking = self.ranked_windows(now);
+            visit(ranking.forever_procs, FOREVER);
+            let longer = ranking.nodes.iter().take_while(|w| w.0 - now > shorter);
+            for &(until, free, _) in longer {
+                visit(free, until);
+            }
+        } else if self.exhaustive || self.spec.access.is_exclusive() || self.within != 0 {
             let within =
                 |n: &u32| self.within == 0 || self.spec.nodes[*n as usize].partition == self.within;
             for n in self.nodes_free_now(now).into_iter().filter(within) {
@@ -1323,6 +1357,61 @@ impl Machine {
             }
         }
         (procs > 0).then_some(Window { procs, duration })
+    }
+
+    /// Whether backfill windows come from [`Self::ranked_windows`]: on nodes of several
+    /// processors under Maui's order (not when every node question is answered the long
+    /// way, nor under exclusive access, where every node is visited).
+    fn ranks_windows(&self) -> bool {
+        self.several_procs
+            && self.maui_order
+            && !self.exhaustive
+            && !self.spec.access.is_exclusive()
+    }
+
+    /// The nodes with processors free now in the partition asked within, with their
+    /// window's end (`node_window`), the longest first, ranked once per instant and set of
+    /// claims: the windows of one backfill and the nodes of each come from it.
+    fn ranked_windows(&self, now: Time) -> Rc<WindowRanking> {
+        let key = (self.version, now, self.within);
+        if let Some(r) = self.window_ranking.borrow().as_ref() {
+            if (r.version, r.at, r.within) == key {
+                return Rc::clone(r);
+            }
+        }
+        let within =
+            |n: &u32| self.within == 0 || self.spec.nodes[*n as usize].partition == self.within;
+        let mut rank_of = vec![u32::MAX; self.spec.nodes.len()];
+        let (mut nodes, mut forever, mut forever_procs) = (Vec::new(), Vec::new(), 0);
+        for n in self.free_nodes_now(now).filter(within) {
+            let (free, until) = self.node_window(n, now);
+            if free <= 0 {
+                continue;
+            }
+            if until >= FOREVER {
+                // Most free nodes: one sum, not a sort.
+                forever.push(n);
+                forever_procs += free;
+                rank_of[n as usize] = WindowRanking::FOREVER;
+            } else {
+                nodes.push((until, free, n));
+            }
+        }
+        nodes.sort_unstable_by(|a, b| b.cmp(a));
+        for (k, &(_, _, n)) in nodes.iter().enumerate() {
+            rank_of[n as usize] = k as u32;
+        }
+        let ranking = Rc::new(WindowRanking {
+            version: self.version,
+            at: now,
+            within: self.within,
+            nodes,
+            forever,
+            forever_procs,
+            rank_of,
+        });
+        *self.window_ranking.borrow_mut() = Some(Rc::clone(&ranking));
+        ranking
     }
 
     /// Every backfill window at `now`, widest first.
@@ -1654,14 +1743,30 @@ impl Machine {
         self.backfill_window.set(None);
         self.window_nodes.clear();
         *self.window_sets.borrow_mut() = None;
+        self.window_members = None;
+        if let (Some((now, shorter)), true) = (window, self.ranks_windows()) {
+            let ranking = self.ranked_windows(now);
+            let held = ranking.nodes.partition_point(|w| w.0 - now > shorter);
+            self.window_members = Some((ranking, held));
+        }
         if let (Some((now, shorter)), true) = (window, self.keeps_window_nodes()) {
-            let nodes: Vec<u32> = self.free_nodes_now(now).collect();
-            for n in nodes {
-                if self.in_window(n as usize, now, shorter) {
-                    let cap = self.spec.nodes[n as usize].capacity();
-                    let free = cap.less(self.used_at(n as usize, now).0);
-                    self.window_nodes.push((n, free));
+            // The nodes themselves only where node sets judge by them.
+            let nodes: Vec<u32> = match &self.window_members {
+                _ if self.spec.node_sets.is_none() => Vec::new(),
+                Some((ranking, held)) => {
+                    let ended = ranking.nodes[..*held].iter().map(|w| w.2);
+                    ranking.forever.iter().copied().chain(ended).collect()
                 }
+                None => {
+                    let free = self.free_nodes_now(now);
+                    free.filter(|&n| self.in_window(n as usize, now, shorter))
+                        .collect()
+                }
+            };
+            for n in nodes {
+                let cap = self.spec.nodes[n as usize].capacity();
+                let free = cap.less(self.used_at(n as usize, now).0);
+                self.window_nodes.push((n, free));
             }
             self.window_nodes.sort_unstable_by_key(|&(n, _)| n);
         }
@@ -1680,8 +1785,14 @@ impl Machine {
     /// Whether node `n` was in the backfill window when it opened (see
     /// [`Self::keeps_window_nodes`]); true outside backfill.
     fn in_window_nodes(&self, n: usize) -> bool {
-        self.backfill_window.get().is_none()
-            || self
+        if self.backfill_window.get().is_none() {
+            return true;
+        }
+        if let Some((ranking, held)) = &self.window_members {
+            let rank = ranking.rank_of[n];
+            return rank == WindowRanking::FOREVER || (rank as usize) < *held;
+        }
+        self
                 .window_nodes
                 .binary_search_by_key(&(n as u32), |&(m, _)| m)
                 .is_ok()
@@ -1911,16 +2022,17 @@ impl Machine {
         per_task: Res,
         tasks: u64,
     ) -> Option<Allocation> {
-        let mut ranked: Vec<(Time, u32, NodeCandidate)> = self
-            .candidates(self.nodes_free_now(now), now, end, job, per_task)
-            .into_iter()
-            .map(|c| {
-                let available = self.maui_available(c.node as usize, now, job, tasks, per_task);
-                (available, c.node, c)
-            })
+        // Ranked lazily: a start usually takes a node or two of many.
+        let mut ranked: std::collections::BinaryHeap<(Time, u32)> = self
+            .free_nodes_now(now)
+            .map(|n| (self.maui_available(n as usize, now, job, tasks, per_task), n))
             .collect();
-        ranked.sort_unstable_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
-        take_in_order(ranked.into_iter().map(|(_, _, c)| c), tasks)
+        let cands = std::iter::from_fn(move || ranked.pop()).map(|(_, n)| NodeCandidate {
+            node: n,
+            tasks: self.hostable(n as usize, now, end, job, per_task),
+            free_procs: 0,
+        });
+        take_in_order(cands.filter(|c| c.tasks > 0), tasks)
     }
 
     /// How long node `n` stays available to `job` after `now` as 3.3.1's LASTAVAILABLE
