@@ -146,9 +146,13 @@ pub struct Scheduler {
     /// The running PREEMPTEE jobs, in start order, as they started (their queue time
     /// frozen there), with their start times.
     preemptees: Vec<(QueuedJob, Time)>,
-    /// Running jobs of a PREEMPTSPV QOS a selection found over a soft active limit: 3.3.1
-    /// sets their PREEMPTEE flag then (`MJobUpdateFlags`) and nothing clears it.
+    /// Running jobs of a PREEMPTSPV QOS this iteration's selection found over a soft
+    /// active limit, and those the last one found: 3.3.1 makes such a job PREEMPTEE at
+    /// once (`MJobUpdateFlags`), but rebuilds its flags from the last iteration's
+    /// violation before selecting again (MSim.c, MRM.c), so the flag outlives the
+    /// violation by one iteration.
     over_soft_limits: std::collections::BTreeSet<JobIdx>,
+    was_over_soft_limits: std::collections::BTreeSet<JobIdx>,
     /// Usage and limit checks; `None` when the config sets no limit.
     throttle: Option<Throttle>,
     /// Job-iterations blocked, by kind of limit (or fairshare cap).
@@ -267,6 +271,7 @@ impl Scheduler {
             maui_running: Vec::new(),
             preemptees: Vec::new(),
             over_soft_limits: Default::default(),
+            was_over_soft_limits: Default::default(),
             requeued_wakeup: None,
             blocks: Vec::new(),
             kept: Vec::new(),
@@ -1258,6 +1263,8 @@ impl Scheduler {
             return false;
         };
         let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
+        std::mem::swap(&mut self.over_soft_limits, &mut self.was_over_soft_limits);
+        self.over_soft_limits.clear();
         t.begin_selection();
         t.forget_active();
         let mut counted = 0;

@@ -69,9 +69,12 @@ impl Scheduler {
                 let run_priority = start_priority.saturating_add(executed as i64);
                 // Only processors on nodes the job could use count, for its cost too.
                 let freed = machine.procs_freed_for(job, running.idx, running.procs);
-                // PREEMPTSPV makes a running job PREEMPTEE once it was over a soft limit.
-                let preemptee =
-                    running.cred_factors.preemptee || self.over_soft_limits.contains(&running.idx);
+                // PREEMPTSPV makes a running job PREEMPTEE while it is over a soft limit,
+                // and one iteration more.
+                let over = |set: &std::collections::BTreeSet<JobIdx>| set.contains(&running.idx);
+                let preemptee = running.cred_factors.preemptee
+                    || over(&self.over_soft_limits)
+                    || over(&self.was_over_soft_limits);
                 (preemptee && start_priority < own && freed > 0)
                     .then(|| (run_priority / freed as i64, k, running.idx, freed))
             })
@@ -130,5 +133,6 @@ impl Scheduler {
             self.preemptees.remove(k);
         }
         self.over_soft_limits.remove(&job);
+        self.was_over_soft_limits.remove(&job);
     }
 }
