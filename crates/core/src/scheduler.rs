@@ -153,6 +153,9 @@ pub struct Scheduler {
     /// violation by one iteration.
     over_soft_limits: std::collections::BTreeSet<JobIdx>,
     was_over_soft_limits: std::collections::BTreeSet<JobIdx>,
+    /// The nodes, in order, a preemptor that just made room for itself takes (see
+    /// `preempt_for`).
+    preemptor_nodes: Option<(JobIdx, Vec<u32>)>,
     /// Usage and limit checks; `None` when the config sets no limit.
     throttle: Option<Throttle>,
     /// Job-iterations blocked, by kind of limit (or fairshare cap).
@@ -272,6 +275,7 @@ impl Scheduler {
             preemptees: Vec::new(),
             over_soft_limits: Default::default(),
             was_over_soft_limits: Default::default(),
+            preemptor_nodes: None,
             requeued_wakeup: None,
             blocks: Vec::new(),
             kept: Vec::new(),
@@ -1925,7 +1929,12 @@ impl Scheduler {
 
     /// A job's processors, usage and fairshare charge from `now` on.
     fn take(&mut self, now: Time, job: &QueuedJob) {
-        let placed = self.machine.start(now, job);
+        let placed = match self.preemptor_nodes.take() {
+            Some((idx, order)) if idx == job.idx => {
+                self.machine.start_on(now, job, &order) || self.machine.start(now, job)
+            }
+            _ => self.machine.start(now, job),
+        };
         debug_assert!(
             placed,
             "job {} was found to fit but could not be placed",

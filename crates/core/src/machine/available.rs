@@ -193,7 +193,8 @@ mod tests {
     #[test]
     fn the_available_time_of_dedicated_s1_node_n7() {
         let mut m = node_running(&[13860, 3540, 3120]);
-        m.hold_again(7020, &job(3, 3, 120), vec![(0, 3)], 0).unwrap();
+        m.hold_again(7020, &job(3, 3, 120), vec![(0, 3)], 0)
+            .unwrap();
         assert_eq!(m.maui_available_for(0, 420, 1, 1, ONE, 0), 3120);
         assert_eq!(m.maui_available_for(0, 420, 1, 5580, ONE, 0), 6600);
         assert_eq!(m.maui_available_for(0, 420, 1, 3000, ONE, 0), 3120);

@@ -1093,6 +1093,29 @@ impl Machine {
         true
     }
 
+    /// The nodes free now in the order Maui's LASTAVAILABLE takes them for `job` starting
+    /// now (see `place_now_free_longest`), all of them; `None` under another policy or
+    /// order, or with processors pooled.
+    pub(crate) fn start_now_order(&self, now: Time, job: &QueuedJob) -> Option<Vec<u32>> {
+        let maui_last = self.maui_order && self.spec.allocation == AllocationPolicy::LastAvailable;
+        if self.pooled || !maui_last {
+            return None;
+        }
+        let per_task = self.need(job);
+        let tasks = job.procs / per_task.procs.max(1);
+        let mut ranked: Vec<(Time, u32)> = self
+            .free_nodes_now(now)
+            .map(|n| {
+                (
+                    self.maui_available(n as usize, now, job, tasks, per_task),
+                    n,
+                )
+            })
+            .collect();
+        ranked.sort_unstable_by(|a, b| b.cmp(a));
+        Some(ranked.into_iter().map(|(_, n)| n).collect())
+    }
+
     /// The processors running job `victim` would free for `job` (3.3.1's
     /// `MJobSelectPJobList`): on each of its nodes that could host a task of `job`, its
     /// tasks there times `job`'s processors per task, at most the node's processors; its
@@ -1792,10 +1815,9 @@ impl Machine {
             let rank = ranking.rank_of[n];
             return rank == WindowRanking::FOREVER || (rank as usize) < *held;
         }
-        self
-                .window_nodes
-                .binary_search_by_key(&(n as u32), |&(m, _)| m)
-                .is_ok()
+        self.window_nodes
+            .binary_search_by_key(&(n as u32), |&(m, _)| m)
+            .is_ok()
     }
 
     /// Whether node `n` is in the node set `job` may use, and in the one its placement is
@@ -2025,7 +2047,12 @@ impl Machine {
         // Ranked lazily: a start usually takes a node or two of many.
         let mut ranked: std::collections::BinaryHeap<(Time, u32)> = self
             .free_nodes_now(now)
-            .map(|n| (self.maui_available(n as usize, now, job, tasks, per_task), n))
+            .map(|n| {
+                (
+                    self.maui_available(n as usize, now, job, tasks, per_task),
+                    n,
+                )
+            })
             .collect();
         let cands = std::iter::from_fn(move || ranked.pop()).map(|(_, n)| NodeCandidate {
             node: n,

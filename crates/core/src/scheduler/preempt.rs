@@ -104,8 +104,27 @@ impl Scheduler {
         if !probe.fits(now, job) {
             return false;
         }
+        // Where the job then goes (MSched.c `MJobSelectMNL`, `MJobAllocMNL`): the nodes
+        // free before, in the policy's order, then the victims' nodes, the last victim's
+        // first and each one's from its last node.
+        let idle = self.machine.start_now_order(now, job);
+        let mut freed_nodes = Vec::new();
+        for &victim in chosen.iter().rev() {
+            let mut nodes: Vec<u32> = self
+                .machine
+                .placement(victim)
+                .iter()
+                .map(|&(n, _)| n)
+                .collect();
+            nodes.sort_unstable_by(|a, b| b.cmp(a));
+            freed_nodes.extend(nodes);
+        }
         for victim in chosen {
             self.preempt(now, victim, out);
+        }
+        if let Some(mut order) = idle {
+            order.extend(freed_nodes);
+            self.preemptor_nodes = Some((job.idx, order));
         }
         self.machine.fits(now, job)
     }
