@@ -35,16 +35,26 @@ pub(crate) fn record(c: &mut SimConfig, owner: Option<(CredKind, &str)>, attr: &
     });
 }
 
-/// 3.3.1 reads SYSCFG, then QOSCFG, USERCFG, GROUPCFG, ACCOUNTCFG and CLASSCFG lines
-/// (MSys.c `MSysLoadConfig`): partitions named on them are created in that order.
+/// 3.3.1 reads SYSCFG, then QOSCFG[DEFAULT], the other QOSCFG lines, USERCFG[DEFAULT], the
+/// other USERCFG lines, GROUPCFG[DEFAULT], ACCOUNTCFG[DEFAULT], CLASSCFG[DEFAULT], and then
+/// the other GROUPCFG, ACCOUNTCFG and CLASSCFG lines (MSys.c `MSysLoadConfig`): partitions
+/// named on them are created in that order.
 fn load_rank(owner: &Option<(CredKind, String)>) -> u8 {
-    match owner {
-        None => 0,
-        Some((CredKind::Qos, _)) => 1,
-        Some((CredKind::User, _)) => 2,
-        Some((CredKind::Group, _)) => 3,
-        Some((CredKind::Account, _)) => 4,
-        Some((CredKind::Class, _)) => 5,
+    let Some((kind, name)) = owner else {
+        return 0;
+    };
+    let default = name == DEFAULT;
+    match (kind, default) {
+        (CredKind::Qos, true) => 1,
+        (CredKind::Qos, false) => 2,
+        (CredKind::User, true) => 3,
+        (CredKind::User, false) => 4,
+        (CredKind::Group, true) => 5,
+        (CredKind::Account, true) => 6,
+        (CredKind::Class, true) => 7,
+        (CredKind::Group, false) => 8,
+        (CredKind::Account, false) => 9,
+        (CredKind::Class, false) => 10,
     }
 }
 
@@ -320,6 +330,20 @@ mod tests {
             })
         );
         assert_eq!(g1.default_partition, Some(3));
+    }
+
+    /// Seen in 3.3.1's log: ACCOUNTCFG[DEFAULT] is read before any GROUPCFG line but
+    /// DEFAULT's, so p2 takes the slot before p1, which is dropped.
+    #[test]
+    fn default_objects_come_first_in_the_creation_order() {
+        let text = "GROUPCFG[g1] PLIST=p1\nACCOUNTCFG[DEFAULT] PLIST=p2\nUSERCFG[u1] PLIST=p3\n";
+        let loaded = from_str(text, "maui.cfg").unwrap();
+        assert_eq!(
+            loaded.config.nodes.partition_table.as_deref(),
+            Some(&["ALL", "DEFAULT", "p3", "p2"].map(String::from)[..])
+        );
+        let w = loaded.warnings.join("\n");
+        assert!(w.contains("`p1` is dropped"), "{w}");
     }
 
     #[test]
