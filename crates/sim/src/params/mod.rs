@@ -10,6 +10,7 @@ mod maui_names;
 pub mod node_cfg;
 pub mod node_sets;
 mod old_limits;
+mod partition_params;
 pub(crate) mod partitions;
 pub(crate) mod qos_flags;
 pub mod standing;
@@ -70,6 +71,10 @@ pub struct SimConfig {
     /// was last set: the line a refusal of a combination names.
     #[serde(skip)]
     pub(crate) set_at: std::collections::BTreeMap<String, Location>,
+    /// BACKFILLPOLICY, RESERVATIONPOLICY and NODEALLOCATIONPOLICY given a partition index,
+    /// judged once the file is read.
+    #[serde(skip)]
+    partition_values: Vec<partition_params::PartitionValue>,
 }
 
 /// SIMJOBSUBMISSIONPOLICY with SIMINITIALQUEUEDEPTH (MAUI-SEMANTICS §6, Maui's MSim.c).
@@ -152,6 +157,7 @@ impl Default for SimConfig {
             old_limits: Vec::new(),
             partitions_read: Default::default(),
             set_at: Default::default(),
+            partition_values: Vec::new(),
         }
     }
 }
@@ -199,6 +205,7 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
     }
     warnings.extend(no_effect.summary());
     old_limits::settle(&mut config);
+    partition_params::settle(&config, &mut warnings)?;
     partitions::settle(&mut config, &mut warnings);
     node_sets::settle(&config, &mut warnings)?;
     config.credentials.check()?;
@@ -747,6 +754,15 @@ fn apply(
     warnings: &mut Vec<String>,
     no_effect: &mut NoEffect,
 ) -> Result<(), ConfigError> {
+    if let (Some(index), Some(_)) = (
+        entry.index.as_deref().filter(|i| !i.is_empty()),
+        partition_params::table_rank(&entry.name),
+    ) {
+        return match partition_params::read(config, entry, index, warnings)? {
+            Some(global) => apply(config, &global, warnings, no_effect),
+            None => Ok(()),
+        };
+    }
     let renamed;
     let entry = match maui_names::alias_of(&entry.name) {
         Some(name) => {
@@ -758,10 +774,7 @@ fn apply(
         }
         None => entry,
     };
-    if let Some(param) = PARAMS
-        .iter()
-        .find(|p| p.names.contains(&entry.name.as_str()))
-    {
+    if let Some(param) = find_param(&entry.name) {
         let before = warnings.len();
         (param.apply)(config, entry, warnings)?;
         config
@@ -806,6 +819,24 @@ fn apply(
         ));
     }
     Ok(())
+}
+
+fn find_param(name: &str) -> Option<&'static Param> {
+    PARAMS.iter().find(|p| p.names.contains(&name))
+}
+
+/// Applies one entry of a parameter of [`PARAMS`] (by its own name or an old one 3.3.1
+/// translates), as the file's reading does.
+fn apply_param(c: &mut SimConfig, entry: &Entry, w: &mut Vec<String>) -> Result<(), ConfigError> {
+    let name = maui_names::alias_of(&entry.name).unwrap_or(&entry.name);
+    let entry = Entry {
+        name: name.to_string(),
+        ..entry.clone()
+    };
+    match find_param(name) {
+        Some(param) => (param.apply)(c, &entry, w),
+        None => Ok(()),
+    }
 }
 
 /// The single value of a scalar parameter, which takes no index (or index 0).

@@ -43,14 +43,6 @@ pub(crate) fn read(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<
     let text = e.value_text();
     let value = text.trim();
     let at = &e.location;
-    if let Some(index) = e.index.as_deref().filter(|i| !i.is_empty() && *i != "0") {
-        // 3.3.1 reads only the system partition's (MPar[0]) node-set settings.
-        w.push(format!(
-            "{at}: warning: {}[{index}]: Maui 3.3.1 reads node-set settings of no partition but the system's; ignored",
-            e.name
-        ));
-        return Ok(());
-    }
     let sets = &mut c.nodes.node_sets;
     let unknown = |w: &mut Vec<String>, known: &str| {
         w.push(format!(

@@ -23,6 +23,16 @@ struct Setting {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct PartitionsAsRead {
     settings: Vec<Setting>,
+    /// Partitions named by an indexed parameter (`BACKFILLPOLICY[fast]`): (place of the
+    /// parameter in 3.3.1's table, name, line), in file order.
+    indexed: Vec<(usize, String, Location)>,
+}
+
+/// Notes a partition named by a parameter's index (see `partition_params`).
+pub(crate) fn record_indexed(c: &mut SimConfig, table_rank: usize, name: &str, at: &Location) {
+    c.partitions_read
+        .indexed
+        .push((table_rank, name.to_string(), at.clone()));
 }
 
 /// Notes a PLIST or PDEF of SYSCFG (`owner` `None`) or of a credential.
@@ -136,12 +146,24 @@ type ListState = (ListKind, u8, Option<u8>);
 /// is read; nothing when the file names no partition.
 pub(crate) fn settle(c: &mut SimConfig, w: &mut Vec<String>) {
     let named_nodes = c.nodes.objects.iter().any(|o| o.partition.is_some());
-    if c.partitions_read.settings.is_empty() && !named_nodes {
+    let read = &c.partitions_read;
+    if read.settings.is_empty() && read.indexed.is_empty() && !named_nodes {
         return;
     }
     let mut table = Table {
         names: vec!["ALL".into(), "DEFAULT".into()],
     };
+    // First the indexed parameters' (3.3.1 reads them before any credential line), in
+    // its parameter table's order, each parameter's lines in file order.
+    let mut indexed = c.partitions_read.indexed.clone();
+    indexed.sort_by_key(|(rank, _, _)| *rank);
+    for (_, name, at) in &indexed {
+        if table.find_or_add(name).is_none() {
+            w.push(format!(
+                "{at}: warning: partition `{name}`: Maui 3.3.1 holds two partitions besides DEFAULT; it drops this line (\"cannot configure MPar\")"
+            ));
+        }
+    }
     let mut settings = c.partitions_read.settings.clone();
     settings.sort_by_key(|s| load_rank(&s.owner));
     let system_start: ListState = (
