@@ -191,7 +191,8 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
     let mut config = SimConfig::default();
     let mut errors = Vec::new();
     let mut no_effect = NoEffect::default();
-    for entry in &parsed.entries {
+    let entries = sticky_indexes(&parsed.entries, &mut warnings);
+    for entry in &entries {
         match apply(&mut config, entry, &mut warnings, &mut no_effect) {
             Ok(()) => {}
             Err(ConfigError::Several(several)) => errors.extend(several),
@@ -235,6 +236,45 @@ pub(crate) fn without_passes(policy: &PolicyConfig, c: &SimConfig) -> Option<Str
         ));
     }
     None
+}
+
+/// 3.3.1 reads each old-style parameter's lines in file order and clears the index only
+/// before the first (MConfig.c `MCfgProcessBuffer`): a line without an index after one
+/// with an index takes that index (`RESERVATIONDEPTH[1] 2` then `RESERVATIONDEPTH 4` sets
+/// group 1 twice). The entries so read, each such line warned.
+fn sticky_indexes(entries: &[Entry], w: &mut Vec<String>) -> Vec<Entry> {
+    let table = include_str!("maui-3.3.1-parameters.txt");
+    let old_style = |name: &str| !name.ends_with("CFG") && table.lines().any(|n| n == name);
+    let mut last: std::collections::HashMap<(std::sync::Arc<str>, String), (String, usize)> =
+        Default::default();
+    entries
+        .iter()
+        .map(|e| {
+            if !old_style(&e.name) {
+                return e.clone();
+            }
+            let key = (e.location.file.clone(), e.name.clone());
+            match e.index.as_deref() {
+                Some(index) if !index.is_empty() => {
+                    last.insert(key, (index.to_string(), e.location.line));
+                    e.clone()
+                }
+                _ => match last.get(&key) {
+                    Some((index, line)) => {
+                        w.push(format!(
+                            "{}: warning: {} without an index after {}[{index}] on line {line}: Maui 3.3.1 reads it as {}[{index}] (a parameter's index carries over to its later lines); give the index it is meant for, or put the line first",
+                            e.location, e.name, e.name, e.name
+                        ));
+                        Entry {
+                            index: Some(index.clone()),
+                            ..e.clone()
+                        }
+                    }
+                    None => e.clone(),
+                },
+            }
+        })
+        .collect()
 }
 
 type Apply = fn(&mut SimConfig, &Entry, &mut Vec<String>) -> Result<(), ConfigError>;
@@ -1802,6 +1842,54 @@ mod tests {
             c.warnings,
             ["maui.cfg:3:14: warning: USERCFG[ann] FSTARGET=120: above 100 % of the delivered usage, which usage never reaches; taken as given, as Maui 3.3.1 does"]
         );
+    }
+
+    /// Seen in 3.3.1's log: `BACKFILLPOLICY NONE` after `BACKFILLPOLICY[alpha] BESTFIT`
+    /// is read as `BACKFILLPOLICY[alpha] NONE`; a reservation group's index carries over
+    /// the same way.
+    #[test]
+    fn an_index_carries_over_to_the_parameters_later_lines() {
+        // Group 1 set twice, the last time to 4; no line sets group 0.
+        let c = load("RESERVATIONDEPTH[1] 2\nRESERVATIONDEPTH 4\n").unwrap();
+        let depths: Vec<u32> = c
+            .config
+            .policy
+            .reservation_groups
+            .iter()
+            .map(|g| g.depth)
+            .collect();
+        assert_eq!(depths, [4]);
+        assert_eq!(
+            c.config
+                .reservation_indexes
+                .keys()
+                .copied()
+                .collect::<Vec<_>>(),
+            [1]
+        );
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg:2:1: warning: RESERVATIONDEPTH without an index after RESERVATIONDEPTH[1] on line 1: Maui 3.3.1 reads it as RESERVATIONDEPTH[1] (a parameter's index carries over to its later lines); give the index it is meant for, or put the line first"]
+        );
+        // The global BACKFILLPOLICY stays FIRSTFIT; NONE is alpha's, which would act.
+        let e = load("BACKFILLPOLICY[alpha] FIRSTFIT\nBACKFILLPOLICY NONE\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("maui.cfg:2:1: BACKFILLPOLICY[alpha] NONE"),
+            "{e}"
+        );
+        // Unindexed lines first: nothing carries over.
+        let c = load("RESERVATIONDEPTH 4\nRESERVATIONDEPTH[1] 2\n").unwrap();
+        let depths: Vec<u32> = c
+            .config
+            .policy
+            .reservation_groups
+            .iter()
+            .map(|g| g.depth)
+            .collect();
+        assert_eq!(depths, [4, 2]);
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
     }
 
     /// Every parameter of Maui 3.3.1's table (MConst.c `MCfg`, names as listed there)

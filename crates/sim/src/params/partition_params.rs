@@ -134,9 +134,7 @@ pub(super) fn settle(c: &SimConfig, w: &mut Vec<String>) -> Result<(), ConfigErr
         let same = match *param {
             // A partition's own copy starts as FIRSTFIT, which gates nothing.
             "BACKFILLPOLICY" => scratch.policy.backfill == mauisim_core::BackfillPolicy::FirstFit,
-            "RESERVATIONPOLICY" => {
-                scratch.policy.reservation_policy == c.policy.reservation_policy
-            }
+            "RESERVATIONPOLICY" => scratch.policy.reservation_policy == c.policy.reservation_policy,
             _ if partition == "DEFAULT" || partition == "1" => {
                 scratch.nodes.allocation == c.nodes.allocation
             }
@@ -188,7 +186,8 @@ mod tests {
     /// the file says), and a third is dropped.
     #[test]
     fn indexed_parameters_create_partitions_first_in_table_order() {
-        let text = "GROUPCFG[g1] PLIST=p1\nNODESETPOLICY[zeta] ONEOF\nBACKFILLPOLICY[alpha] FIRSTFIT\n\
+        let text =
+            "GROUPCFG[g1] PLIST=p1\nNODESETPOLICY[zeta] ONEOF\nBACKFILLPOLICY[alpha] FIRSTFIT\n\
                     QUEUETIMEWEIGHT[beta] 10\nQUEUETIMEWEIGHT[ALL] 7\n";
         let loaded = from_str(text, "maui.cfg").unwrap();
         let c = &loaded.config;
@@ -199,7 +198,12 @@ mod tests {
         let w = loaded.warnings.join("\n");
         assert!(w.contains("`beta`"), "{w}");
         assert!(w.contains("`p1` is dropped"), "{w}");
-        assert!(w.contains("BACKFILLPOLICY[alpha] FIRSTFIT: what Maui 3.3.1 does in that partition anyway"), "{w}");
+        assert!(
+            w.contains(
+                "BACKFILLPOLICY[alpha] FIRSTFIT: what Maui 3.3.1 does in that partition anyway"
+            ),
+            "{w}"
+        );
         assert!(w.contains("QUEUETIMEWEIGHT[beta]: Maui 3.3.1 reads QUEUETIMEWEIGHT from the global settings only"), "{w}");
         // `[ALL]` is the global copy.
         let queue_time = mauisim_core::Sub::QueueTime as usize;
@@ -208,9 +212,13 @@ mod tests {
 
     #[test]
     fn per_partition_values_that_would_act_are_refused_and_system_limits_read() {
-        let e = from_str("BACKFILLPOLICY[fast] BESTFIT\n", "maui.cfg").unwrap_err().to_string();
+        let e = from_str("BACKFILLPOLICY[fast] BESTFIT\n", "maui.cfg")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("maui.cfg:1:1: BACKFILLPOLICY[fast] BESTFIT: in Maui 3.3.1 a partition's own BACKFILLPOLICY"), "{e}");
-        let e = from_str("NODEALLOCATIONPOLICY[fast] MINRESOURCE\n", "maui.cfg").unwrap_err().to_string();
+        let e = from_str("NODEALLOCATIONPOLICY[fast] MINRESOURCE\n", "maui.cfg")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("NODEALLOCATIONPOLICY[fast] MINRESOURCE"), "{e}");
         let ok = from_str(
             "RESERVATIONPOLICY CURRENTHIGHEST\nRESERVATIONPOLICY[DEFAULT] CURRENTHIGHEST\nNODEALLOCATIONPOLICY[fast] LASTAVAILABLE\nSYSTEMMAXPROCPERJOB[fast] 8\n",
