@@ -37,9 +37,24 @@ impl Machine {
         per_task: Res,
         may_use: u64,
     ) -> Time {
-        if let Some(length) = self.available_by_ends(n, now, wcl, may_use) {
-            return length;
+        if per_task.procs <= 1 {
+            if let Some(length) = self.available_by_ends(n, now, wcl, may_use) {
+                return length;
+            }
         }
+        self.available_by_ranges(n, now, tasks, wcl, per_task, may_use)
+    }
+
+    /// [`Self::maui_available_for`] by 3.3.1's ranges, cut and merged.
+    fn available_by_ranges(
+        &self,
+        n: usize,
+        now: Time,
+        tasks: u64,
+        wcl: Time,
+        per_task: Res,
+        may_use: u64,
+    ) -> Time {
         let claims: Vec<&Claim> = self.claims[n]
             .iter()
             .filter(|c| c.binds(may_use) && c.end > now)
@@ -123,9 +138,9 @@ impl Machine {
 }
 
 impl Machine {
-    /// [`Self::maui_available_for`] on a node where nothing starts after `now` (the usual
-    /// case: running jobs only), where its ranges follow from the ends alone: the free
-    /// tasks only grow, so each distinct end splits, the second range joins the first and
+    /// [`Self::maui_available_for`] for tasks of one processor on a node where nothing
+    /// starts after `now` (the usual case: running jobs only), where its ranges follow
+    /// from the ends alone: the free tasks only grow, so each distinct end splits, the second range joins the first and
     /// each later one while the first is shorter than the limit. The node is available
     /// until the first end after the first that leaves `wcl`, or for ever; `None` when a
     /// claim starts later.
@@ -137,7 +152,7 @@ impl Machine {
         };
         let mut first_end = FOREVER;
         for c in live() {
-            if c.start > now {
+            if c.start > now || c.takes.procs == 0 {
                 return None;
             }
             first_end = first_end.min(c.end);
@@ -215,6 +230,23 @@ mod tests {
         let three_ends = node_running(&[1000, 2000, 3000]);
         assert_eq!(three_ends.maui_available_for(0, 0, 1, 1, ONE, 0), 2000);
         assert_eq!(three_ends.maui_available_for(0, 0, 1, 2500, ONE, 0), 3000);
+    }
+
+    proptest::proptest! {
+        /// On a node only running jobs hold, the length from their ends alone equals the
+        /// ranges cut and merged, for any job of one-processor tasks.
+        #[test]
+        fn the_ends_alone_give_the_ranges_length(
+            limits in proptest::collection::vec(1i64..50, 0..5),
+            now in 0i64..30,
+            tasks in 1u64..6,
+            wcl in 1i64..60,
+        ) {
+            let m = node_running(&limits);
+            let by_ends = m.available_by_ends(0, now, wcl, 0);
+            let by_ranges = m.available_by_ranges(0, now, tasks, wcl, ONE, 0);
+            proptest::prop_assert_eq!(by_ends, Some(by_ranges));
+        }
     }
 
     /// A reservation that starts where the free tasks fall below half the job's closes the

@@ -1773,9 +1773,9 @@ impl Machine {
             self.window_members = Some((ranking, held));
         }
         if let (Some((now, shorter)), true) = (window, self.keeps_window_nodes()) {
-            // The nodes themselves only where node sets judge by them.
+            // From the ranking, the nodes themselves only where node sets judge by them.
             let nodes: Vec<u32> = match &self.window_members {
-                _ if self.spec.node_sets.is_none() => Vec::new(),
+                Some(_) if self.spec.node_sets.is_none() => Vec::new(),
                 Some((ranking, held)) => {
                     let ended = ranking.nodes[..*held].iter().map(|w| w.2);
                     ranking.forever.iter().copied().chain(ended).collect()
