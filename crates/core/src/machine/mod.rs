@@ -222,6 +222,8 @@ pub struct Machine {
     /// While that search places the job at the start it found (rather than counts the
     /// tasks each node could hold from some start).
     placing_found_start: std::cell::Cell<bool>,
+    /// The instant that search is made at.
+    search_now: std::cell::Cell<Time>,
     /// While backfill fills one window, (now, `shorter`): with node sets, a job is offered
     /// only the window's nodes (3.3.1's BFNodeList, those free now for longer than
     /// `shorter`), and its sets are judged by what they hold there.
@@ -343,6 +345,7 @@ impl Machine {
             placing_in: Default::default(),
             searching_reservation: Default::default(),
             placing_found_start: Default::default(),
+            search_now: Default::default(),
             backfill_window: Default::default(),
             window_nodes: Vec::new(),
             window_sets: Default::default(),
@@ -1537,10 +1540,30 @@ impl Machine {
         self.room_for(n, a, b, job, per_task)
     }
 
+    /// Whether a job over `[a, b)` on node `n` would end just as a later claim on it
+    /// begins, its free window opening before `a`: 3.3.1's reservation search does not
+    /// count the node for that start. It turns each free window `[open, close)` into the
+    /// starts `[open, close − limit]` and merges them as half-open ranges (MRes.c
+    /// `MRLFromA`, `MRLMerge`), so the last start is lost, unless the window is exactly as
+    /// long as the limit (a single start, kept). (3.3.1 also counts such a node at an
+    /// instant other nodes' exact windows share, depending on node order; not modelled.)
+    /// Placing the job at the start found, and backfill, do count it.
+    fn ends_as_a_claim_begins(&self, n: usize, a: Time, b: Time, job: &QueuedJob) -> bool {
+        let may_use = job.standing_access;
+        let claims = self.claims[n].iter().filter(|c| c.binds(may_use));
+        let touches = claims.clone().any(|c| c.start == b);
+        let opens_at_a = a == self.search_now.get() || claims.clone().any(|c| c.end == a);
+        touches && !opens_at_a
+    }
+
     /// [`Self::hostable_by_room`] whatever the node sets say.
     fn room_for(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
         let spec = &self.spec;
         if !spec.can_host(n, per_task, job.request.features, self.partition_of(job)) {
+            return 0;
+        }
+        let counting = self.searching_reservation.get() && !self.placing_found_start.get();
+        if counting && spec.nodes[n].procs == 1 && self.ends_as_a_claim_begins(n, a, b, job) {
             return 0;
         }
         if self.holds_whole_nodes(job) {
@@ -2190,6 +2213,7 @@ impl Machine {
     /// [`PlainNodes`] from the running jobs' planned ends.
     fn earliest_placement(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
         self.searching_reservation.set(true);
+        self.search_now.set(now);
         let found = self.search_earliest(now, job);
         self.searching_reservation.set(false);
         found
@@ -2231,6 +2255,11 @@ impl Machine {
                 let overlaps_from = c.start.saturating_sub(w).saturating_add(1);
                 if overlaps_from > now {
                     events.push((overlaps_from, i));
+                }
+                // The start that would end as the claim begins (`ends_as_a_claim_begins`).
+                let touches_at = c.start.saturating_sub(w);
+                if touches_at > now && c.start < FOREVER {
+                    events.push((touches_at, i));
                 }
             }
         }
