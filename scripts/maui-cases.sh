@@ -8,7 +8,7 @@
 #
 # Usage: scripts/maui-cases.sh MAUI_BUILD_DIR [config...]   (configs: standing, preempt, oldlimits,
 #        idlesoft, exactnode, partition, partplist, partpdef,
-#        nodeset, nodesetfirst, nodesetany, reservealways, dedicated, preemptspv;
+#        partfirst, nodeset, nodesetfirst, nodesetany, reservealways, dedicated, preemptspv;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)
@@ -136,7 +136,7 @@ for config in "${configs[@]}"; do
       preemption_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = exactnode ]; then
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
-    elif [ "$config" = partition ] || [ "$config" = partplist ] || [ "$config" = partpdef ]; then
+    elif [ "$config" = partition ] || [ "$config" = partplist ] || [ "$config" = partpdef ] || [ "$config" = partfirst ]; then
       partition_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = nodeset ] || [ "$config" = nodesetfirst ] || [ "$config" = nodesetany ]; then
       nodeset_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"

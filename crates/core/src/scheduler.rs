@@ -31,7 +31,7 @@ use crate::fairshare::Fairshare;
 use crate::job::{JobIdx, QueuedJob};
 use crate::limits::{Blocked, Level, LimitKind, Metric, Owner, Scope, Shortfall, Source};
 use crate::machine::{HeldId, Machine, Unfit};
-use crate::node::MachineSpec;
+use crate::node::{AllocationPolicy, MachineSpec};
 use crate::partition::Partitions;
 use crate::policy::{
     BackfillPolicy, PolicyConfig, ReservationPolicy, ReservationThreshold, Semantics,
@@ -792,8 +792,14 @@ impl Scheduler {
                 // passes of them all.
                 for call in calls.into_iter().filter(|&(_, first_pass)| !first_pass) {
                     self.enter_call(Some(call));
+                    // A site partition's own NODEALLOCATIONPOLICY, which 3.3.1's backfill
+                    // there reads, is never set from the global one: LASTAVAILABLE.
+                    let site = call.0 > crate::partition::DEFAULT_PARTITION;
+                    self.machine
+                        .allocate_by(site.then_some(AllocationPolicy::LastAvailable));
                     any_backfilled |= self.maui_backfill(now, &order, queue, out, &mut soft_only);
                 }
+                self.machine.allocate_by(None);
                 self.enter_call(None);
             }
         } else {

@@ -24,7 +24,7 @@ impl Machine {
         reserving: bool,
     ) -> Option<Allocation> {
         let spec = &*self.spec;
-        let policy = match spec.allocation {
+        let policy = match self.allocation() {
             AllocationPolicy::CpuLoad if t > now => AllocationPolicy::MinResource,
             p => p,
         };

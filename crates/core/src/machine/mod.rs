@@ -236,6 +236,9 @@ pub struct Machine {
     window_sets: std::cell::RefCell<Option<((JobIdx, Time, Time, u32), u64)>>,
     /// [`Machine::can_ever_run`] by (request, partition): jobs repeat a few shapes.
     capacity: std::collections::HashMap<(crate::node::Request, u32), u64>,
+    /// The allocation policy in place of NODEALLOCATIONPOLICY for the questions asked now
+    /// (see [`Machine::allocate_by`]).
+    allocation_override: Option<AllocationPolicy>,
     /// Whether some node has several processors: there 3.3.1's available time of a node
     /// ([`Machine::maui_available_for`]) is not simply the time until its next claim.
     several_procs: bool,
@@ -351,6 +354,7 @@ impl Machine {
             window_sets: Default::default(),
             capacity: std::collections::HashMap::new(),
             several_procs: max_procs > 1,
+            allocation_override: None,
             window_ranking: Default::default(),
             window_members: None,
             spec,
@@ -423,6 +427,18 @@ impl Machine {
         let srs = self.spec.standing.iter().enumerate();
         srs.filter(|(_, sr)| sr.allows(&job.creds, job.procs))
             .fold(0, |mask, (k, _)| mask | 1 << k)
+    }
+
+    /// Places jobs by `policy` instead of NODEALLOCATIONPOLICY until told otherwise
+    /// (`None`): 3.3.1's backfill in a partition of the site's allocates by that
+    /// partition's own setting, which the global one never reaches (MPar.c), so
+    /// LASTAVAILABLE.
+    pub(crate) fn allocate_by(&mut self, policy: Option<AllocationPolicy>) {
+        self.allocation_override = policy;
+    }
+
+    fn allocation(&self) -> AllocationPolicy {
+        self.allocation_override.unwrap_or(self.spec.allocation)
     }
 
     /// Orders nodes as Maui 3.3.1 does, and whether a reserved job is started on the nodes
@@ -676,7 +692,7 @@ impl Machine {
                 return false;
             }
         }
-        let fits = match self.spec.allocation {
+        let fits = match self.allocation() {
             // These policies decide feasibility themselves.
             AllocationPolicy::Contiguous
             | AllocationPolicy::Local
@@ -1100,7 +1116,7 @@ impl Machine {
     /// now (see `place_now_free_longest`), all of them; `None` under another policy or
     /// order, or with processors pooled.
     pub(crate) fn start_now_order(&self, now: Time, job: &QueuedJob) -> Option<Vec<u32>> {
-        let maui_last = self.maui_order && self.spec.allocation == AllocationPolicy::LastAvailable;
+        let maui_last = self.maui_order && self.allocation() == AllocationPolicy::LastAvailable;
         if self.pooled || !maui_last {
             return None;
         }
@@ -1957,7 +1973,7 @@ impl Machine {
             }
         }
         let last_node_first =
-            self.maui_order && self.spec.allocation == AllocationPolicy::LastAvailable;
+            self.maui_order && self.allocation() == AllocationPolicy::LastAvailable;
         if last_node_first && !self.exhaustive {
             return if t == now && !reserving {
                 self.place_now_free_longest(now, end, job, per_task, tasks)
@@ -2164,7 +2180,7 @@ impl Machine {
             }
             left == 0
         };
-        let policy = self.spec.allocation;
+        let policy = self.allocation();
         if expired.is_empty() && policy == AllocationPolicy::FirstAvailable {
             for n in self.free_set.iter() {
                 if take(n, self.free[n as usize], &mut alloc) {
