@@ -10,18 +10,10 @@
 //! different times it is available until the second end that leaves the job its whole
 //! limit. On a node of one processor the length is the time until the next claim.
 
-use super::{Claim, Machine};
+use super::Machine;
 use crate::node::Res;
 use crate::profile::FOREVER;
 use crate::Time;
-
-/// One availability range: from `start` to `end`, `tasks` tasks free.
-#[derive(Debug, Clone, Copy)]
-struct Range {
-    start: Time,
-    end: Time,
-    tasks: u64,
-}
 
 impl Machine {
     /// How long after `now` node `n` is available to a job of `tasks` tasks of `per_task`
@@ -37,6 +29,10 @@ impl Machine {
         per_task: Res,
         may_use: u64,
     ) -> Time {
+        if self.free_tasks_at(n, now, per_task, may_use) == 0 {
+            // Nothing to offer now: 3.3.1's search finds no range at all.
+            return 0;
+        }
         if per_task.procs <= 1 {
             if let Some(length) = self.available_by_ends(n, now, wcl, may_use) {
                 return length;
@@ -45,7 +41,10 @@ impl Machine {
         self.available_by_ranges(n, now, tasks, wcl, per_task, may_use)
     }
 
-    /// [`Self::maui_available_for`] by 3.3.1's ranges, cut and merged.
+    /// [`Self::maui_available_for`] by 3.3.1's ranges (MJob.c `MJobGetNRange`): a bisection
+    /// over how many tasks the node offers, from the job's tasks or its free ones down,
+    /// each probe cutting and merging the ranges (`ranges_length`) until one lasts the
+    /// job's limit; its length is the answer (0: none does).
     fn available_by_ranges(
         &self,
         n: usize,
@@ -55,84 +54,132 @@ impl Machine {
         per_task: Res,
         may_use: u64,
     ) -> Time {
-        let claims: Vec<&Claim> = self.claims[n]
+        let free_now = self.free_tasks_at(n, now, per_task, may_use);
+        let mut high = tasks.min(free_now);
+        while high > 0 {
+            let probe = high.div_ceil(2);
+            let length = self.ranges_length(n, now, tasks, wcl, per_task, may_use, probe);
+            if length >= wcl {
+                // 3.3.1 then sets its lower bound to the first range's tasks, which are the
+                // node's free ones now, at least the upper bound: the search ends.
+                return length;
+            }
+            high = probe - 1;
+        }
+        0
+    }
+
+    /// Tasks of `per_task` free on node `n` at `t`, counting the claims that bind a job that
+    /// may use the standing reservations of `may_use`.
+    fn free_tasks_at(&self, n: usize, t: Time, per_task: Res, may_use: u64) -> u64 {
+        let used: u64 = self.claims[n]
             .iter()
-            .filter(|c| c.binds(may_use) && c.end > now)
-            .collect();
-        let cap = self.spec.nodes[n].procs;
-        let per = per_task.procs.max(1);
-        let tasks_at = |t: Time| {
-            let used: u64 = claims
+            .filter(|c| c.binds(may_use) && c.start <= t && t < c.end)
+            .map(|c| c.takes.procs)
+            .sum();
+        self.spec.nodes[n].procs.saturating_sub(used) / per_task.procs.max(1)
+    }
+
+    /// One probe of [`Self::available_by_ranges`]: the first range's length from `now`, its
+    /// ranges cut where fewer than `probe` tasks are free and merged as they come (the walk
+    /// stops at the first range that does not join the first).
+    #[allow(clippy::too_many_arguments)]
+    fn ranges_length(
+        &self,
+        n: usize,
+        now: Time,
+        tasks: u64,
+        wcl: Time,
+        per_task: Res,
+        may_use: u64,
+        probe: u64,
+    ) -> Time {
+        let live = || {
+            self.claims[n]
                 .iter()
-                .filter(|c| c.start <= t && t < c.end)
-                .map(|c| c.takes.procs)
-                .sum();
-            cap.saturating_sub(used) / per
+                .filter(move |c| c.binds(may_use) && c.end > now)
         };
-        let mut times: Vec<Time> = claims
-            .iter()
-            .flat_map(|c| [c.start, c.end])
-            .filter(|&t| t > now && t < FOREVER)
-            .collect();
-        times.sort_unstable();
-        times.dedup();
+        let tasks_at = |t: Time| self.free_tasks_at(n, t, per_task, may_use);
+        let next_event = |t: Time| {
+            live()
+                .flat_map(|c| [c.start, c.end])
+                .filter(|&x| x > t && x < FOREVER)
+                .min()
+        };
         let free_now = tasks_at(now);
-        // The first bisection step of MJob.c `MJobGetNRange`: half the tasks asked for.
-        let probe = tasks.min(free_now).div_ceil(2);
-        let mut ranges: Vec<Range> = Vec::new();
-        let mut open = Some(Range {
-            start: now,
-            end: FOREVER,
-            tasks: free_now,
-        });
-        for &t in &times {
-            let Some(current) = open.as_mut() else {
-                // A range closed: no later one is adjacent to the first.
-                break;
-            };
+        let mut merge = Merge {
+            now,
+            wcl,
+            first_tasks: 0,
+            end: now,
+            done: 0,
+        };
+        // The range being cut: its tasks as recorded at its start.
+        let mut current = free_now;
+        let mut t = now;
+        while let Some(at) = next_event(t) {
+            t = at;
             let new = tasks_at(t);
             if new < probe {
-                current.end = t;
-                ranges.extend(open.take());
-                break;
+                merge.joins(current, t);
+                return merge.length();
             }
-            let c = current.tasks;
-            let reservation_starts = claims.iter().any(|cl| cl.start == t);
+            let c = current;
+            let reservation_starts = live().any(|cl| cl.start == t);
             let split = if reservation_starts {
                 new != c && (new < tasks || new < c || c < tasks)
             } else {
                 new > c || (new < c && (new < tasks || c < tasks))
             };
             if split {
-                current.end = t;
-                ranges.push(*current);
-                *current = Range {
-                    start: t,
-                    end: FOREVER,
-                    tasks: new,
-                };
+                if !merge.joins(current, t) {
+                    return merge.length();
+                }
+                current = new;
             }
         }
-        ranges.extend(open);
-        let Some(&first) = ranges.first() else {
-            return 0;
+        merge.joins(current, FOREVER);
+        merge.length()
+    }
+}
+
+/// MJob.c's merge of a node's ranges into the first, range by range: the second joins if
+/// it has as many tasks as the first or the first is shorter than the limit; each later one
+/// (its count compared with a slot already zeroed) only while the first is still shorter.
+struct Merge {
+    now: Time,
+    wcl: Time,
+    first_tasks: u64,
+    /// Where the first range, with those joined, ends.
+    end: Time,
+    /// Ranges seen.
+    done: u32,
+}
+
+impl Merge {
+    /// The next range, of `tasks` tasks, ending at `end`: false if it does not join (the
+    /// first range is final then).
+    fn joins(&mut self, tasks: u64, end: Time) -> bool {
+        let joins = match self.done {
+            0 => {
+                self.first_tasks = tasks;
+                true
+            }
+            1 => tasks >= self.first_tasks || self.end - self.now < self.wcl,
+            _ => self.end - self.now < self.wcl,
         };
-        // MJob.c's merge: the second range joins the first if it has as many tasks or the
-        // first is shorter than the limit; each later one (its count compared with a slot
-        // already zeroed) only while the first is still shorter than the limit.
-        let mut end = first.end;
-        for (k, r) in ranges.iter().enumerate().skip(1) {
-            let adjacent = r.start == end;
-            let joins = adjacent && ((k == 1 && r.tasks >= first.tasks) || end - now < wcl);
-            if !joins {
-                break;
-            }
-            end = r.end;
+        if joins {
+            self.end = end;
+            self.done += 1;
         }
-        if end >= FOREVER {
+        joins
+    }
+
+    fn length(&self) -> Time {
+        if self.end >= FOREVER {
             FOREVER
         } else {
-            end - now
+            self.end - self.now
         }
     }
 }
@@ -232,6 +279,19 @@ mod tests {
         assert_eq!(three_ends.maui_available_for(0, 0, 1, 2500, ONE, 0), 3000);
     }
 
+    /// One processor reserved from 100 and two more from 200, both until 1,000, and a job
+    /// of four tasks and 500 s: probing two tasks the range closes at 200, too short; one
+    /// task keeps it open until the reservations end at 1,000.
+    #[test]
+    fn a_probe_too_short_gives_way_to_fewer_tasks() {
+        let mut m = node_running(&[]);
+        m.hold_again(100, &job(8, 1, 900), vec![(0, 1)], 0).unwrap();
+        m.hold_again(200, &job(9, 2, 800), vec![(0, 2)], 0).unwrap();
+        assert_eq!(m.maui_available_for(0, 0, 4, 500, ONE, 0), 1000);
+        // With a limit the first probe's range covers, the first probe's answer.
+        assert_eq!(m.maui_available_for(0, 0, 4, 150, ONE, 0), 200);
+    }
+
     proptest::proptest! {
         /// On a node only running jobs hold, the length from their ends alone equals the
         /// ranges cut and merged, for any job of one-processor tasks.
@@ -243,6 +303,8 @@ mod tests {
             wcl in 1i64..60,
         ) {
             let m = node_running(&limits);
+            // (A full node offers nothing: `maui_available_for` answers 0 before either.)
+            proptest::prop_assume!(m.free_tasks_at(0, now, ONE, 0) > 0);
             let by_ends = m.available_by_ends(0, now, wcl, 0);
             let by_ranges = m.available_by_ranges(0, now, tasks, wcl, ONE, 0);
             proptest::prop_assert_eq!(by_ends, Some(by_ranges));
@@ -264,10 +326,13 @@ mod tests {
         assert_eq!(m.maui_available_for(0, 0, 4, 400, ONE, 0), 500);
         assert_eq!(m.maui_available_for(0, 0, 4, 501, ONE, 0), 600);
         assert_eq!(m.maui_available_for(0, 0, 4, 601, ONE, 0), FOREVER);
-        // Three reserved instead: one left, below the probe of two: the range closes.
+        // Three reserved instead: one left, below the probe of two: the range closes at
+        // 500, too short for a limit of 10,000; the next probe, one task, keeps it open,
+        // and it joins the later ones (MJobGetNRange's bisection).
         let mut m = node_running(&[]);
         m.hold_again(500, &job(9, 3, 100), vec![(0, 3)], 0).unwrap();
-        assert_eq!(m.maui_available_for(0, 0, 4, 10_000, ONE, 0), 500);
+        assert_eq!(m.maui_available_for(0, 0, 4, 10_000, ONE, 0), FOREVER);
+        assert_eq!(m.maui_available_for(0, 0, 4, 400, ONE, 0), 500);
         // One task asked: probe one, so one left keeps the range open and the start
         // splits it (fewer than before); the limit decides the join.
         assert_eq!(m.maui_available_for(0, 0, 1, 400, ONE, 0), 500);

@@ -1097,8 +1097,12 @@ impl Machine {
         let per_task = self.need(job);
         let mut left = job.procs / per_task.procs.max(1);
         let end = now + job.wcl.max(1);
-        let mut nodes = Vec::new();
+        let mut nodes: Allocation = Vec::new();
         for &n in on {
+            if nodes.iter().any(|&(m, _)| m == n) {
+                // Its room was counted the first time.
+                continue;
+            }
             let k = self.hostable(n as usize, now, end, job, per_task).min(left);
             if k > 0 {
                 nodes.push((n, k));
@@ -2854,6 +2858,20 @@ mod tests {
         assert!(!m.fits(0, &k));
         assert_eq!(m.reserve(0, &k).map(|r| r.0), Some(100));
         assert_eq!(m.verify(0), Ok(()));
+    }
+
+    /// A node named twice in the list a job is started on (a preemptor's: idle in part and
+    /// a victim's) gives its room once.
+    #[test]
+    fn a_node_named_twice_is_counted_once() {
+        let mut m = machine(
+            vec![NodeSpec::with_procs(4); 2],
+            AllocationPolicy::LastAvailable,
+        );
+        assert!(m.start_on(0, &job(0, 6, 100), &[1, 1, 0]));
+        assert_eq!(m.placement(JobIdx(0)), &[(1, 4), (0, 2)]);
+        assert_eq!(m.verify(0), Ok(()));
+        assert!(!m.start_on(0, &job(1, 3, 100), &[0, 0]));
     }
 
     #[test]

@@ -43,6 +43,7 @@ impl Scheduler {
     /// - none is preempted if the job would still not start without them (their nodes
     ///   held by other jobs' reservations).
     pub(super) fn preempt_for(&mut self, now: Time, job: &QueuedJob, out: &mut Decisions) -> bool {
+        self.preemptor_nodes = None;
         if !job.cred_factors.preemptor
             || self.policy.preemption == Preemption::Never
             || self.preemptees.is_empty()
@@ -122,11 +123,21 @@ impl Scheduler {
         for victim in chosen {
             self.preempt(now, victim, out);
         }
-        if let Some(mut order) = idle {
+        let fits = self.machine.fits(now, job);
+        if let (Some(mut order), true) = (idle, fits) {
+            // A node both idle in part and a victim's, or two victims', is listed once,
+            // where 3.3.1 moves it: among the preempted nodes.
             order.extend(freed_nodes);
-            self.preemptor_nodes = Some((job.idx, order));
+            let mut seen = std::collections::HashSet::new();
+            let mut last_first: Vec<u32> = order
+                .into_iter()
+                .rev()
+                .filter(|&n| seen.insert(n))
+                .collect();
+            last_first.reverse();
+            self.preemptor_nodes = Some((job.idx, last_first));
         }
-        self.machine.fits(now, job)
+        fits
     }
 
     /// Takes `victim` off its nodes at `now`: its usage and fairshare charge stop there,

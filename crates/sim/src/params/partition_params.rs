@@ -99,6 +99,14 @@ pub(super) fn read(
                 .push((canonical, index.to_string(), global));
             return Ok(None);
         }
+        "FSPOLICY" if entry.value_text().trim_end().ends_with('%') => {
+            // MFS.c turns on percent-based fairshare for the scheduler whatever the index.
+            c.policy.fairshare.ratio = true;
+            w.push(format!(
+                "{at}: warning: FSPOLICY[{index}]: Maui 3.3.1 reads FSPOLICY from the global settings only, but its `%` turns on percent-based fairshare for all (MFS.c): so does mauisim; the rest of the line changes nothing"
+            ));
+            return Ok(None);
+        }
         _ => {}
     }
     w.push(match target {
@@ -208,6 +216,22 @@ mod tests {
         // `[ALL]` is the global copy.
         let queue_time = mauisim_core::Sub::QueueTime as usize;
         assert_eq!(c.policy.priority.weight[queue_time], 7.0);
+    }
+
+    #[test]
+    fn a_percent_on_an_indexed_fspolicy_reaches_the_global_one() {
+        let loaded = from_str(
+            "FSPOLICY DEDICATEDPS\nFSPOLICY[DEFAULT] DEDICATEDPS%\n",
+            "maui.cfg",
+        )
+        .unwrap();
+        assert!(loaded.config.policy.fairshare.ratio);
+        let plain = from_str(
+            "FSPOLICY DEDICATEDPS\nFSPOLICY[DEFAULT] DEDICATEDPS\n",
+            "maui.cfg",
+        )
+        .unwrap();
+        assert!(!plain.config.policy.fairshare.ratio);
     }
 
     #[test]

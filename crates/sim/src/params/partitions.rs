@@ -81,7 +81,7 @@ fn list_kind(value: &str) -> ListKind {
 
 /// The partition names one PLIST item stands for, as MPar.c `MParListBMFromString` reads
 /// it: leading `&` and `^` dropped; a number, or a range `m-n` (to 31 at most), names the
-/// partitions so numbered, in order; anything else is a name, cut at a `&` or `^`.
+/// partitions so numbered, in order; anything else is a name, cut at a `&` (else at a `^`).
 fn plist_names(item: &str) -> Vec<String> {
     let item = item.trim_start_matches(['&', '^']);
     if let Some((start, tail)) = leading_integer(item) {
@@ -93,8 +93,12 @@ fn plist_names(item: &str) -> Vec<String> {
             return (start..=end.min(31)).map(|i| i.to_string()).collect();
         }
     }
-    let name = item.split(['&', '^']).next().unwrap_or("");
-    vec![name.to_string()]
+    // Cut at a `&` if there is one, else at a `^`.
+    let cut = item
+        .find('&')
+        .or_else(|| item.find('^'))
+        .unwrap_or(item.len());
+    vec![item[..cut].to_string()]
 }
 
 /// The integer at the start of `text` as C's `strtol` base 10 reads it (leading blanks,
@@ -404,6 +408,7 @@ mod tests {
         let names = |item: &str| super::plist_names(item);
         assert_eq!(names("fast&"), ["fast"]);
         assert_eq!(names("^fast"), ["fast"]);
+        assert_eq!(names("a^b&c"), ["a^b"]);
         assert_eq!(names("0"), ["0"]);
         assert_eq!(names("30-40"), ["30", "31"]);
         assert_eq!(names("40"), Vec::<String>::new());
