@@ -93,8 +93,8 @@ fn resource_procs(path: &Path) -> u64 {
         .sum()
 }
 
-/// Percent of Maui's jobs mauisim starts at the identical second, under `semantics`.
-fn agreement(case: &Path, semantics: Semantics) -> f64 {
+/// mauisim's run of `case` under `semantics`, as the harness's `run_mauisim.sh` runs it.
+fn run_case(case: &Path, semantics: Semantics) -> mauisim_sim::RunReport {
     let config = tempfile::NamedTempFile::new().unwrap();
     let policy = std::fs::read_to_string(case.join("policy.cfg")).unwrap();
     std::fs::write(
@@ -107,7 +107,12 @@ fn agreement(case: &Path, semantics: Semantics) -> f64 {
     options.node_file = Some(case.join("resource"));
     options.machine.procs = Some(resource_procs(&case.join("resource")));
     options.semantics = semantics;
-    let report = run(options).unwrap();
+    run(options).unwrap()
+}
+
+/// Percent of Maui's jobs mauisim starts at the identical second, under `semantics`.
+fn agreement(case: &Path, semantics: Semantics) -> f64 {
+    let report = run_case(case, semantics);
     let ours: HashMap<u64, i64> = report
         .workload
         .jobs
@@ -126,19 +131,7 @@ fn agreement(case: &Path, semantics: Semantics) -> f64 {
 /// The nodes Maui ran each job on (`maui-starts.csv`'s last field, `n3:n7:n7`) and the
 /// nodes mauisim ran it on, as sets of names, for every job Maui ran.
 fn node_sets(case: &Path) -> Vec<(u64, Vec<String>, Vec<String>)> {
-    let config = tempfile::NamedTempFile::new().unwrap();
-    let policy = std::fs::read_to_string(case.join("policy.cfg")).unwrap();
-    std::fs::write(
-        config.path(),
-        format!("SIMJOBSUBMISSIONPOLICY NORMAL\n{policy}"),
-    )
-    .unwrap();
-    let mut options = RunOptions::new(case.join("workload"));
-    options.config = Some(config.path().to_path_buf());
-    options.node_file = Some(case.join("resource"));
-    options.machine.procs = Some(resource_procs(&case.join("resource")));
-    options.semantics = Semantics::Maui;
-    let report = run(options).unwrap();
+    let report = run_case(case, Semantics::Maui);
     let ours: HashMap<u64, Vec<String>> = report
         .workload
         .jobs

@@ -1849,24 +1849,15 @@ mod tests {
     /// the same way.
     #[test]
     fn an_index_carries_over_to_the_parameters_later_lines() {
+        let depths = |c: &LoadedConfig| -> Vec<u32> {
+            let groups = c.config.policy.reservation_groups.iter();
+            groups.map(|g| g.depth).collect()
+        };
         // Group 1 set twice, the last time to 4; no line sets group 0.
         let c = load("RESERVATIONDEPTH[1] 2\nRESERVATIONDEPTH 4\n").unwrap();
-        let depths: Vec<u32> = c
-            .config
-            .policy
-            .reservation_groups
-            .iter()
-            .map(|g| g.depth)
-            .collect();
-        assert_eq!(depths, [4]);
-        assert_eq!(
-            c.config
-                .reservation_indexes
-                .keys()
-                .copied()
-                .collect::<Vec<_>>(),
-            [1]
-        );
+        assert_eq!(depths(&c), [4]);
+        let indexes: Vec<usize> = c.config.reservation_indexes.keys().copied().collect();
+        assert_eq!(indexes, [1]);
         assert_eq!(
             c.warnings,
             ["maui.cfg:2:1: warning: RESERVATIONDEPTH without an index after RESERVATIONDEPTH[1] on line 1: Maui 3.3.1 reads it as RESERVATIONDEPTH[1] (a parameter's index carries over to its later lines); give the index it is meant for, or put the line first"]
@@ -1881,14 +1872,7 @@ mod tests {
         );
         // Unindexed lines first: nothing carries over.
         let c = load("RESERVATIONDEPTH 4\nRESERVATIONDEPTH[1] 2\n").unwrap();
-        let depths: Vec<u32> = c
-            .config
-            .policy
-            .reservation_groups
-            .iter()
-            .map(|g| g.depth)
-            .collect();
-        assert_eq!(depths, [4, 2]);
+        assert_eq!(depths(&c), [4, 2]);
         assert!(c.warnings.is_empty(), "{:?}", c.warnings);
     }
 
