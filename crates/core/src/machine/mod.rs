@@ -248,6 +248,12 @@ pub struct Machine {
     /// While backfill fills a window on such nodes: the ranking it opened with and how
     /// many of its nodes the window holds (3.3.1's BFNodeList).
     window_members: Option<(Rc<WindowRanking>, usize)>,
+    /// Per node: a stamp that changes whenever its claims or free processors do, and the
+    /// last window computed for it with the stamp, the instants it holds for (until its
+    /// next claim starts or ends), its free processors and its end.
+    node_stamp: Vec<u64>,
+    touches: u64,
+    window_cache: std::cell::RefCell<Vec<Option<CachedWindow>>>,
 }
 
 /// Every node with processors free now and the end of its backfill window, the longest
@@ -270,6 +276,16 @@ struct WindowRanking {
 
 impl WindowRanking {
     const FOREVER: u32 = u32::MAX - 1;
+}
+
+/// A node's backfill window as [`Machine::node_window`] found it (see `window_cache`).
+#[derive(Debug, Clone, Copy)]
+struct CachedWindow {
+    stamp: u64,
+    from: Time,
+    to: Time,
+    free: i64,
+    until: Time,
 }
 
 impl Machine {
@@ -357,6 +373,9 @@ impl Machine {
             allocation_override: None,
             window_ranking: Default::default(),
             window_members: None,
+            node_stamp: vec![0; n],
+            touches: 0,
+            window_cache: std::cell::RefCell::new(vec![None; n]),
             spec,
         };
         if m.slots.is_none() {
@@ -395,6 +414,7 @@ impl Machine {
             for &n in &sr.nodes {
                 let same = |c: &Claim| c.owner == Owner::Standing(k) && c.start == start;
                 self.claims[n as usize].retain(|c| !same(c));
+                self.touch(n);
                 self.unclaim_ahead(n);
             }
         }
@@ -413,6 +433,7 @@ impl Machine {
                     owner: Owner::Standing(k),
                     may_use: 0,
                 });
+                self.touch(n);
                 self.claim_ahead(n);
             }
         }
@@ -892,6 +913,7 @@ impl Machine {
                     owner: Owner::Held(id),
                     may_use: job.standing_access,
                 });
+                self.touch(n);
                 self.claim_ahead(n);
             }
         }
@@ -1000,6 +1022,7 @@ impl Machine {
             let nodes = std::mem::take(&mut self.held[id.0 as usize].nodes);
             for &(n, _) in &nodes {
                 self.claims[n as usize].retain(|c| c.owner != Owner::Held(id.0));
+                self.touch(n);
                 self.unclaim_ahead(n);
             }
         }
@@ -1045,6 +1068,7 @@ impl Machine {
             self.give_node(n, takes.procs as i64, freed);
             if !self.pooled {
                 self.claims[n as usize].retain(|c| c.owner != Owner::Job(job));
+                self.touch(n);
             }
         }
     }
@@ -1062,7 +1086,9 @@ impl Machine {
         self.profile.advance(from);
         self.profile.occupy(from, until, p.procs);
         if !self.pooled {
-            for &(n, _) in &p.nodes {
+            let nodes: Vec<u32> = p.nodes.iter().map(|&(n, _)| n).collect();
+            for n in nodes {
+                self.touch(n);
                 for c in &mut self.claims[n as usize] {
                     if c.owner == Owner::Job(job) {
                         c.end = until;
@@ -1430,7 +1456,7 @@ impl Machine {
         let mut rank_of = vec![u32::MAX; self.spec.nodes.len()];
         let (mut nodes, mut forever, mut forever_procs) = (Vec::new(), Vec::new(), 0);
         for n in self.free_nodes_now(now).filter(within) {
-            let (free, until) = self.node_window(n, now);
+            let (free, until) = self.node_window_kept(n, now);
             if free <= 0 {
                 continue;
             }
@@ -1463,6 +1489,34 @@ impl Machine {
     /// Every backfill window at `now`, widest first.
     pub(crate) fn windows(&self, now: Time) -> Vec<Window> {
         crate::profile::ladder(|shorter| self.window_after(now, shorter))
+    }
+
+    /// [`Self::node_window`], kept per node until the node changes or its next claim
+    /// starts or ends: a window's end does not depend on the instant asked between (the
+    /// answer the long way, which the differential tests compare with, does not keep it).
+    fn node_window_kept(&self, n: u32, now: Time) -> (i64, Time) {
+        let i = n as usize;
+        let stamp = self.node_stamp[i];
+        if let Some(w) = self.window_cache.borrow()[i] {
+            if w.stamp == stamp && w.from <= now && now < w.to {
+                return (w.free, w.until);
+            }
+        }
+        let (free, until) = self.node_window(n, now);
+        let to = self.claims[i]
+            .iter()
+            .flat_map(|c| [c.start, c.end])
+            .filter(|&t| t > now)
+            .min()
+            .unwrap_or(FOREVER);
+        self.window_cache.borrow_mut()[i] = Some(CachedWindow {
+            stamp,
+            from: now,
+            to,
+            free,
+            until,
+        });
+        (free, until)
     }
 
     /// Node `n`'s processors free now, and until when nothing claims them; on a node of
@@ -2379,7 +2433,14 @@ impl Machine {
         }
     }
 
+    /// Notes a change to node `n`'s claims or free processors (see `node_stamp`).
+    fn touch(&mut self, n: u32) {
+        self.touches += 1;
+        self.node_stamp[n as usize] = self.touches;
+    }
+
     fn take_node(&mut self, n: u32, procs: i64, now: Time) {
+        self.touch(n);
         self.unindex(n);
         self.free[n as usize] -= procs;
         self.index(n);
@@ -2391,6 +2452,7 @@ impl Machine {
     }
 
     fn give_node(&mut self, n: u32, procs: i64, at: Time) {
+        self.touch(n);
         self.unindex(n);
         self.free[n as usize] += procs;
         self.index(n);
