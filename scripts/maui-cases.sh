@@ -39,14 +39,16 @@ preemption_case() {
 }
 # JOBNODEMATCHPOLICY EXACTNODE needs nodes of several processors: 8 nodes of 4 (the harness's
 # make_case.sh makes one-processor nodes, where the policy changes nothing).
+# The workload's widths are capped by the awk program `cap` (default: EXACTNODE's, at most 4
+# tasks, fields 3 and 22, requested and allocated, one per node: a job of more than 8 can never
+# run under EXACTNODE, and with up to 8 3.3.1's range search keeps failing ("inadequate
+# nodecount") where mauisim places them, reports/MAUI-AGREEMENT.md).
 multiproc_case() {
   local dir=$1 seed=$2 config=$3
+  local cap=${4:-'{ if ($3 > 4) $3 = 4; if ($22 > 4) $22 = 4; print }'}
   mkdir -p "$WORK" "$dir"
   python3 "$harness/gen_workload.py" "$dir" --jobs 300 --nodes 8 --ppn 4 --seed "$seed" --mem 100 > /dev/null
-  # At most 4 tasks (fields 3 and 22, requested and allocated), one per node: a job of more
-  # than 8 can never run under EXACTNODE, and with up to 8 3.3.1's range search keeps failing
-  # ("inadequate nodecount") where mauisim places them (reports/MAUI-AGREEMENT.md).
-  awk '{ if ($3 > 4) $3 = 4; if ($22 > 4) $22 = 4; print }' "$dir/workload" > "$dir/workload.new"
+  awk "$cap" "$dir/workload" > "$dir/workload.new"
   mv "$dir/workload.new" "$dir/workload"
   cp "crates/sim/tests/maui_cases/$config.cfg" "$dir/policy.cfg"
   # Without SIMAUTOSHUTDOWN, which stops 3.3.1 at the first instant the queues run empty.
@@ -96,13 +98,8 @@ nodeset_case() {
 # (seed 2: queues empty at 1000091260, the next job submitted at 1000091522, 190 jobs run). The
 # exit iteration covers the last submission and two days, doubled until every job completed.
 dedicated_case() {
-  local dir=$1 seed=$2 config=$3
-  mkdir -p "$WORK" "$dir"
-  python3 "$harness/gen_workload.py" "$dir" --jobs 300 --nodes 8 --ppn 4 --seed "$seed" --mem 100 > /dev/null
-  awk '{ if ($4 == "u1" || $4 == "u4") { if ($3 > 8) $3 = 8; if ($22 > 8) $22 = 8 } print }' "$dir/workload" > "$dir/workload.new"
-  mv "$dir/workload.new" "$dir/workload"
-  cp "crates/sim/tests/maui_cases/$config.cfg" "$dir/policy.cfg"
-  run_to_the_end "$dir"
+  multiproc_case "$1" "$2" "$3" \
+    '{ if ($4 == "u1" || $4 == "u4") { if ($3 > 8) $3 = 8; if ($22 > 8) $22 = 8 } print }'
 }
 # Runs 3.3.1 once on the case in `dir`, with its policy file as it is.
 run_once() {
