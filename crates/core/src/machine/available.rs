@@ -29,7 +29,8 @@ impl Machine {
         per_task: Res,
         may_use: u64,
     ) -> Time {
-        if self.free_tasks_at(n, now, per_task, may_use) == 0 {
+        let free_now = self.free_tasks_at(n, now, per_task, may_use);
+        if free_now == 0 {
             // Nothing to offer now: 3.3.1's search finds no range at all.
             return 0;
         }
@@ -38,28 +39,25 @@ impl Machine {
                 return length;
             }
         }
-        self.available_by_ranges(n, now, tasks, wcl, per_task, may_use)
+        let ask = Ask {
+            tasks,
+            wcl,
+            per_task,
+            may_use,
+        };
+        self.available_by_ranges(n, now, free_now, &ask)
     }
 
     /// [`Self::maui_available_for`] by 3.3.1's ranges (MJob.c `MJobGetNRange`): a bisection
     /// over how many tasks the node offers, from the job's tasks or its free ones down,
     /// each probe cutting and merging the ranges (`ranges_length`) until one lasts the
     /// job's limit; its length is the answer (0: none does).
-    fn available_by_ranges(
-        &self,
-        n: usize,
-        now: Time,
-        tasks: u64,
-        wcl: Time,
-        per_task: Res,
-        may_use: u64,
-    ) -> Time {
-        let free_now = self.free_tasks_at(n, now, per_task, may_use);
-        let mut high = tasks.min(free_now);
+    fn available_by_ranges(&self, n: usize, now: Time, free_now: u64, ask: &Ask) -> Time {
+        let mut high = ask.tasks.min(free_now);
         while high > 0 {
             let probe = high.div_ceil(2);
-            let length = self.ranges_length(n, now, tasks, wcl, per_task, may_use, probe);
-            if length >= wcl {
+            let length = self.ranges_length(n, now, free_now, ask, probe);
+            if length >= ask.wcl {
                 // 3.3.1 then sets its lower bound to the first range's tasks, which are the
                 // node's free ones now, at least the upper bound: the search ends.
                 return length;
@@ -83,17 +81,13 @@ impl Machine {
     /// One probe of [`Self::available_by_ranges`]: the first range's length from `now`, its
     /// ranges cut where fewer than `probe` tasks are free and merged as they come (the walk
     /// stops at the first range that does not join the first).
-    #[allow(clippy::too_many_arguments)]
-    fn ranges_length(
-        &self,
-        n: usize,
-        now: Time,
-        tasks: u64,
-        wcl: Time,
-        per_task: Res,
-        may_use: u64,
-        probe: u64,
-    ) -> Time {
+    fn ranges_length(&self, n: usize, now: Time, free_now: u64, ask: &Ask, probe: u64) -> Time {
+        let Ask {
+            tasks,
+            wcl,
+            per_task,
+            may_use,
+        } = *ask;
         let live = || {
             self.claims[n]
                 .iter()
@@ -106,7 +100,6 @@ impl Machine {
                 .filter(|&x| x > t && x < FOREVER)
                 .min()
         };
-        let free_now = tasks_at(now);
         let mut merge = Merge {
             now,
             wcl,
@@ -141,6 +134,16 @@ impl Machine {
         merge.joins(current, FOREVER);
         merge.length()
     }
+}
+
+/// What a job asks of a node whose available time is measured: its tasks, its limit, what
+/// each task needs, and the standing reservations it may use.
+#[derive(Debug, Clone, Copy)]
+struct Ask {
+    tasks: u64,
+    wcl: Time,
+    per_task: Res,
+    may_use: u64,
 }
 
 /// MJob.c's merge of a node's ranges into the first, range by range: the second joins if
@@ -306,7 +309,9 @@ mod tests {
             // (A full node offers nothing: `maui_available_for` answers 0 before either.)
             proptest::prop_assume!(m.free_tasks_at(0, now, ONE, 0) > 0);
             let by_ends = m.available_by_ends(0, now, wcl, 0);
-            let by_ranges = m.available_by_ranges(0, now, tasks, wcl, ONE, 0);
+            let ask = super::Ask { tasks, wcl, per_task: ONE, may_use: 0 };
+            let free_now = m.free_tasks_at(0, now, ONE, 0);
+            let by_ranges = m.available_by_ranges(0, now, free_now, &ask);
             proptest::prop_assert_eq!(by_ends, Some(by_ranges));
         }
     }

@@ -1152,17 +1152,7 @@ impl Machine {
         }
         let per_task = self.need(job);
         let tasks = job.procs / per_task.procs.max(1);
-        let mut ranked: Vec<(Time, u32)> = self
-            .free_nodes_now(now)
-            .map(|n| {
-                (
-                    self.maui_available(n as usize, now, job, tasks, per_task),
-                    n,
-                )
-            })
-            .collect();
-        ranked.sort_unstable_by(|a, b| b.cmp(a));
-        Some(ranked.into_iter().map(|(_, n)| n).collect())
+        Some(self.by_availability(now, job, tasks, per_task).collect())
     }
 
     /// The processors running job `victim` would free for `job` (3.3.1's
@@ -2141,7 +2131,26 @@ impl Machine {
         per_task: Res,
         tasks: u64,
     ) -> Option<Allocation> {
-        // Ranked lazily: a start usually takes a node or two of many.
+        let cands = self
+            .by_availability(now, job, tasks, per_task)
+            .map(|n| NodeCandidate {
+                node: n,
+                tasks: self.hostable(n as usize, now, end, job, per_task),
+                free_procs: 0,
+            });
+        take_in_order(cands.filter(|c| c.tasks > 0), tasks)
+    }
+
+    /// The nodes free now by how long each stays available to `job` (see
+    /// `maui_available`), the longest first, the last node first among equals; ranked
+    /// lazily, as a start usually takes a node or two of many.
+    fn by_availability<'a>(
+        &'a self,
+        now: Time,
+        job: &'a QueuedJob,
+        tasks: u64,
+        per_task: Res,
+    ) -> impl Iterator<Item = u32> + 'a {
         let mut ranked: std::collections::BinaryHeap<(Time, u32)> = self
             .free_nodes_now(now)
             .map(|n| {
@@ -2151,12 +2160,7 @@ impl Machine {
                 )
             })
             .collect();
-        let cands = std::iter::from_fn(move || ranked.pop()).map(|(_, n)| NodeCandidate {
-            node: n,
-            tasks: self.hostable(n as usize, now, end, job, per_task),
-            free_procs: 0,
-        });
-        take_in_order(cands.filter(|c| c.tasks > 0), tasks)
+        std::iter::from_fn(move || ranked.pop()).map(|(_, n)| n)
     }
 
     /// How long node `n` stays available to `job` after `now` as 3.3.1's LASTAVAILABLE

@@ -238,13 +238,16 @@ pub(crate) fn without_passes(policy: &PolicyConfig, c: &SimConfig) -> Option<Str
     None
 }
 
+/// Every parameter name of Maui 3.3.1's table (MConst.c `MCfg`), one per line.
+const MAUI_3_3_1_PARAMETERS: &str = include_str!("maui-3.3.1-parameters.txt");
+
 /// 3.3.1 reads each old-style parameter's lines in file order and clears the index only
 /// before the first (MConfig.c `MCfgProcessBuffer`): a line without an index after one
 /// with an index takes that index (`RESERVATIONDEPTH[1] 2` then `RESERVATIONDEPTH 4` sets
 /// group 1 twice). The entries so read, each such line warned.
 fn sticky_indexes(entries: &[Entry], w: &mut Vec<String>) -> Vec<Entry> {
-    let table = include_str!("maui-3.3.1-parameters.txt");
-    let old_style = |name: &str| !name.ends_with("CFG") && table.lines().any(|n| n == name);
+    let old_style =
+        |name: &str| !name.ends_with("CFG") && MAUI_3_3_1_PARAMETERS.lines().any(|n| n == name);
     let mut last: std::collections::HashMap<(std::sync::Arc<str>, String), (String, usize)> =
         Default::default();
     entries
@@ -1881,7 +1884,7 @@ mod tests {
     /// 1): "unknown parameter" is left for true typos.
     #[test]
     fn every_maui_3_3_1_parameter_is_known() {
-        let names = include_str!("maui-3.3.1-parameters.txt");
+        let names = MAUI_3_3_1_PARAMETERS;
         let unknown: Vec<&str> = names
             .lines()
             .filter(|n| {

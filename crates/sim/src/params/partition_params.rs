@@ -51,7 +51,7 @@ fn target_of(index: &str) -> Target {
 
 /// A per-partition value whose effect is judged once the file is read: (parameter,
 /// partition as written, the line read without its index).
-pub(crate) type PartitionValue = (&'static str, String, Entry);
+pub(crate) type PartitionValue = (String, String, Entry);
 
 /// Reads `entry`, an `mxoPar` parameter with a partition index. Returns the entry to apply
 /// as a global setting (the index names the global copy, or 3.3.1 writes the value there
@@ -85,18 +85,14 @@ pub(super) fn read(
             return Ok(Some(global));
         }
         "BACKFILLPOLICY" | "BACKFILLTYPE" | "RESERVATIONPOLICY" | "NODEALLOCATIONPOLICY" => {
-            let canonical = match name {
-                "BACKFILLTYPE" => "BACKFILLPOLICY",
-                "RESERVATIONPOLICY" => "RESERVATIONPOLICY",
-                "NODEALLOCATIONPOLICY" => "NODEALLOCATIONPOLICY",
-                _ => "BACKFILLPOLICY",
-            };
             if let Target::Slot(n) = target {
                 w.push(unnamed_slot(at, name, index, n));
                 return Ok(None);
             }
+            // BACKFILLTYPE is 3.3.1's old name of BACKFILLPOLICY.
+            let canonical = super::maui_names::alias_of(name).unwrap_or(name);
             c.partition_values
-                .push((canonical, index.to_string(), global));
+                .push((canonical.to_string(), index.to_string(), global));
             return Ok(None);
         }
         "FSPOLICY" if entry.value_text().trim_end().ends_with('%') => {
@@ -139,7 +135,7 @@ pub(super) fn settle(c: &SimConfig, w: &mut Vec<String>) -> Result<(), ConfigErr
         super::apply_param(&mut scratch, entry, &mut ignored)?;
         let at = &entry.location;
         let value = entry.value_text();
-        let same = match *param {
+        let same = match param.as_str() {
             // A partition's own copy starts as FIRSTFIT, which gates nothing.
             "BACKFILLPOLICY" => scratch.policy.backfill == mauisim_core::BackfillPolicy::FirstFit,
             "RESERVATIONPOLICY" => scratch.policy.reservation_policy == c.policy.reservation_policy,
@@ -155,7 +151,7 @@ pub(super) fn settle(c: &SimConfig, w: &mut Vec<String>) -> Result<(), ConfigErr
             ));
             continue;
         }
-        let does = match *param {
+        let does = match param.as_str() {
             "BACKFILLPOLICY" => "a partition's own BACKFILLPOLICY turns its soft backfill on (anything but FIRSTFIT) or its hard backfill off (NONE), with the global algorithm",
             "RESERVATIONPOLICY" => "the partition's reservations follow its own RESERVATIONPOLICY",
             _ => "the partition's backfill places jobs by its own NODEALLOCATIONPOLICY",
