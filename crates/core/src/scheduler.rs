@@ -246,6 +246,12 @@ impl Scheduler {
         let maui = policy.semantics.is_maui();
         let current_highest = policy.reservation_policy == ReservationPolicy::CurrentHighest;
         machine.set_node_order(maui, !(maui && current_highest));
+        // 3.3.1's priority pass reserves the same jobs again and again while nothing
+        // changes: their reservations stay laid for it to take again (`keeps_laid`).
+        machine.leave_laid(
+            maui && policy.backfill != BackfillPolicy::None
+                && policy.reservation_policy != ReservationPolicy::Highest,
+        );
         let mut parking = Parking::default();
         // Maui 3.3.1's selection recounts the usage job by job in priority order, and a
         // job of negative priority is rejected before any limit: no block stands alone.
@@ -528,6 +534,7 @@ impl Scheduler {
     /// Whether `job` could start at `now` on the nodes as they are (no reservations).
     pub fn fits_now(&mut self, now: Time, job: &QueuedJob) -> bool {
         self.machine.advance(now);
+        self.machine.settle();
         if self.machine.is_pooled() {
             // Between iterations nothing is reserved, so free processors only grow from
             // now on: what is free now is free for the job's whole limit.
@@ -1164,8 +1171,16 @@ impl Scheduler {
                 continue;
             }
             let job = &mut queue[pos];
-            let mut fits = within && self.machine.fits(now, job);
-            if !idle_found && within && !fits {
+            // The job's reservation of the last iteration still stands as it was made:
+            // it cannot start now, and `reserve` takes that reservation again.
+            let kept = if !idle_found && !job.cred_factors.preemptor {
+                self.machine.keeps_laid(now, job)
+            } else {
+                self.machine.settle();
+                false
+            };
+            let mut fits = !kept && within && self.machine.fits(now, job);
+            if !kept && !idle_found && within && !fits {
                 // 3.3.1 preempts only for a job the pass reaches before any job is left
                 // without a reservation (MQueue.c `MQueueScheduleIJobs`).
                 fits = self.preempt_for(now, job, out);
@@ -1193,6 +1208,7 @@ impl Scheduler {
                 None => idle_found = true,
             }
         }
+        self.machine.settle();
         blocked
     }
 

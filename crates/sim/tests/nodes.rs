@@ -10,9 +10,12 @@ use mauisim_core::{
     Recurrence, Request, Semantics, StandingAccess, StandingReservation, EVERY_DAY,
 };
 use mauisim_sim::engine::{simulate, EngineOptions, EventOrder, Outcome, RunStats};
+use mauisim_sim::params::credentials::Names;
 use mauisim_sim::trace::workload::Job;
 use proptest::prelude::*;
 use std::sync::Arc;
+
+mod common;
 
 const FEATURES: u64 = 0b11;
 
@@ -270,6 +273,61 @@ proptest! {
         let mut policy = PolicyConfig::with_backfill(backfill, depth);
         policy.semantics = Semantics::Maui;
         shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
+    }
+
+    /// Reservations carried between iterations and left laid for the next (Maui's
+    /// LASTAVAILABLE), on a grid of few instants where planned ends, reservation starts
+    /// and limits coincide often: every job asks one processor per task of one-processor
+    /// or two-processor nodes, ends at its limit or before, may use a standing reservation
+    /// or not, and may preempt (PREEMPTOR QOS) or be preempted (PREEMPTEE). The schedule
+    /// and every iteration's reservations are those of searching every reservation anew
+    /// on every node.
+    #[test]
+    fn carried_reservations_match_searching_anew(
+        nodes in prop::collection::vec(1u64..=2, 3..9),
+        raw in prop::collection::vec((0i64..6, 1i64..5, 0i64..3, 1u64..=5), 2..30),
+        standing in prop::option::of((0i64..20, 1i64..20, 0u8..3)),
+        depth in 1u32..4,
+        preemption in prop::option::of(any::<bool>()),
+        per_event in any::<bool>(),
+    ) {
+        let mut spec = MachineSpec::homogeneous(0, 1);
+        spec.nodes = nodes.into_iter().map(NodeSpec::with_procs).collect();
+        spec.allocation = AllocationPolicy::LastAvailable;
+        let total: u64 = spec.nodes.iter().map(|n| n.procs).sum();
+        let mut names = Names::default();
+        let mut jobs: Vec<Job> = raw
+            .into_iter()
+            .enumerate()
+            .map(|(i, (submit, wcl, early, procs))| {
+                let runtime = (wcl - early).max(1);
+                let procs = procs.min(total);
+                let mut j = Job::synthetic(i as u64 + 1, submit * 5, runtime * 5, wcl * 5, procs);
+                // Users 0 and 1 (the standing reservation's list may name user 0); a
+                // preemptor, a preemptee and a plain job in turn.
+                j.creds.set(CredKind::User, names.intern(CredKind::User, ["u0", "u1"][i % 2]));
+                let class = ["hi", "lo", "plain"][i % 3];
+                j.creds.set(CredKind::Class, names.intern(CredKind::Class, class));
+                j
+            })
+            .collect();
+        jobs.sort_by_key(|j| (j.submit, j.id));
+        if let Some((start, length, access)) = standing {
+            spec.standing = vec![standing_reservation(start * 5, length * 5, false, access)];
+        }
+        let config = match preemption {
+            None => String::new(),
+            Some(suspend) => format!(
+                "QOSWEIGHT 1\nCLASSCFG[lo] QDEF=low\nCLASSCFG[hi] QDEF=high\n\
+                 QOSCFG[low] QFLAGS=PREEMPTEE\nQOSCFG[high] QFLAGS=PREEMPTOR PRIORITY=1000\n\
+                 PREEMPTPOLICY {}\n",
+                if suspend { "SUSPEND" } else { "REQUEUE" }
+            ),
+        };
+        let config = format!("{config}BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH {depth}\n");
+        let mut policy = common::resolve(&config, &mut jobs, &mut names);
+        policy.semantics = Semantics::Maui;
+        shortcuts_match_the_long_way(&jobs, Arc::new(spec), policy, per_event, false)?;
     }
 
     /// Maui 3.3.1's partitions: the first `split` nodes in DEFAULT, the others in a

@@ -168,6 +168,13 @@ pub struct Machine {
     /// The standing reservations with an access list (bit `k` for reservation `k`).
     listed_standing: u64,
     held: Vec<Held>,
+    /// The last iteration's reservations, left laid (claims, processor count, claims
+    /// ahead) for this iteration to take again as they were (see [`Machine::keeps_laid`]):
+    /// `held[i]` is `laid[i]` taken again, and the rest are released before any other
+    /// question is asked ([`Machine::settle`]).
+    laid: Vec<Held>,
+    /// Whether the scheduler lets reservations stay laid between iterations.
+    leaves_laid: bool,
     /// Per node: the nodes each job's reservation held in the last iteration, so that a
     /// reserved job starts where it was promised while they can still host it (another
     /// job placed by the policy around that promise relies on it).
@@ -188,6 +195,8 @@ pub struct Machine {
     /// Changes to running jobs so far (starts, ends, extensions), and to the standing
     /// reservations' windows: what carried reservation searches are valid for.
     running_version: u64,
+    /// The changes of `running_version` other than starts.
+    running_changes_but_starts: u64,
     /// The reservations of the last iteration, carried to this one (see
     /// [`CarriedSearches`]).
     carried: CarriedSearches,
@@ -326,6 +335,8 @@ impl Machine {
                 mask | u64::from(sr.has_access_list()) << k
             }),
             held: Vec::new(),
+            laid: Vec::new(),
+            leaves_laid: false,
             promised: BTreeMap::new(),
             promising: BTreeMap::new(),
             maui_order: false,
@@ -334,10 +345,12 @@ impl Machine {
             version: 0,
             ahead_version: 0,
             running_version: 0,
+            running_changes_but_starts: 0,
             carried: CarriedSearches::default(),
             ranked_ahead: std::cell::RefCell::new(RankedAhead {
                 ahead_version: 0,
                 at: Time::MIN,
+                horizon: Time::MIN,
                 may_use: 0,
                 nodes: Vec::new(),
             }),
@@ -406,6 +419,7 @@ impl Machine {
         if wanted == self.standing_held {
             return;
         }
+        self.settle();
         let old = std::mem::take(&mut self.standing_held);
         // The processor count leaves the windows out (it bounds every job's node question
         // from above, and a window may be laid over jobs already running).
@@ -441,6 +455,7 @@ impl Machine {
         self.version += 1;
         // Carried reservation searches were made around the old windows.
         self.running_version += 1;
+        self.running_changes_but_starts += 1;
     }
 
     /// The standing reservations `job` may use, as a mask (bit `k` for reservation `k`).
@@ -556,12 +571,17 @@ impl Machine {
     }
 
     pub(crate) fn advance(&mut self, now: Time) {
+        if self.laid.iter().any(|h| h.start <= now) {
+            // (Its processors would be released after the count moved past its start.)
+            self.settle();
+        }
         self.profile.advance(now);
         self.refresh_standing(now);
     }
 
     /// Processors free at `now` by the plan, summed over nodes.
     pub(crate) fn free_now(&self, now: Time) -> i64 {
+        self.assert_settled();
         self.profile.free_at(now)
     }
 
@@ -676,6 +696,7 @@ impl Machine {
     /// first half of [`Self::fits`], from a job's shape alone.
     #[inline]
     pub(crate) fn fits_shape(&self, now: Time, procs: u64, wcl: Time) -> bool {
+        self.assert_settled();
         self.profile.fits_from(now, wcl, procs)
     }
 
@@ -690,6 +711,7 @@ impl Machine {
     /// and no longer than one that did not fit since the machine last changed, does not
     /// fit either, which spares backfill most node scans.
     fn fits_on_nodes(&self, now: Time, job: &QueuedJob) -> bool {
+        self.assert_settled();
         let key = (
             job.request,
             self.partition_of(job),
@@ -739,6 +761,7 @@ impl Machine {
     /// changes) if it does not fit. On a uniform pooled machine the caller must have found
     /// that it [`Machine::fits`].
     pub(crate) fn start(&mut self, now: Time, job: &QueuedJob) -> bool {
+        self.settle();
         if self.slots.is_some() {
             // The caller asked `fits` (one profile scan per start is enough).
             debug_assert!(self.profile.fits(now, job.wcl, job.procs));
@@ -760,6 +783,7 @@ impl Machine {
         self.version += 1;
         self.running_version += 1;
         let end = now + job.wcl;
+        self.carried.started(end);
         let per_task = self.need(job);
         let whole = self.holds_whole_nodes(job);
         let procs = self.taken_procs(whole, per_task, &nodes, job.procs);
@@ -844,6 +868,10 @@ impl Machine {
     /// Reserves `job` at its earliest start for this iteration, on the nodes the policy
     /// picks there (CPULOAD places reservations by MINRESOURCE).
     pub(crate) fn reserve(&mut self, now: Time, job: &QueuedJob) -> Option<(Time, HeldId)> {
+        if let Some(kept) = self.take_laid_again(now, job) {
+            return Some(kept);
+        }
+        self.settle();
         let (at, nodes) = if self.pooled {
             (
                 self.profile.earliest_start(now, job.wcl, job.procs)?,
@@ -857,10 +885,11 @@ impl Machine {
                 None => self.earliest_placement(now, job)?,
             };
             if self.carries_searches() {
-                let (rank, version) = (self.held.len(), self.running_version);
+                let rank = self.held.len();
+                let versions = (self.running_version, self.running_changes_but_starts);
                 let key = SearchKey::of(job, self.partition_of(job));
                 self.carried
-                    .record(rank, version, now, key, (at, &nodes), is_carried);
+                    .record(rank, versions, now, key, (at, nodes.clone()), is_carried);
             }
             (at, nodes)
         };
@@ -876,6 +905,7 @@ impl Machine {
         job: &QueuedJob,
         within: &[u32],
     ) -> Option<(Time, HeldId)> {
+        self.settle();
         let asked_within = self.within;
         let mut best: Option<(Time, Allocation, u32)> = None;
         for &p in within {
@@ -938,11 +968,18 @@ impl Machine {
     }
 
     /// The earliest placement of `job` as the last iteration found it, when it must be the
-    /// same now (see [`CarriedSearches`]): the running jobs are those it saw, every
-    /// reservation made before this one in this iteration is the one it made, no running
-    /// job's planned end has passed since, and the placement still lies after now (a start
-    /// now picks nodes by another rule).
+    /// same now (see [`CarriedSearches`]): the running jobs are those it saw, or those and
+    /// jobs started around its reservation since; every reservation made before this one
+    /// in this iteration is the one it made; no running job's planned end has passed
+    /// since; and the placement still lies after now (a start now picks nodes by another
+    /// rule).
     fn carried_search(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
+        self.carried_placement(now, job)
+            .map(|(at, nodes)| (at, nodes.clone()))
+    }
+
+    /// [`Self::carried_search`], borrowed.
+    fn carried_placement(&self, now: Time, job: &QueuedJob) -> Option<(Time, &Allocation)> {
         if !self.carries_searches() {
             return None;
         }
@@ -957,7 +994,110 @@ impl Machine {
             .range((since + 1, JobIdx(0))..(now + 1, JobIdx(0)))
             .next()
             .is_some();
-        (at > now && !end_passed).then(|| (at, nodes.clone()))
+        // Around jobs started since, only the search of one-processor tasks counts what
+        // their claims leave (a DEDICATED job's counts one task on a node with any claim,
+        // ended or not). A job started since ends where a node's window opens: a search
+        // counts the node at an instant its window opens even if a claim begins as the
+        // job would end there (`ends_as_a_claim_begins`), so such a start may now count.
+        let ends = &self.carried.found_started_ends;
+        let around_starts = ends.is_empty() || {
+            let w = job.wcl.max(1);
+            self.searched_by_jobs(job) && !ends.iter().any(|&e| self.claim_begins_at(e + w))
+        };
+        (at > now && !end_passed && around_starts).then_some((at, nodes))
+    }
+
+    /// Whether a reservation or a standing reservation's window begins at `t`.
+    fn claim_begins_at(&self, t: Time) -> bool {
+        let held = self.held.iter().chain(&self.laid);
+        held.filter(|h| h.live).any(|h| h.start == t)
+            || self.standing_held.iter().any(|&(_, start, _)| start == t)
+    }
+
+    /// Lets the reservations of an iteration stay laid for the next to take again
+    /// (see [`Machine::keeps_laid`]), or not.
+    pub(crate) fn leave_laid(&mut self, leaves: bool) {
+        self.leaves_laid = leaves;
+    }
+
+    /// Whether `job`, the next to be reserved in this iteration, holds the reservation the
+    /// last iteration made for it at this rank, still laid, as this iteration would make
+    /// it again; then it cannot start now either, and [`Machine::reserve`] takes that
+    /// reservation again, sparing the release and the laying of its claims. Otherwise the
+    /// reservations left laid are released here.
+    ///
+    /// The carried search ([`CarriedSearches`]) says the placement is the same. That the
+    /// job cannot start now follows from the same argument: the search found no start
+    /// from the last iteration's instant to the placement's, which lies after now, and
+    /// the tasks the nodes can host over `[now, now + limit)` are those the search counted
+    /// there, but for a node whose claim begins just as the job would end (the search
+    /// does not count it, a start does: `ends_as_a_claim_begins`). So no reservation or
+    /// standing reservation may begin then, and the job must be of the one-processor
+    /// kind whose search counts every other node as a start does.
+    pub(crate) fn keeps_laid(&mut self, now: Time, job: &QueuedJob) -> bool {
+        let keeps = self.laid_unchanged(now, job);
+        if !keeps {
+            self.settle();
+        }
+        keeps
+    }
+
+    fn laid_unchanged(&self, now: Time, job: &QueuedJob) -> bool {
+        let rank = self.held.len();
+        let Some(laid) = self.laid.get(rank) else {
+            return false;
+        };
+        let Some((at, nodes)) = self.carried_placement(now, job) else {
+            return false;
+        };
+        let something_begins_as_it_ends = self.claim_begins_at(now + job.wcl.max(1));
+        debug_assert!(laid.start != at || laid.nodes == *nodes);
+        laid.start == at
+            && laid.nodes.len() == nodes.len()
+            && laid.within == self.within
+            && self.searched_by_jobs(job)
+            && !something_begins_as_it_ends
+    }
+
+    /// Takes `job`'s reservation of the last iteration again (see
+    /// [`Machine::keeps_laid`]), if it stands.
+    fn take_laid_again(&mut self, now: Time, job: &QueuedJob) -> Option<(Time, HeldId)> {
+        if !self.laid_unchanged(now, job) {
+            return None;
+        }
+        let rank = self.held.len();
+        let key = SearchKey::of(job, self.partition_of(job));
+        let versions = (self.running_version, self.running_changes_but_starts);
+        self.carried.carry_over(rank, versions, now, key);
+        let laid = &mut self.laid[rank];
+        let nodes = std::mem::take(&mut laid.nodes);
+        if self.keeps_promises {
+            self.promising.insert(job.idx, nodes.clone());
+        }
+        let at = laid.start;
+        self.held.push(Held { nodes, ..*laid });
+        Some((at, HeldId(rank as u32)))
+    }
+
+    /// Releases the reservations left laid that this iteration did not take again.
+    pub(crate) fn settle(&mut self) {
+        if self.laid.is_empty() {
+            return;
+        }
+        let laid = std::mem::take(&mut self.laid);
+        for (id, h) in laid.iter().enumerate().skip(self.held.len()) {
+            self.unlay(id as u32, h);
+        }
+    }
+
+    /// Panics if reservations are left laid that this iteration did not take again: a
+    /// question asked then would see them.
+    #[inline]
+    fn assert_settled(&self) {
+        assert!(
+            self.laid.is_empty(),
+            "a node question asked before the reservations left laid were settled"
+        );
     }
 
     /// Whether reservations' searches are carried between iterations: for Maui's
@@ -981,6 +1121,7 @@ impl Machine {
         nodes: Allocation,
         within: u32,
     ) -> Option<HeldId> {
+        self.settle();
         let per_task = self.need(job);
         let end = start + job.wcl.max(1);
         let asked_within = std::mem::replace(&mut self.within, within);
@@ -994,6 +1135,7 @@ impl Machine {
         }
         // No search of the last iteration was made beside it: none is carried over it.
         self.running_version += 1;
+        self.running_changes_but_starts += 1;
         let held = self.lay(start, job, nodes);
         self.within = asked_within;
         Some(held)
@@ -1005,6 +1147,7 @@ impl Machine {
     }
 
     pub(crate) fn release(&mut self, id: HeldId) {
+        self.settle();
         self.carried.stop_recording();
         self.release_one(id);
     }
@@ -1015,26 +1158,43 @@ impl Machine {
             return;
         }
         h.live = false;
+        let h = Held {
+            nodes: std::mem::take(&mut h.nodes),
+            ..*h
+        };
+        self.unlay(id.0, &h);
+    }
+
+    /// Takes reservation `id`'s claims off its nodes and its processors off the count.
+    fn unlay(&mut self, id: u32, h: &Held) {
         self.version += 1;
-        let (start, end, procs) = (h.start, h.end, h.procs);
-        self.profile.release(start, end, procs);
+        self.profile.release(h.start, h.end, h.procs);
         if !self.pooled {
-            let nodes = std::mem::take(&mut self.held[id.0 as usize].nodes);
-            for &(n, _) in &nodes {
-                self.claims[n as usize].retain(|c| c.owner != Owner::Held(id.0));
+            for &(n, _) in &h.nodes {
+                self.claims[n as usize].retain(|c| c.owner != Owner::Held(id));
                 self.touch(n);
                 self.unclaim_ahead(n);
             }
         }
     }
 
-    /// Releases every reservation of the iteration; their nodes are remembered as the
-    /// promises the next iteration honours.
+    /// Ends the iteration's reservations; their nodes are remembered as the promises the
+    /// next iteration honours. They are released, or left laid when the next iteration
+    /// may take them again as they are (every one made by the search it carries).
     pub(crate) fn release_all(&mut self) {
+        self.settle();
+        let changes_but_starts = self.running_changes_but_starts;
+        self.carried
+            .end_iteration(self.running_version, changes_but_starts);
+        let carried_all = self.carried.found_version.is_some()
+            && self.carried.found.len() == self.held.len()
+            && self.held.iter().all(|h| h.live);
+        if self.leaves_laid && self.carries_searches() && carried_all {
+            self.laid = std::mem::take(&mut self.held);
+        }
         for i in 0..self.held.len() {
             self.release_one(HeldId(i as u32));
         }
-        self.carried.end_iteration();
         self.held.clear();
         std::mem::swap(&mut self.promised, &mut self.promising);
         self.promising.clear();
@@ -1042,11 +1202,13 @@ impl Machine {
 
     /// `job` ended at `ended`; its processors are free from `freed` on.
     pub(crate) fn ended(&mut self, job: JobIdx, ended: Time, freed: Time) {
+        self.settle();
         let Some(p) = self.running.remove(&job) else {
             return;
         };
         self.version += 1;
         self.running_version += 1;
+        self.running_changes_but_starts += 1;
         self.by_end.remove(&(p.end, job));
         self.profile.advance(freed);
         self.profile.release(freed, p.end, p.procs);
@@ -1075,11 +1237,13 @@ impl Machine {
 
     /// Running `job` passed its planned end at `from` and holds its nodes until `until`.
     pub(crate) fn extended(&mut self, job: JobIdx, from: Time, until: Time) {
+        self.settle();
         let Some(p) = self.running.get_mut(&job) else {
             return;
         };
         self.version += 1;
         self.running_version += 1;
+        self.running_changes_but_starts += 1;
         self.by_end.remove(&(p.end, job));
         p.end = until;
         self.by_end.insert((until, job));
@@ -1117,6 +1281,7 @@ impl Machine {
     /// a scenario begins); false, and nothing changes, if they cannot host it now. Only
     /// on a per-node machine.
     pub(crate) fn start_on(&mut self, now: Time, job: &QueuedJob, on: &[u32]) -> bool {
+        self.settle();
         if self.pooled || !self.profile.fits(now, job.wcl, job.procs) {
             return false;
         }
@@ -1146,6 +1311,7 @@ impl Machine {
     /// now (see `place_now_free_longest`), all of them; `None` under another policy or
     /// order, or with processors pooled.
     pub(crate) fn start_now_order(&self, now: Time, job: &QueuedJob) -> Option<Vec<u32>> {
+        self.assert_settled();
         let maui_last = self.maui_order && self.allocation() == AllocationPolicy::LastAvailable;
         if self.pooled || !maui_last {
             return None;
@@ -1194,6 +1360,7 @@ impl Machine {
         job: &QueuedJob,
         placement: &[(u32, u64)],
     ) -> bool {
+        self.settle();
         if self.pooled || placement.is_empty() {
             return false;
         }
@@ -1364,6 +1531,7 @@ impl Machine {
 
     /// The backfill window for jobs longer than `shorter` (MAUI-SEMANTICS §4.4).
     pub(crate) fn window_after(&self, now: Time, shorter: Time) -> Option<Window> {
+        self.assert_settled();
         if self.pooled {
             return self.profile.window_after(now, shorter);
         }
@@ -1410,7 +1578,7 @@ impl Machine {
             let longer = ranking
                 .nodes
                 .iter()
-                .take_while(|&&(free_for, _)| free_for > shorter);
+                .take_while(|&&(next_claim, _)| next_claim - now > shorter);
             for &(_, n) in longer {
                 if self.free[n as usize] > 0 || expired.contains_key(&n) {
                     let (free, until) = self.node_window(n, now);
@@ -1975,6 +2143,7 @@ impl Machine {
     /// for a start or, when `reserving`, a reservation, or `None` if too few can host it
     /// for its whole WCL; within one node set when one has room for it.
     fn place(&self, t: Time, now: Time, job: &QueuedJob, reserving: bool) -> Option<Allocation> {
+        self.assert_settled();
         if !self.pooled && self.spec.node_sets.is_some() && self.placing_in.get() == 0 {
             let per_task = self.need(job);
             let end = t + job.wcl.max(1);
@@ -2100,10 +2269,14 @@ impl Machine {
         expired_plain.sort_unstable_by(|a, b| b.cmp(a));
         self.rank_ahead(now, job.standing_access);
         let ranking = self.ranked_ahead.borrow();
+        let free_for = |next_claim: Time| match next_claim {
+            FOREVER => FOREVER,
+            t => t - now,
+        };
         let ahead = ranking
             .nodes
             .iter()
-            .copied()
+            .map(|&(next_claim, n)| (free_for(next_claim), n))
             .filter(|&(_, n)| self.free[n as usize] > 0 || is_expired(n));
         let forever = self
             .free_plain
@@ -2186,14 +2359,19 @@ impl Machine {
     /// of this instant and of these claims ahead.
     fn rank_ahead(&self, now: Time, may_use: u64) {
         let mut cache = self.ranked_ahead.borrow_mut();
-        if (cache.ahead_version, cache.at, cache.may_use) == (self.ahead_version, now, may_use) {
+        let same_claims = (cache.ahead_version, cache.may_use) == (self.ahead_version, may_use);
+        if same_claims && cache.at <= now && now < cache.horizon {
             return;
         }
         let ranking = &mut cache.nodes;
         ranking.clear();
         let ahead = self.ahead_nodes.iter();
-        ranking.extend(ahead.map(|n| (self.free_for(n as usize, now, may_use), n)));
+        ranking.extend(ahead.map(|n| {
+            let next = self.next_claim_after(n as usize, now + 1, may_use);
+            (next.unwrap_or(FOREVER), n)
+        }));
         ranking.sort_unstable_by(|a, b| b.cmp(a));
+        cache.horizon = ranking.last().map_or(FOREVER, |r| r.0);
         cache.ahead_version = self.ahead_version;
         cache.at = now;
         cache.may_use = may_use;
@@ -2297,23 +2475,30 @@ impl Machine {
         found
     }
 
-    /// [`Self::earliest_placement`]'s sweep.
-    fn search_earliest(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
-        let per_task = self.need(job);
-        let (features, part) = (job.request.features, self.partition_of(job));
-        let one_processor = per_task
+    /// Whether a reservation's search for `job` takes the nodes without a claim ahead in
+    /// bulk, from the running jobs' planned ends: one-processor tasks asking for nothing
+    /// else, on any node, shared, no node sets.
+    fn searched_by_jobs(&self, job: &QueuedJob) -> bool {
+        let one_processor = self.need(job)
             == Res {
                 procs: 1,
                 ..Res::default()
             };
-        let by_jobs = one_processor
-            && features == 0
-            && part == 0
+        one_processor
+            && job.request.features == 0
+            && self.partition_of(job) == 0
             && self.spec.node_sets.is_none()
             && !job.cred_factors.dedicated
             && !self.exhaustive
             && !self.spec.access.is_exclusive()
-            && !self.spec.one_task_per_node;
+            && !self.spec.one_task_per_node
+    }
+
+    /// [`Self::earliest_placement`]'s sweep.
+    fn search_earliest(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
+        let per_task = self.need(job);
+        let (features, part) = (job.request.features, self.partition_of(job));
+        let by_jobs = self.searched_by_jobs(job);
         let followed: Vec<u32> = if by_jobs {
             self.ahead_nodes.iter().collect()
         } else {
@@ -2471,11 +2656,15 @@ impl Machine {
 }
 
 /// The nodes with a claim ahead, by how long they stay free after `at` (the longest
-/// first, the last node first among equals), for the claims ahead of `ahead_version`.
+/// first, the last node first among equals), for the claims ahead of `ahead_version`:
+/// (the start of the node's next claim after `at`, or FOREVER; node). The ranking holds
+/// at every later instant before `horizon`, the earliest of those starts: until one of
+/// them begins, each node's time free shortens by the same amount.
 #[derive(Debug, Clone)]
 struct RankedAhead {
     ahead_version: u64,
     at: Time,
+    horizon: Time,
     /// The standing reservations the ranking's job may use.
     may_use: u64,
     nodes: Vec<(Time, u32)>,
@@ -2512,10 +2701,16 @@ impl SearchKey {
 /// reservations made before it in the iteration) and on which running jobs are past their
 /// planned end, not otherwise on the instant: whether a start at an instant is feasible is
 /// a property of the claims, and a later start takes the last nodes that can host it. So
-/// while no job starts, ends or is extended, an iteration that reserves the same jobs in
-/// the same order finds the same placements, as long as no planned end passes in between
-/// and each placement still lies after now. A machine drained for a wide job reserves that
-/// job on thousands of nodes at every submission: this spares the search, not the claims.
+/// while no job ends or is extended, an iteration that reserves the same jobs in the same
+/// order finds the same placements, as long as no planned end passes in between and each
+/// placement still lies after now. Jobs started after the reservations were laid (the
+/// iteration's later starts and its backfill) do not change them either: such a job took
+/// no node of a reservation over its interval, so no earlier start became feasible (claims
+/// only take away) and the nodes a reservation took can still host it, while the nodes
+/// after them in LASTAVAILABLE's order could not before. (One exception, in the search's
+/// counting, is checked where a placement is carried.) A machine drained for a wide job
+/// reserves that job on thousands of nodes at every submission and every backfill: this
+/// spares the search, and [`Machine::keeps_laid`] the claims.
 #[derive(Debug, Clone, Default)]
 struct CarriedSearches {
     /// The last iteration's placements in reservation order, made (or carried) at
@@ -2532,6 +2727,13 @@ struct CarriedSearches {
     /// next of `found` was searched around).
     all_carried: bool,
     stopped: bool,
+    /// The running jobs' changes other than starts when recording began: the placements
+    /// hold for the running jobs at the iteration's end if it did not move.
+    recording_changes: u64,
+    /// The planned ends of the jobs started since recording began, and since the searches
+    /// of `found` were made (see [`Machine::carried_placement`]).
+    started_ends: Vec<Time>,
+    found_started_ends: Vec<Time>,
 }
 
 impl CarriedSearches {
@@ -2553,10 +2755,10 @@ impl CarriedSearches {
     fn record(
         &mut self,
         rank: usize,
-        running_version: u64,
+        (running_version, changes_but_starts): (u64, u64),
         now: Time,
         key: SearchKey,
-        placement: (Time, &Allocation),
+        placement: (Time, Allocation),
         carried: bool,
     ) {
         if self.stopped
@@ -2569,20 +2771,53 @@ impl CarriedSearches {
         if rank == 0 {
             self.recording_at = now;
             self.all_carried = true;
+            self.started_ends.clear();
         }
         self.recording_version = Some(running_version);
+        self.recording_changes = changes_but_starts;
         self.all_carried &= carried;
-        self.recording.push((key, placement.0, placement.1.clone()));
+        self.recording.push((key, placement.0, placement.1));
     }
 
     fn stop_recording(&mut self) {
         self.stopped = true;
     }
 
-    fn end_iteration(&mut self) {
-        let version = self.recording_version.take();
+    /// Records the last iteration's placement at `rank` as this one's, carried: its
+    /// reservation was taken again as it was laid.
+    fn carry_over(&mut self, rank: usize, versions: (u64, u64), now: Time, key: SearchKey) {
+        let Some(found) = self.found.get_mut(rank) else {
+            self.stopped = true;
+            return;
+        };
+        let placement = (found.1, std::mem::take(&mut found.2));
+        self.record(rank, versions, now, key, placement, true);
+    }
+
+    /// A job started, planned to end at `end`.
+    fn started(&mut self, end: Time) {
+        if !self.recording.is_empty() && !self.stopped {
+            self.started_ends.push(end);
+        }
+    }
+
+    /// Ends the iteration, whose running jobs are at `running_version` and
+    /// `changes_but_starts`. Its placements are carried to the next if the running jobs
+    /// changed only by starts since they were made: a job started after a reservation was
+    /// laid around it, and took nothing from it (see [`Machine::carried_placement`]).
+    fn end_iteration(&mut self, running_version: u64, changes_but_starts: u64) {
+        let recorded = self.recording_version.take().is_some();
+        let carried = self.all_carried && !self.recording.is_empty();
         self.found = std::mem::take(&mut self.recording);
-        self.found_version = version.filter(|_| !self.stopped);
+        let holds = recorded && !self.stopped && self.recording_changes == changes_but_starts;
+        if carried {
+            self.found_started_ends.append(&mut self.started_ends);
+        } else {
+            self.found_started_ends = std::mem::take(&mut self.started_ends);
+        }
+        // (A long run of carried placements around many starts is searched again.)
+        let few_starts = self.found_started_ends.len() <= 1024;
+        self.found_version = (holds && few_starts).then_some(running_version);
         self.found_at = self.recording_at;
         self.stopped = false;
     }
