@@ -233,6 +233,8 @@ pub struct Machine {
     placing_found_start: std::cell::Cell<bool>,
     /// The instant that search is made at.
     search_now: std::cell::Cell<Time>,
+    /// The most tasks the last search counted at any instant before the start it found.
+    search_most: std::cell::Cell<u64>,
     /// While backfill fills one window, (now, `shorter`): with node sets, a job is offered
     /// only the window's nodes (3.3.1's BFNodeList, those free now for longer than
     /// `shorter`), and its sets are judged by what they hold there.
@@ -378,6 +380,7 @@ impl Machine {
             searching_reservation: Default::default(),
             placing_found_start: Default::default(),
             search_now: Default::default(),
+            search_most: Default::default(),
             backfill_window: Default::default(),
             window_nodes: Vec::new(),
             window_sets: Default::default(),
@@ -571,10 +574,7 @@ impl Machine {
     }
 
     pub(crate) fn advance(&mut self, now: Time) {
-        if self.laid.iter().any(|h| h.start <= now) {
-            // (Its processors would be released after the count moved past its start.)
-            self.settle();
-        }
+        self.settle_begun_by(now);
         self.profile.advance(now);
         self.refresh_standing(now);
     }
@@ -878,18 +878,26 @@ impl Machine {
                 Vec::new(),
             )
         } else {
-            let carried = self.carried_search(now, job);
+            let carried = self.carried_placement(now, job);
             let is_carried = carried.is_some();
-            let (at, nodes) = match carried {
-                Some(found) => found,
-                None => self.earliest_placement(now, job)?,
+            let (at, nodes, most) = match carried {
+                Some((at, nodes, most)) => (at, nodes.clone(), most),
+                None => {
+                    let (at, nodes) = self.earliest_placement(now, job)?;
+                    (at, nodes, self.search_most.get())
+                }
             };
             if self.carries_searches() {
                 let rank = self.held.len();
                 let versions = (self.running_version, self.running_changes_but_starts);
                 let key = SearchKey::of(job, self.partition_of(job));
-                self.carried
-                    .record(rank, versions, now, key, (at, nodes.clone()), is_carried);
+                let found = Found {
+                    key,
+                    at,
+                    nodes: nodes.clone(),
+                    most,
+                };
+                self.carried.record(rank, versions, now, found, is_carried);
             }
             (at, nodes)
         };
@@ -968,26 +976,22 @@ impl Machine {
     }
 
     /// The earliest placement of `job` as the last iteration found it, when it must be the
-    /// same now (see [`CarriedSearches`]): the running jobs are those it saw, or those and
-    /// jobs started around its reservation since; every reservation made before this one
-    /// in this iteration is the one it made; no running job's planned end has passed
-    /// since; and the placement still lies after now (a start now picks nodes by another
-    /// rule).
-    fn carried_search(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
-        self.carried_placement(now, job)
-            .map(|(at, nodes)| (at, nodes.clone()))
-    }
-
-    /// [`Self::carried_search`], borrowed.
-    fn carried_placement(&self, now: Time, job: &QueuedJob) -> Option<(Time, &Allocation)> {
+    /// same now (see [`CarriedSearches`]): the running jobs are those it saw, less jobs
+    /// ended early and with jobs started around its reservation since (as checked here);
+    /// every reservation made before this one in this iteration is the one it made; no
+    /// running job's planned end has passed since; and the placement still lies after now
+    /// (a start now picks nodes by another rule). The start, the nodes and the most tasks
+    /// a search now could count before the start.
+    fn carried_placement(&self, now: Time, job: &QueuedJob) -> Option<(Time, &Allocation, u64)> {
         if !self.carries_searches() {
             return None;
         }
-        let (at, nodes) = self.carried.find(
+        let found = self.carried.find(
             self.held.len(),
             self.running_version,
             SearchKey::of(job, self.partition_of(job)),
         )?;
+        let (at, nodes, most) = (found.at, &found.nodes, found.most);
         let since = self.carried.found_at;
         let end_passed = self
             .by_end
@@ -999,12 +1003,34 @@ impl Machine {
         // ended or not). A job started since ends where a node's window opens: a search
         // counts the node at an instant its window opens even if a claim begins as the
         // job would end there (`ends_as_a_claim_begins`), so such a start may now count.
+        let w = job.wcl.max(1);
+        // The search counts what a start took from nodes the placement does not use only
+        // where it left out a node the placement uses: one whose window a claim closes
+        // just as the job would end (below).
         let ends = &self.carried.found_started_ends;
-        let around_starts = ends.is_empty() || {
-            let w = job.wcl.max(1);
-            self.searched_by_jobs(job) && !ends.iter().any(|&e| self.claim_begins_at(e + w))
-        };
-        (at > now && !end_passed && around_starts).then_some((at, nodes))
+        let around_starts = ends.is_empty()
+            || (self.searched_by_jobs(job)
+                && !self.claim_begins_at(at + w)
+                && !ends.iter().any(|&e| self.claim_begins_at(e + w)));
+        // Jobs ended early since free their processors sooner: no earlier start can count
+        // enough tasks if the search counted fewer than the job's less what they freed
+        // before its start (one task per processor freed), and the nodes of those planned
+        // to end by then hosted the job there already. A node whose job was planned to end
+        // where a claim would begin as the job ends was counted then as its window opened
+        // (`ends_as_a_claim_begins`); now its window opens earlier.
+        let early = &self.carried.ended_early;
+        let freed: u64 = early.iter().map(|e| e.1).sum();
+        let around_early_ends = early.is_empty()
+            || (self.searched_by_jobs(job)
+                && most + freed < job.procs
+                && early
+                    .iter()
+                    .all(|&(planned, _)| planned <= at && !self.claim_begins_at(planned + w)));
+        (at > now && !end_passed && around_starts && around_early_ends).then_some((
+            at,
+            nodes,
+            most + freed,
+        ))
     }
 
     /// Whether a reservation or a standing reservation's window begins at `t`.
@@ -1027,13 +1053,12 @@ impl Machine {
     /// reservations left laid are released here.
     ///
     /// The carried search ([`CarriedSearches`]) says the placement is the same. That the
-    /// job cannot start now follows from the same argument: the search found no start
-    /// from the last iteration's instant to the placement's, which lies after now, and
-    /// the tasks the nodes can host over `[now, now + limit)` are those the search counted
-    /// there, but for a node whose claim begins just as the job would end (the search
-    /// does not count it, a start does: `ends_as_a_claim_begins`). So no reservation or
-    /// standing reservation may begin then, and the job must be of the one-processor
-    /// kind whose search counts every other node as a start does.
+    /// job cannot start now follows from the search's count: at the instant it was made,
+    /// it counted the tasks a start there would find (for a job of one processor per task
+    /// asking for nothing else; a DEDICATED job's search counts fewer) and found too few.
+    /// With the same claims a later instant finds no more: no running job's planned end
+    /// passed since, and claims ahead only begin later. Jobs started since only take
+    /// away, and jobs ended early add what the carried bound already counts.
     pub(crate) fn keeps_laid(&mut self, now: Time, job: &QueuedJob) -> bool {
         let keeps = self.laid_unchanged(now, job);
         if !keeps {
@@ -1047,16 +1072,14 @@ impl Machine {
         let Some(laid) = self.laid.get(rank) else {
             return false;
         };
-        let Some((at, nodes)) = self.carried_placement(now, job) else {
+        let Some((at, nodes, _)) = self.carried_placement(now, job) else {
             return false;
         };
-        let something_begins_as_it_ends = self.claim_begins_at(now + job.wcl.max(1));
         debug_assert!(laid.start != at || laid.nodes == *nodes);
         laid.start == at
             && laid.nodes.len() == nodes.len()
             && laid.within == self.within
             && self.searched_by_jobs(job)
-            && !something_begins_as_it_ends
     }
 
     /// Takes `job`'s reservation of the last iteration again (see
@@ -1065,10 +1088,10 @@ impl Machine {
         if !self.laid_unchanged(now, job) {
             return None;
         }
+        let most = self.carried_placement(now, job).map_or(0, |c| c.2);
         let rank = self.held.len();
-        let key = SearchKey::of(job, self.partition_of(job));
         let versions = (self.running_version, self.running_changes_but_starts);
-        self.carried.carry_over(rank, versions, now, key);
+        self.carried.carry_over(rank, versions, now, most);
         let laid = &mut self.laid[rank];
         let nodes = std::mem::take(&mut laid.nodes);
         if self.keeps_promises {
@@ -1087,6 +1110,14 @@ impl Machine {
         let laid = std::mem::take(&mut self.laid);
         for (id, h) in laid.iter().enumerate().skip(self.held.len()) {
             self.unlay(id as u32, h);
+        }
+    }
+
+    /// Settles when a reservation left laid begins by `t`: its processors would be
+    /// released after the processor count moved past its start.
+    fn settle_begun_by(&mut self, t: Time) {
+        if self.laid.iter().any(|h| h.start <= t) {
+            self.settle();
         }
     }
 
@@ -1202,11 +1233,13 @@ impl Machine {
 
     /// `job` ended at `ended`; its processors are free from `freed` on.
     pub(crate) fn ended(&mut self, job: JobIdx, ended: Time, freed: Time) {
-        self.settle();
+        self.settle_begun_by(freed);
         let Some(p) = self.running.remove(&job) else {
             return;
         };
         self.version += 1;
+        self.carried
+            .ended(self.running_version, freed, (p.end, p.procs));
         self.running_version += 1;
         self.running_changes_but_starts += 1;
         self.by_end.remove(&(p.end, job));
@@ -2535,6 +2568,7 @@ impl Machine {
         let mut total: u64 = h.iter().sum();
         let mut next = 0;
         let mut t = now;
+        let mut most = 0;
         loop {
             let plain_tasks = plain.as_ref().map_or(0, PlainNodes::tasks);
             if plain_tasks + total >= tasks && self.profile.fits(t, job.wcl, job.procs) {
@@ -2542,9 +2576,11 @@ impl Machine {
                 let placed = self.place(t, now, job, true);
                 self.placing_found_start.set(false);
                 if let Some(nodes) = placed {
+                    self.search_most.set(most);
                     return Some((t, nodes));
                 }
             }
+            most = most.max(plain_tasks + total);
             let job_end = plain.as_ref().and_then(PlainNodes::next_change);
             let node_event = events.get(next).map(|&(at, _)| at);
             t = match (job_end, node_event) {
@@ -2707,20 +2743,23 @@ impl SearchKey {
 /// iteration's later starts and its backfill) do not change them either: such a job took
 /// no node of a reservation over its interval, so no earlier start became feasible (claims
 /// only take away) and the nodes a reservation took can still host it, while the nodes
-/// after them in LASTAVAILABLE's order could not before. (One exception, in the search's
-/// counting, is checked where a placement is carried.) A machine drained for a wide job
-/// reserves that job on thousands of nodes at every submission and every backfill: this
-/// spares the search, and [`Machine::keeps_laid`] the claims.
+/// after them in LASTAVAILABLE's order could not before. A job ended early frees processors
+/// sooner, which cannot make an earlier start feasible while the search's count before the
+/// start stays below the job's tasks with them added, nor change the nodes taken where each
+/// was planned to end by the start. (3.3.1's search counting exceptions are checked where a
+/// placement is carried, [`Machine::carried_placement`].) A machine drained for a wide job
+/// reserves that job on thousands of nodes at every submission, start and end: this spares
+/// the search, and [`Machine::keeps_laid`] the claims.
 #[derive(Debug, Clone, Default)]
 struct CarriedSearches {
     /// The last iteration's placements in reservation order, made (or carried) at
     /// `found_at` under version `found_version` of the running jobs.
-    found: Vec<(SearchKey, Time, Allocation)>,
+    found: Vec<Found>,
     found_version: Option<u64>,
     found_at: Time,
     /// This iteration's so far, while they are made in order under one version of the
     /// running jobs and none is released.
-    recording: Vec<(SearchKey, Time, Allocation)>,
+    recording: Vec<Found>,
     recording_version: Option<u64>,
     recording_at: Time,
     /// Every placement recorded so far came from `found` (so the claims are the ones the
@@ -2734,31 +2773,36 @@ struct CarriedSearches {
     /// of `found` were made (see [`Machine::carried_placement`]).
     started_ends: Vec<Time>,
     found_started_ends: Vec<Time>,
+    /// The jobs ended before their planned end since the searches of `found` were made:
+    /// (planned end, processors).
+    ended_early: Vec<(Time, u64)>,
+}
+
+/// A reservation's placement as its search found it.
+#[derive(Debug, Clone)]
+struct Found {
+    key: SearchKey,
+    at: Time,
+    nodes: Allocation,
+    /// The most tasks the search counted at any instant before `at`.
+    most: u64,
 }
 
 impl CarriedSearches {
-    fn find(
-        &self,
-        rank: usize,
-        running_version: u64,
-        key: SearchKey,
-    ) -> Option<(Time, &Allocation)> {
+    fn find(&self, rank: usize, running_version: u64, key: SearchKey) -> Option<&Found> {
         let in_step = !self.stopped
             && self.recording.len() == rank
             && (rank == 0 || self.all_carried)
             && self.found_version == Some(running_version);
-        let (k, at, nodes) = self.found.get(rank).filter(|_| in_step)?;
-        (*k == key).then_some((*at, nodes))
+        self.found.get(rank).filter(|f| in_step && f.key == key)
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn record(
         &mut self,
         rank: usize,
         (running_version, changes_but_starts): (u64, u64),
         now: Time,
-        key: SearchKey,
-        placement: (Time, Allocation),
+        found: Found,
         carried: bool,
     ) {
         if self.stopped
@@ -2776,7 +2820,7 @@ impl CarriedSearches {
         self.recording_version = Some(running_version);
         self.recording_changes = changes_but_starts;
         self.all_carried &= carried;
-        self.recording.push((key, placement.0, placement.1));
+        self.recording.push(found);
     }
 
     fn stop_recording(&mut self) {
@@ -2785,13 +2829,29 @@ impl CarriedSearches {
 
     /// Records the last iteration's placement at `rank` as this one's, carried: its
     /// reservation was taken again as it was laid.
-    fn carry_over(&mut self, rank: usize, versions: (u64, u64), now: Time, key: SearchKey) {
+    fn carry_over(&mut self, rank: usize, versions: (u64, u64), now: Time, most: u64) {
         let Some(found) = self.found.get_mut(rank) else {
             self.stopped = true;
             return;
         };
-        let placement = (found.1, std::mem::take(&mut found.2));
-        self.record(rank, versions, now, key, placement, true);
+        let found = Found {
+            nodes: std::mem::take(&mut found.nodes),
+            most,
+            ..*found
+        };
+        self.record(rank, versions, now, found, true);
+    }
+
+    /// A running job ended at `freed`, planned to end at `planned` on `procs` processors,
+    /// the running jobs at `running_version` before. Between iterations, an early end
+    /// leaves the placements found to be checked against it where they are carried;
+    /// anything else makes them stale.
+    fn ended(&mut self, running_version: u64, freed: Time, (planned, procs): (Time, u64)) {
+        let found_holds = self.found_version == Some(running_version);
+        if found_holds && freed < planned && self.recording.is_empty() {
+            self.ended_early.push((planned, procs));
+            self.found_version = Some(running_version + 1);
+        }
     }
 
     /// A job started, planned to end at `end`.
@@ -2807,17 +2867,14 @@ impl CarriedSearches {
     /// laid around it, and took nothing from it (see [`Machine::carried_placement`]).
     fn end_iteration(&mut self, running_version: u64, changes_but_starts: u64) {
         let recorded = self.recording_version.take().is_some();
-        let carried = self.all_carried && !self.recording.is_empty();
         self.found = std::mem::take(&mut self.recording);
         let holds = recorded && !self.stopped && self.recording_changes == changes_but_starts;
-        if carried {
-            self.found_started_ends.append(&mut self.started_ends);
-        } else {
-            self.found_started_ends = std::mem::take(&mut self.started_ends);
-        }
-        // (A long run of carried placements around many starts is searched again.)
-        let few_starts = self.found_started_ends.len() <= 1024;
-        self.found_version = (holds && few_starts).then_some(running_version);
+        // A carried placement was checked against the starts and early ends before its
+        // iteration, and its count bound raised by what they freed: only those since
+        // count from now on.
+        self.found_started_ends = std::mem::take(&mut self.started_ends);
+        self.ended_early.clear();
+        self.found_version = holds.then_some(running_version);
         self.found_at = self.recording_at;
         self.stopped = false;
     }
