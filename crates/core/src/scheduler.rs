@@ -1985,6 +1985,7 @@ impl Scheduler {
     /// its processors are not free now.
     pub fn start_outside_policy(&mut self, now: Time, job: &QueuedJob) -> bool {
         self.advance_to(now);
+        self.machine.settle();
         let job = &self.with_standing_access(job);
         if !self.machine.fits(now, job) {
             return false;

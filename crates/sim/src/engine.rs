@@ -1451,7 +1451,6 @@ impl<'a, S: Sink> Sim<'a, S> {
         }
     }
 
-    /// Whether the job just queued could start at `now` on the nodes as they are.
     /// Whether the job just queued has a PREEMPTOR QOS.
     fn newest_is_preemptor(&self) -> bool {
         let i = self.next_submit - 1;
@@ -1460,7 +1459,8 @@ impl<'a, S: Sink> Sim<'a, S> {
             .is_some_and(|q| q.idx.0 as usize == i && q.cred_factors.preemptor)
     }
 
-    /// (A PREEMPTOR job may make room for itself: the iteration decides.)
+    /// Whether the job just queued could start at `now` on the nodes as they are. (A
+    /// PREEMPTOR job may make room for itself: the iteration decides.)
     fn newest_fits(&mut self, now: Time) -> bool {
         let i = self.next_submit - 1;
         match self.queue.last() {

@@ -88,6 +88,46 @@ fn a_wrong_expectation_fails_and_says_what_happened() {
     assert_eq!(scenario::run(&s).unwrap().failures(), 0);
 }
 
+/// A job running from before the simulation's start is started where it ran, beside a
+/// reservation an earlier iteration left laid (B's, from -100 on A's end at 800): the
+/// reservation is released first, and C starts on the free processor.
+#[test]
+fn a_job_running_from_before_starts_beside_a_reservation_left_laid() {
+    let text = r#"
+title = "a job running from before"
+procs = 4
+
+[[job]]
+name = "A"
+procs = 3
+limit = 1000
+started = -200
+
+[[job]]
+name = "B"
+procs = 4
+limit = 100
+submit = -100
+
+[[job]]
+name = "C"
+procs = 1
+limit = 100
+started = -50
+
+[[expect]]
+job = "B"
+start = 800
+
+[[expect]]
+job = "C"
+start = -50
+"#;
+    let s = parse(text).unwrap();
+    let result = scenario::run(&s).unwrap();
+    assert_eq!(result.failures(), 0, "{}", scenario::to_text(&result));
+}
+
 #[test]
 fn bad_scenarios_are_errors_naming_file_and_line() {
     let cases = [

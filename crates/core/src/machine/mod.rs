@@ -1060,35 +1060,30 @@ impl Machine {
     /// passed since, and claims ahead only begin later. Jobs started since only take
     /// away, and jobs ended early add what the carried bound already counts.
     pub(crate) fn keeps_laid(&mut self, now: Time, job: &QueuedJob) -> bool {
-        let keeps = self.laid_unchanged(now, job);
+        let keeps = self.laid_unchanged(now, job).is_some();
         if !keeps {
             self.settle();
         }
         keeps
     }
 
-    fn laid_unchanged(&self, now: Time, job: &QueuedJob) -> bool {
-        let rank = self.held.len();
-        let Some(laid) = self.laid.get(rank) else {
-            return false;
-        };
-        let Some((at, nodes, _)) = self.carried_placement(now, job) else {
-            return false;
-        };
+    /// The carried search's bound (see [`Self::carried_placement`]) when `job`'s
+    /// reservation left laid at this rank stands as it is.
+    fn laid_unchanged(&self, now: Time, job: &QueuedJob) -> Option<u64> {
+        let laid = self.laid.get(self.held.len())?;
+        let (at, nodes, most) = self.carried_placement(now, job)?;
         debug_assert!(laid.start != at || laid.nodes == *nodes);
-        laid.start == at
+        let same = laid.start == at
             && laid.nodes.len() == nodes.len()
             && laid.within == self.within
-            && self.searched_by_jobs(job)
+            && self.searched_by_jobs(job);
+        same.then_some(most)
     }
 
     /// Takes `job`'s reservation of the last iteration again (see
     /// [`Machine::keeps_laid`]), if it stands.
     fn take_laid_again(&mut self, now: Time, job: &QueuedJob) -> Option<(Time, HeldId)> {
-        if !self.laid_unchanged(now, job) {
-            return None;
-        }
-        let most = self.carried_placement(now, job).map_or(0, |c| c.2);
+        let most = self.laid_unchanged(now, job)?;
         let rank = self.held.len();
         let versions = (self.running_version, self.running_changes_but_starts);
         self.carried.carry_over(rank, versions, now, most);
