@@ -977,7 +977,8 @@ proptest! {
     /// LASTAVAILABLE), on a grid of few instants where planned ends, reservation starts
     /// and limits coincide often: every job asks one processor per task of one-processor
     /// or two-processor nodes, ends at its limit or before, may use a standing reservation
-    /// or not, and may preempt (PREEMPTOR QOS) or be preempted (PREEMPTEE). The schedule
+    /// or not, may preempt (PREEMPTOR QOS) or be preempted (PREEMPTEE), and may be held to
+    /// its user's job limits; backfill may try few jobs per window. The schedule
     /// and every iteration's reservations are those of searching every reservation anew
     /// on every node.
     #[test]
@@ -987,6 +988,8 @@ proptest! {
         standing in prop::option::of((0i64..20, 1i64..20, 0u8..3)),
         depth in 1u32..4,
         preemption in prop::option::of(any::<bool>()),
+        limits in prop::option::of(1u32..3),
+        backfill_depth in prop::option::of(1u32..3),
         per_event in any::<bool>(),
     ) {
         let mut spec = MachineSpec::homogeneous(0, 1);
@@ -1022,7 +1025,14 @@ proptest! {
                 if suspend { "SUSPEND" } else { "REQUEUE" }
             ),
         };
-        let config = format!("{config}BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH {depth}\n");
+        let mut config = format!("{config}BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH {depth}\n");
+        // A job over its user's soft limit is reserved from now on (3.3.1).
+        if let Some(jobs) = limits {
+            config += &format!("USERCFG[DEFAULT] MAXJOB={jobs},{}\n", jobs + 2);
+        }
+        if let Some(d) = backfill_depth {
+            config += &format!("BACKFILLDEPTH {d}\n");
+        }
         let mut policy = common::resolve(&config, &mut jobs, &mut names);
         policy.semantics = Semantics::Maui;
         shortcuts_match_the_long_way(&jobs, Arc::new(spec), policy, per_event, false)?;

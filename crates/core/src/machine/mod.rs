@@ -1607,8 +1607,16 @@ impl Machine {
                 .nodes
                 .iter()
                 .take_while(|&&(next_claim, _)| next_claim - now > shorter);
-            for &(_, n) in longer {
-                if self.free[n as usize] > 0 || expired.contains_key(&n) {
+            // A free node's window ends at its next claim, which ranked it, unless a claim
+            // holds it now: a reservation from now on or a standing window. (Here, under
+            // Maui's order, every node has one processor: `ranks_windows`.)
+            let nothing_held_now =
+                self.standing_held.is_empty() && self.held.iter().all(|h| h.start > now);
+            for &(next_claim, n) in longer {
+                let free = self.free[n as usize];
+                if nothing_held_now && free > 0 {
+                    visit(free, next_claim);
+                } else if free > 0 || expired.contains_key(&n) {
                     let (free, until) = self.node_window(n, now);
                     visit(free, until);
                 }
