@@ -1000,13 +1000,12 @@ impl Machine {
             .is_some();
         // Around jobs started since, only the search of one-processor tasks counts what
         // their claims leave (a DEDICATED job's counts one task on a node with any claim,
-        // ended or not). A job started since ends where a node's window opens: a search
-        // counts the node at an instant its window opens even if a claim begins as the
-        // job would end there (`ends_as_a_claim_begins`), so such a start may now count.
+        // ended or not), with two exceptions of 3.3.1's count (`ends_as_a_claim_begins`):
+        // a node whose window a claim closes just as the job would end is left out of the
+        // count at the placement's start but used by the placement, so a start elsewhere
+        // may leave too few counted there; and a started job's end opens a node's window,
+        // where the search counts such a node.
         let w = job.wcl.max(1);
-        // The search counts what a start took from nodes the placement does not use only
-        // where it left out a node the placement uses: one whose window a claim closes
-        // just as the job would end (below).
         let ends = &self.carried.found_started_ends;
         let around_starts = ends.is_empty()
             || (self.searched_by_jobs(job)
@@ -2772,12 +2771,13 @@ struct CarriedSearches {
     /// The running jobs' changes other than starts when recording began: the placements
     /// hold for the running jobs at the iteration's end if it did not move.
     recording_changes: u64,
-    /// The planned ends of the jobs started since recording began, and since the searches
-    /// of `found` were made (see [`Machine::carried_placement`]).
+    /// The planned ends of the jobs started since recording began, and of those started
+    /// after `found` was recorded, which its placements are checked against where they are
+    /// carried (see [`Machine::carried_placement`]).
     started_ends: Vec<Time>,
     found_started_ends: Vec<Time>,
-    /// The jobs ended before their planned end since the searches of `found` were made:
-    /// (planned end, processors).
+    /// The jobs ended before their planned end since the last iteration ended: (planned
+    /// end, processors).
     ended_early: Vec<(Time, u64)>,
 }
 
@@ -2787,7 +2787,9 @@ struct Found {
     key: SearchKey,
     at: Time,
     nodes: Allocation,
-    /// The most tasks the search counted at any instant before `at`.
+    /// The most tasks the search counted at any instant before `at`, raised by what the
+    /// jobs ended early since freed each time the placement was carried: what a search
+    /// now could count there at most.
     most: u64,
 }
 
