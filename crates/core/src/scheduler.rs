@@ -1553,13 +1553,18 @@ impl Scheduler {
         reached.then_some(g)
     }
 
-    /// The first reservation group whose QOS list holds the job's QOS.
+    /// The reservation group a job's reservation counts against: the first whose QOS list
+    /// holds its QOS. Maui 3.3.1 passes over a group of depth 0 (MJob.c
+    /// `MJobPReserve`'s group search), so that such a group sends its QOS on to the next
+    /// that holds it; the guide's reading (research EASY) leaves them without a
+    /// reservation (as RESERVATIONDEPTH 0 does every job).
     fn group_of(&self, job: &QueuedJob) -> Option<usize> {
         let qos = job.creds.ids[CredKind::Qos.index()];
+        let passes_over_empty = self.policy.semantics.is_maui();
         self.policy
             .reservation_groups
             .iter()
-            .position(|g| g.holds(qos))
+            .position(|g| g.holds(qos) && !(passes_over_empty && g.depth == 0))
     }
 
     /// Reserves `job` at its earliest start for this iteration; `None` if it can never

@@ -1132,25 +1132,33 @@ fn reservation_qos_list(
     Ok(())
 }
 
-/// The reservation groups, in index order: each index given a depth or a QOS list is a
-/// group (depth 1 and ALL unless set), as in Maui.
+/// The reservation groups, one per index from 0 to the highest given, as Maui 3.3.1 keeps
+/// them (MPar.c `MParSetDefaults`): group 0 reserves 1 job of any QOS unless set, a later
+/// group none of any QOS unless set. Which group a job's reservation counts against is the
+/// scheduler's reading (`Scheduler::group_of`).
 fn reservation_groups(c: &mut SimConfig, warnings: &mut Vec<String>) {
-    if c.reservation_indexes.is_empty() {
+    let Some(&highest) = c.reservation_indexes.keys().next_back() else {
         return;
-    }
+    };
     let known = c.credentials.objects(CredKind::Qos);
     let mut groups = Vec::new();
     let mut lists = Vec::new();
-    for (index, (depth, list)) in &c.reservation_indexes {
-        if let Some(names) = list {
+    for index in 0..=highest {
+        let (depth, list) = c
+            .reservation_indexes
+            .get(&index)
+            .cloned()
+            .unwrap_or_default();
+        if let Some(names) = &list {
             for name in names.iter().filter(|n| !known.contains_key(*n)) {
                 warnings.push(format!(
                     "warning: RESERVATIONQOSLIST[{index}]: no QOSCFG[{name}] is configured, so no job has QOS {name}"
                 ));
             }
         }
-        groups.push(ReservationGroup::all(depth.unwrap_or(1)));
-        lists.push(list.clone());
+        let default_depth = u32::from(index == 0);
+        groups.push(ReservationGroup::all(depth.unwrap_or(default_depth)));
+        lists.push(list);
     }
     c.policy.reservation_groups = groups;
     c.reservation_qos = lists;
@@ -1856,9 +1864,9 @@ mod tests {
             let groups = c.config.policy.reservation_groups.iter();
             groups.map(|g| g.depth).collect()
         };
-        // Group 1 set twice, the last time to 4; no line sets group 0.
+        // Group 1 set twice, the last time to 4; no line sets group 0, which keeps 1.
         let c = load("RESERVATIONDEPTH[1] 2\nRESERVATIONDEPTH 4\n").unwrap();
-        assert_eq!(depths(&c), [4]);
+        assert_eq!(depths(&c), [1, 4]);
         let indexes: Vec<usize> = c.config.reservation_indexes.keys().copied().collect();
         assert_eq!(indexes, [1]);
         assert_eq!(
@@ -1877,6 +1885,39 @@ mod tests {
         let c = load("RESERVATIONDEPTH 4\nRESERVATIONDEPTH[1] 2\n").unwrap();
         assert_eq!(depths(&c), [4, 2]);
         assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    }
+
+    /// Maui 3.3.1's group table (MPar.c `MParSetDefaults`): one group per index up to the
+    /// highest given; group 0 reserves 1 job of any QOS unless set, a later one none.
+    #[test]
+    fn reservation_groups_as_3_3_1_keeps_them() {
+        let groups = |text: &str| -> (Vec<u32>, Vec<Option<Vec<String>>>) {
+            let c = load(text).unwrap().config;
+            let depths = c
+                .policy
+                .reservation_groups
+                .iter()
+                .map(|g| g.depth)
+                .collect();
+            (depths, c.reservation_qos)
+        };
+        let high = Some(vec!["high".to_string()]);
+        let qos = "QOSCFG[high] PRIORITY=1\n";
+        assert_eq!(
+            groups(&format!("{qos}RESERVATIONQOSLIST[1] high\n")),
+            (vec![1, 0], vec![None, high.clone()])
+        );
+        assert_eq!(
+            groups("RESERVATIONDEPTH[2] 3\n"),
+            (vec![1, 0, 3], vec![None, None, None])
+        );
+        assert_eq!(
+            groups(&format!(
+                "{qos}RESERVATIONDEPTH[0] 0\nRESERVATIONQOSLIST[0] high\n"
+            )),
+            (vec![0], vec![high])
+        );
+        assert_eq!(groups("RESERVATIONDEPTH 4\n"), (vec![4], vec![None]));
     }
 
     /// Every parameter of Maui 3.3.1's table (MConst.c `MCfg`, names as listed there)
@@ -2098,8 +2139,8 @@ mod tests {
         );
         assert_eq!(
             p.reservation_groups,
-            vec![ReservationGroup::all(2), ReservationGroup::all(1)],
-            "group 1 takes the default depth"
+            vec![ReservationGroup::all(2), ReservationGroup::all(0)],
+            "group 1 takes 3.3.1's default depth for a group after the first, 0"
         );
         assert_eq!(
             c.config.reservation_qos,
