@@ -8,7 +8,8 @@
 #
 # Usage: scripts/maui-cases.sh MAUI_BUILD_DIR [config...]   (configs: standing, preempt, oldlimits,
 #        idlesoft, exactnode, partition, partplist, partpdef,
-#        partfirst, nodeset, nodesetfirst, nodesetany, reservealways, dedicated, preemptspv;
+#        partfirst, nodeset, nodesetfirst, nodesetany, reservealways, dedicated, preemptspv,
+#        resgroups;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)

@@ -1106,7 +1106,7 @@ fn reservation_depth(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Resul
 fn reservation_qos_list(
     c: &mut SimConfig,
     e: &Entry,
-    _: &mut Vec<String>,
+    warnings: &mut Vec<String>,
 ) -> Result<(), ConfigError> {
     let index = group_index(e)?;
     let names: Vec<String> = e
@@ -1123,7 +1123,16 @@ fn reservation_qos_list(
             format!("{} needs QOS names or ALL", e.name),
         ));
     }
-    let list = if names.iter().any(|n| n.eq_ignore_ascii_case("ALL")) {
+    // 3.3.1's keyword is `[ALL]` (msched-common.h `ALL`): it reads `ALL` as the name of a QOS
+    // no job has, so that the group holds no job (seen in its runs).
+    if names.iter().any(|n| n.eq_ignore_ascii_case("ALL")) {
+        warnings.push(format!(
+            "{}: warning: {}[{index}] ALL: Maui 3.3.1 reads ALL as the name of a QOS, which no job has, so on a real Maui this group reserves for no job; its keyword for every QOS is [ALL] (mauisim reads both as every QOS)",
+            e.location, e.name
+        ));
+    }
+    let every = |n: &String| n.eq_ignore_ascii_case("ALL") || n.eq_ignore_ascii_case("[ALL]");
+    let list = if names.iter().any(every) {
         None
     } else {
         Some(names)
@@ -2124,7 +2133,7 @@ mod tests {
              BACKFILLMAXSCHEDULES 500\nBFCHUNKSIZE 32\nBFCHUNKDURATION 00:05:00\n\
              RESERVATIONPOLICY highest\nRESERVATIONTHRESHOLDTYPE QUEUETIME\n\
              RESERVATIONTHRESHOLDVALUE 3600\nQOSCFG[high] PRIORITY=10\n\
-             RESERVATIONDEPTH[0] 2\nRESERVATIONQOSLIST[0] high\nRESERVATIONQOSLIST[1] ALL\n",
+             RESERVATIONDEPTH[0] 2\nRESERVATIONQOSLIST[0] high\nRESERVATIONQOSLIST[1] [ALL]\n",
         )
         .unwrap();
         let p = &c.config.policy;
@@ -2147,6 +2156,14 @@ mod tests {
             vec![Some(vec!["high".to_string()]), None]
         );
         assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+        // 3.3.1 reads ALL as a QOS's name; mauisim as [ALL], and says so.
+        let c = load("RESERVATIONQOSLIST[1] ALL\n").unwrap();
+        assert_eq!(c.config.reservation_qos, vec![None, None]);
+        assert!(
+            c.warnings[0].starts_with("maui.cfg:1:1: warning: RESERVATIONQOSLIST[1] ALL: Maui 3.3.1 reads ALL as the name of a QOS"),
+            "{:?}",
+            c.warnings
+        );
         let c = load("RESERVATIONQOSLIST low,high\nRESERVATIONTHRESHOLDVALUE 2\n").unwrap();
         assert_eq!(
             c.warnings,
