@@ -206,8 +206,8 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
     }
     warnings.extend(no_effect.summary());
     old_limits::settle(&mut config);
-    partition_params::settle(&config, &mut warnings)?;
     partitions::settle(&mut config, &mut warnings);
+    partition_params::settle(&config, &mut warnings)?;
     node_sets::settle(&config, &mut warnings)?;
     config.credentials.check()?;
     node_cfg::check_proc_usage_limit(&config.nodes)?;

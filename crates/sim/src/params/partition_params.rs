@@ -124,12 +124,24 @@ fn unnamed_slot(at: &Location, name: &str, index: &str, n: u32) -> String {
     )
 }
 
-/// Judges the per-partition values once the file is read: a value the partition would
-/// have anyway changes nothing (a note); another one changes how 3.3.1 schedules that
-/// partition, which mauisim does not simulate yet (refused).
+/// Judges the per-partition values once the file is read and the partitions made: a line
+/// naming a partition 3.3.1 could not make is dropped, as 3.3.1 drops it (MConfig.c
+/// `MCfgProcessLine` returns when `MParAdd` fails); a value the partition would have anyway
+/// changes nothing (a note); another one changes how 3.3.1 schedules that partition, which
+/// mauisim does not simulate yet (refused).
 pub(super) fn settle(c: &SimConfig, w: &mut Vec<String>) -> Result<(), ConfigError> {
     let mut errors = Vec::new();
     for (param, partition, entry) in &c.partition_values {
+        let made = |table: &Vec<String>| table.iter().any(|p| p == partition);
+        if target_of(partition) != Target::DefaultPartition
+            && c.nodes.partition_table.as_ref().is_some_and(|t| !made(t))
+        {
+            w.push(format!(
+                "{}: warning: {param}[{partition}]: Maui 3.3.1 holds two partitions besides DEFAULT and does not make `{partition}`, so it drops this line; so does mauisim",
+                entry.location
+            ));
+            continue;
+        }
         let mut scratch = SimConfig::default();
         let mut ignored = Vec::new();
         super::apply_param(&mut scratch, entry, &mut ignored)?;
@@ -212,6 +224,24 @@ mod tests {
         // `[ALL]` is the global copy.
         let queue_time = mauisim_core::Sub::QueueTime as usize;
         assert_eq!(c.policy.priority.weight[queue_time], 7.0);
+    }
+
+    /// A line naming a partition 3.3.1 cannot make (a third of the site's) is dropped, not
+    /// judged: NONE there would be refused if the partition existed.
+    #[test]
+    fn a_line_of_a_partition_never_made_is_dropped() {
+        let text =
+            "BACKFILLPOLICY[a] FIRSTFIT\nBACKFILLPOLICY[b] FIRSTFIT\nBACKFILLPOLICY[c] NONE\n";
+        let loaded = from_str(text, "maui.cfg").unwrap();
+        let w = loaded.warnings.join("\n");
+        assert!(
+            w.contains("maui.cfg:3:1: warning: BACKFILLPOLICY[c]: Maui 3.3.1 holds two partitions besides DEFAULT and does not make `c`, so it drops this line"),
+            "{w}"
+        );
+        let e = from_str("BACKFILLPOLICY[a] NONE\n", "maui.cfg")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("maui.cfg:1:1: BACKFILLPOLICY[a] NONE"), "{e}");
     }
 
     #[test]
