@@ -248,10 +248,7 @@ impl Scheduler {
         machine.set_node_order(maui, !(maui && current_highest));
         // 3.3.1's priority pass reserves the same jobs again and again while nothing
         // changes: their reservations stay laid for it to take again (`keeps_laid`).
-        machine.leave_laid(
-            maui && policy.backfill != BackfillPolicy::None
-                && policy.reservation_policy != ReservationPolicy::Highest,
-        );
+        machine.leave_laid(follows_maui_passes(&policy));
         let mut parking = Parking::default();
         // Maui 3.3.1's selection recounts the usage job by job in priority order, and a
         // job of negative priority is rejected before any limit: no block stands alone.
@@ -913,7 +910,9 @@ impl Scheduler {
         }
     }
 
-    /// Takes back the reservation kept for the job at `rank` (HIGHEST), so that it can be
+    /// Counts one job-iteration blocked by `blocked`'s kind of limit.
+/// Keeps the earlier of `slot` and `t`.
+/// Takes back the reservation kept for the job at `rank` (HIGHEST), so that it can be
     /// started or placed again; true if it had one.
     fn take_back_kept(&mut self, rank: usize, job: JobIdx, out: &mut Decisions) -> bool {
         let Some(k) = self.kept.iter().position(|&(r, _)| r == rank) else {
@@ -1009,9 +1008,7 @@ impl Scheduler {
     /// priority (NONE, where both readings agree) and RESERVATIONPOLICY HIGHEST (whose
     /// kept reservations only the guide's pass carries).
     fn maui_passes(&self) -> bool {
-        self.policy.semantics.is_maui()
-            && self.policy.backfill != BackfillPolicy::None
-            && self.policy.reservation_policy != ReservationPolicy::Highest
+        follows_maui_passes(&self.policy)
     }
 
     /// 3.3.1's `MQueueScheduleRJobs`, before the priority passes: every waiting job of a
@@ -2160,8 +2157,13 @@ fn may_bound_priorities(p: &PolicyConfig, has_limits: bool, fairshare: &Fairshar
         && fs_static
 }
 
-/// Counts one job-iteration blocked by `blocked`'s kind of limit.
-/// Keeps the earlier of `slot` and `t`.
+/// [`Scheduler::maui_passes`] of `policy`.
+fn follows_maui_passes(policy: &PolicyConfig) -> bool {
+    policy.semantics.is_maui()
+        && policy.backfill != BackfillPolicy::None
+        && policy.reservation_policy != ReservationPolicy::Highest
+}
+
 /// Takes back the reservation of this iteration that the job at `rank` holds, if any.
 fn take_back_held(
     held: &mut Vec<(usize, HeldId)>,
