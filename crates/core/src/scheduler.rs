@@ -910,9 +910,7 @@ impl Scheduler {
         }
     }
 
-    /// Counts one job-iteration blocked by `blocked`'s kind of limit.
-/// Keeps the earlier of `slot` and `t`.
-/// Takes back the reservation kept for the job at `rank` (HIGHEST), so that it can be
+    /// Takes back the reservation kept for the job at `rank` (HIGHEST), so that it can be
     /// started or placed again; true if it had one.
     fn take_back_kept(&mut self, rank: usize, job: JobIdx, out: &mut Decisions) -> bool {
         let Some(k) = self.kept.iter().position(|&(r, _)| r == rank) else {
@@ -2198,12 +2196,14 @@ fn count_running(
     t.count_again(creds, run.idx);
 }
 
+/// Keeps the earlier of `slot` and `t`.
 fn earliest(slot: &mut Option<Time>, t: Option<Time>) {
     if let Some(t) = t {
         *slot = Some(slot.map_or(t, |s| s.min(t)));
     }
 }
 
+/// Counts one job-iteration blocked by `blocked`'s kind of limit.
 fn count_block(blocks: &mut Vec<(LimitKind, u64)>, blocked: &Blocked) {
     let kind = blocked.kind();
     match blocks.iter_mut().find(|(k, _)| *k == kind) {
