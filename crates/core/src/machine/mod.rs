@@ -188,6 +188,8 @@ pub struct Machine {
     /// Every node question answered by visiting every node (the shortcuts' reference, for
     /// differential tests).
     exhaustive: bool,
+    /// Whether some node belongs to a partition (else a job's partition restricts nothing).
+    divided: bool,
     /// Changes to claims so far: what `misfits` is valid for.
     version: u64,
     /// Changes to claims ahead so far: what `ranked_ahead` is valid for.
@@ -344,6 +346,7 @@ impl Machine {
             maui_order: false,
             keeps_promises: true,
             exhaustive: false,
+            divided: spec.nodes.iter().any(|n| n.partition != 0),
             version: 0,
             ahead_version: 0,
             running_version: 0,
@@ -977,7 +980,7 @@ impl Machine {
 
     /// The earliest placement of `job` as the last iteration found it, when it must be the
     /// same now (see [`CarriedSearches`]): the running jobs are those it saw, less jobs
-    /// ended early and with jobs started around its reservation since (as checked here);
+    /// ended by their planned end and with jobs started around its reservation since (as checked here);
     /// every reservation made before this one in this iteration is the one it made; no
     /// running job's planned end has passed since; and the placement still lies after now
     /// (a start now picks nodes by another rule). The start, the nodes and the most tasks
@@ -1011,21 +1014,24 @@ impl Machine {
             || (self.searched_by_jobs(job)
                 && !self.claim_begins_at(at + w)
                 && !ends.iter().any(|&e| self.claim_begins_at(e + w)));
-        // Jobs ended early since free their processors sooner: no earlier start can count
-        // enough tasks if the search counted fewer than the job's less what they freed
-        // before its start (one task per processor freed), and the nodes of those planned
-        // to end by then hosted the job there already. A node whose job was planned to end
-        // where a claim would begin as the job ends was counted then as its window opened
-        // (`ends_as_a_claim_begins`); now its window opens earlier.
+        // Jobs ended by their planned end since: those ended early free their processors
+        // sooner, yet no earlier start can count enough tasks if the search counted fewer
+        // than the job's less what they freed before its start (one task per processor
+        // freed); those ended as planned change no count from now on, but an instant
+        // before the start that counted enough tasks (and failed for another reason) may
+        // be now, under a start's rule. The nodes of those planned to end by the start
+        // hosted the job there already. A node whose job was planned to end where a claim
+        // would begin as the job ends was counted then as its window opened
+        // (`ends_as_a_claim_begins`); now its window is open.
         let early = &self.carried.ended_early;
         let freed: u64 = early.iter().map(|e| e.1).sum();
-        let around_early_ends = early.is_empty()
+        let around_ends = early.is_empty()
             || (self.searched_by_jobs(job)
                 && most + freed < job.procs
                 && early
                     .iter()
                     .all(|&(planned, _)| planned <= at && !self.claim_begins_at(planned + w)));
-        (at > now && !end_passed && around_starts && around_early_ends).then_some((
+        (at > now && !end_passed && around_starts && around_ends).then_some((
             at,
             nodes,
             most + freed,
@@ -2521,7 +2527,7 @@ impl Machine {
             };
         one_processor
             && job.request.features == 0
-            && self.partition_of(job) == 0
+            && (!self.divided || self.partition_of(job) == 0)
             && self.spec.node_sets.is_none()
             && !job.cred_factors.dedicated
             && !self.exhaustive
@@ -2748,7 +2754,11 @@ impl SearchKey {
 /// after them in LASTAVAILABLE's order could not before. A job ended early frees processors
 /// sooner, which cannot make an earlier start feasible while the search's count before the
 /// start stays below the job's tasks with them added, nor change the nodes taken where each
-/// was planned to end by the start. (3.3.1's search counting exceptions are checked where a
+/// was planned to end by the start. A job ended as planned frees nothing the search did not
+/// count free from then on, so it changes no count from now on: the placement stands where
+/// the search's count stayed below the job's tasks before the start (a search from now would
+/// otherwise try an instant the last one tried under the rule of a later start, and a start
+/// now picks nodes by another). (3.3.1's search counting exceptions are checked where a
 /// placement is carried, [`Machine::carried_placement`].) A machine drained for a wide job
 /// reserves that job on thousands of nodes at every submission, start and end: this spares
 /// the search, and [`Machine::keeps_laid`] the claims.
@@ -2776,8 +2786,8 @@ struct CarriedSearches {
     /// carried (see [`Machine::carried_placement`]).
     started_ends: Vec<Time>,
     found_started_ends: Vec<Time>,
-    /// The jobs ended before their planned end since the last iteration ended: (planned
-    /// end, processors).
+    /// The jobs ended by their planned end since the last iteration ended: (planned end,
+    /// the processors freed before it: none for an end as planned).
     ended_early: Vec<(Time, u64)>,
 }
 
@@ -2848,13 +2858,14 @@ impl CarriedSearches {
     }
 
     /// A running job ended at `freed`, planned to end at `planned` on `procs` processors,
-    /// the running jobs at `running_version` before. Between iterations, an early end
-    /// leaves the placements found to be checked against it where they are carried;
-    /// anything else makes them stale.
+    /// the running jobs at `running_version` before. Between iterations, an end by the
+    /// planned end leaves the placements found to be checked against it where they are
+    /// carried; anything else makes them stale.
     fn ended(&mut self, running_version: u64, freed: Time, (planned, procs): (Time, u64)) {
         let found_holds = self.found_version == Some(running_version);
-        if found_holds && freed < planned && self.recording.is_empty() {
-            self.ended_early.push((planned, procs));
+        if found_holds && freed <= planned && self.recording.is_empty() {
+            let early = if freed < planned { procs } else { 0 };
+            self.ended_early.push((planned, early));
             self.found_version = Some(running_version + 1);
         }
     }
