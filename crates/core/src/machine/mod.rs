@@ -30,6 +30,7 @@ use crate::slots::{merge_ranges, SlotPool, SlotRange};
 use crate::Time;
 use allocate::{contiguous, largest_block, take_in_order};
 use node_bitmap::NodeBitmap;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -882,9 +883,12 @@ impl Machine {
             )
         } else {
             let carried = self.carried_placement(now, job);
-            let is_carried = carried.is_some();
+            // A later placement was searched around this one's nodes as they were.
+            let is_carried = carried
+                .as_ref()
+                .is_some_and(|c| matches!(c.nodes, Cow::Borrowed(_)));
             let (at, nodes, most) = match carried {
-                Some((at, nodes, most)) => (at, nodes.clone(), most),
+                Some(c) => (c.at, c.nodes.into_owned(), c.most),
                 None => {
                     let (at, nodes) = self.earliest_placement(now, job)?;
                     (at, nodes, self.search_most.get())
@@ -985,7 +989,7 @@ impl Machine {
     /// running job's planned end has passed since; and the placement still lies after now
     /// (a start now picks nodes by another rule). The start, the nodes and the most tasks
     /// a search now could count before the start.
-    fn carried_placement(&self, now: Time, job: &QueuedJob) -> Option<(Time, &Allocation, u64)> {
+    fn carried_placement(&self, now: Time, job: &QueuedJob) -> Option<Carried<'_>> {
         if !self.carries_searches() {
             return None;
         }
@@ -1020,22 +1024,91 @@ impl Machine {
         // freed); those ended as planned change no count from now on, but an instant
         // before the start that counted enough tasks (and failed for another reason) may
         // be now, under a start's rule. The nodes of those planned to end by the start
-        // hosted the job there already. A node whose job was planned to end where a claim
-        // would begin as the job ends was counted then as its window opened
-        // (`ends_as_a_claim_begins`); now its window is open.
+        // hosted the job there already; those of the others may host it now, and LASTAVAILABLE
+        // takes them where they come before some of its nodes (`with_nodes_freed`). A node
+        // whose job was planned to end where a claim would begin as the job ends was
+        // counted then as its window opened (`ends_as_a_claim_begins`); now its window is
+        // open.
         let early = &self.carried.ended_early;
-        let freed: u64 = early.iter().map(|e| e.1).sum();
+        let freed: u64 = early.iter().map(|e| e.procs).sum();
         let around_ends = early.is_empty()
             || (self.searched_by_jobs(job)
                 && most + freed < job.procs
                 && early
                     .iter()
-                    .all(|&(planned, _)| planned <= at && !self.claim_begins_at(planned + w)));
-        (at > now && !end_passed && around_starts && around_ends).then_some((
+                    .all(|e| e.planned > at || !self.claim_begins_at(e.planned + w)));
+        if !(at > now && !end_passed && around_starts && around_ends) {
+            return None;
+        }
+        let nodes = if early.iter().any(|e| e.planned > at) {
+            Cow::Owned(self.with_nodes_freed(at, job, nodes)?)
+        } else {
+            Cow::Borrowed(nodes)
+        };
+        Some(Carried {
             at,
             nodes,
-            most + freed,
-        ))
+            most: most + freed,
+        })
+    }
+
+    /// LASTAVAILABLE's placement of `job` at `at` on `placed` (its placement at `at`
+    /// before) and the nodes of the jobs ended early since that were planned to end after
+    /// `at` (none of them in `placed`): the only nodes that can host more at `at` than when
+    /// `placed` was made. The nodes not in `placed` come after all of them in its order or
+    /// could host nothing, and only these gained, so a placement now takes from the two
+    /// merged in its order (the last node first). Only the last node of `placed` may have
+    /// hosted more tasks than it took: there, what is left of the job is taken anyway.
+    fn with_nodes_freed(
+        &self,
+        at: Time,
+        job: &QueuedJob,
+        placed: &Allocation,
+    ) -> Option<Allocation> {
+        // A job with access to a standing reservation is placed in its nodes first.
+        if job.standing_access != 0 || !placed.windows(2).all(|w| w[0].0 > w[1].0) {
+            return None;
+        }
+        let per_task = self.need(job);
+        let end = at + job.wcl.max(1);
+        let mut gained: Vec<u32> = self
+            .carried
+            .ended_early
+            .iter()
+            .filter(|e| e.planned > at)
+            .flat_map(|e| e.nodes.iter().copied())
+            .collect();
+        gained.sort_unstable_by(|a, b| b.cmp(a));
+        gained.dedup();
+        // A node of both would be asked with this job's own claim on it, if laid.
+        if gained
+            .iter()
+            .any(|n| placed.binary_search_by(|p| n.cmp(&p.0)).is_ok())
+        {
+            return None;
+        }
+        let (mut i, mut j) = (0, 0);
+        let merged = std::iter::from_fn(|| {
+            let before = placed.get(i).map(|&(n, _)| n);
+            let now_free = gained.get(j).copied();
+            let node = before.max(now_free)?;
+            let tasks = if now_free == Some(node) {
+                j += 1;
+                self.hostable(node as usize, at, end, job, per_task)
+            } else {
+                i += 1;
+                placed[i - 1].1
+            };
+            Some(NodeCandidate {
+                node,
+                tasks,
+                free_procs: 0,
+            })
+        });
+        take_in_order(
+            merged.filter(|c| c.tasks > 0),
+            job.procs / per_task.procs.max(1),
+        )
     }
 
     /// Whether a reservation or a standing reservation's window begins at `t`.
@@ -1065,7 +1138,7 @@ impl Machine {
     /// passed since, and claims ahead only begin later. Jobs started since only take
     /// away, and jobs ended early add what the carried bound already counts.
     pub(crate) fn keeps_laid(&mut self, now: Time, job: &QueuedJob) -> bool {
-        let keeps = self.laid_unchanged(now, job).is_some();
+        let keeps = self.laid_carried(now, job).is_some();
         if !keeps {
             self.settle();
         }
@@ -1073,33 +1146,100 @@ impl Machine {
     }
 
     /// The carried search's bound (see [`Self::carried_placement`]) when `job`'s
-    /// reservation left laid at this rank stands as it is.
-    fn laid_unchanged(&self, now: Time, job: &QueuedJob) -> Option<u64> {
-        let laid = self.laid.get(self.held.len())?;
-        let (at, nodes, most) = self.carried_placement(now, job)?;
-        debug_assert!(laid.start != at || laid.nodes == *nodes);
-        let same = laid.start == at
-            && laid.nodes.len() == nodes.len()
+    /// reservation left laid at this rank stands, and its nodes if they moved.
+    fn laid_carried(&mut self, now: Time, job: &QueuedJob) -> Option<(u64, Option<Allocation>)> {
+        let rank = self.held.len();
+        let start = self.laid.get(rank)?.start;
+        // Its nodes may move onto nodes freed early (`with_nodes_freed`), asked what they
+        // host without the later reservations: those are not carried past a move.
+        if self.carried.ended_early.iter().any(|e| e.planned > start) {
+            self.settle_later_than(rank);
+        }
+        let laid = &self.laid[rank];
+        let carried = self.carried_placement(now, job)?;
+        let moved = matches!(carried.nodes, Cow::Owned(_));
+        debug_assert!(moved || laid.start != carried.at || laid.nodes == *carried.nodes);
+        let stands = laid.start == carried.at
+            && (moved || laid.nodes.len() == carried.nodes.len())
             && laid.within == self.within
             && self.searched_by_jobs(job);
-        same.then_some(most)
+        stands.then(|| (carried.most, moved.then(|| carried.nodes.into_owned())))
+    }
+
+    /// Releases the reservations left laid after the one at `rank`.
+    fn settle_later_than(&mut self, rank: usize) {
+        if self.laid.len() > rank + 1 {
+            let later = self.laid.split_off(rank + 1);
+            for (k, h) in later.iter().enumerate() {
+                self.unlay((rank + 1 + k) as u32, h);
+            }
+        }
     }
 
     /// Takes `job`'s reservation of the last iteration again (see
-    /// [`Machine::keeps_laid`]), if it stands.
+    /// [`Machine::keeps_laid`]), if it stands, moving its claims where its nodes moved.
     fn take_laid_again(&mut self, now: Time, job: &QueuedJob) -> Option<(Time, HeldId)> {
-        let most = self.laid_unchanged(now, job)?;
+        let (most, moved) = self.laid_carried(now, job)?;
         let rank = self.held.len();
         let versions = (self.running_version, self.running_changes_but_starts);
-        self.carried.carry_over(rank, versions, now, most);
+        self.carried
+            .carry_over(rank, versions, now, most, moved.clone());
         let laid = &mut self.laid[rank];
-        let nodes = std::mem::take(&mut laid.nodes);
+        let laid = Held {
+            nodes: std::mem::take(&mut laid.nodes),
+            ..*laid
+        };
+        let nodes = match moved {
+            Some(nodes) => {
+                self.move_claims(rank as u32, job, &laid, &nodes);
+                nodes
+            }
+            None => laid.nodes,
+        };
         if self.keeps_promises {
             self.promising.insert(job.idx, nodes.clone());
         }
         let at = laid.start;
-        self.held.push(Held { nodes, ..*laid });
+        self.held.push(Held { nodes, ..laid });
         Some((at, HeldId(rank as u32)))
+    }
+
+    /// Moves reservation `id`'s claims from the nodes `laid` holds to `nodes` (both in
+    /// descending node order, the same processors in all).
+    fn move_claims(&mut self, id: u32, job: &QueuedJob, laid: &Held, nodes: &Allocation) {
+        self.version += 1;
+        let per_task = self.need(job);
+        let whole = self.holds_whole_nodes(job);
+        let (mut i, mut j) = (0, 0);
+        loop {
+            let (before, after) = (laid.nodes.get(i).copied(), nodes.get(j).copied());
+            let Some(n) = before.map(|b| b.0).max(after.map(|a| a.0)) else {
+                break;
+            };
+            let took = before.filter(|b| b.0 == n).map_or(0, |b| b.1);
+            let takes = after.filter(|a| a.0 == n).map_or(0, |a| a.1);
+            i += usize::from(took > 0);
+            j += usize::from(takes > 0);
+            if took == takes {
+                continue;
+            }
+            if took > 0 {
+                self.claims[n as usize].retain(|c| c.owner != Owner::Held(id));
+                self.unclaim_ahead(n);
+            }
+            if takes > 0 {
+                let takes = self.taken(whole, per_task, takes, n);
+                self.claims[n as usize].push(Claim {
+                    start: laid.start,
+                    end: laid.end,
+                    takes,
+                    owner: Owner::Held(id),
+                    may_use: job.standing_access,
+                });
+                self.claim_ahead(n);
+            }
+            self.touch(n);
+        }
     }
 
     /// Releases the reservations left laid that this iteration did not take again.
@@ -1238,8 +1378,7 @@ impl Machine {
             return;
         };
         self.version += 1;
-        self.carried
-            .ended(self.running_version, freed, (p.end, p.procs));
+        self.carried.ended(self.running_version, freed, &p);
         self.running_version += 1;
         self.running_changes_but_starts += 1;
         self.by_end.remove(&(p.end, job));
@@ -2786,9 +2925,27 @@ struct CarriedSearches {
     /// carried (see [`Machine::carried_placement`]).
     started_ends: Vec<Time>,
     found_started_ends: Vec<Time>,
-    /// The jobs ended by their planned end since the last iteration ended: (planned end,
-    /// the processors freed before it: none for an end as planned).
-    ended_early: Vec<(Time, u64)>,
+    /// The jobs ended by their planned end since the last iteration ended.
+    ended_early: Vec<EndedEarly>,
+}
+
+/// A job ended by its planned end between iterations.
+#[derive(Debug, Clone)]
+struct EndedEarly {
+    planned: Time,
+    /// The processors it freed before its planned end: none for an end as planned.
+    procs: u64,
+    /// Its nodes, where it ended early.
+    nodes: Vec<u32>,
+}
+
+/// A placement carried from the last iteration ([`Machine::carried_placement`]): as its
+/// search found it, or with nodes freed early taken in.
+struct Carried<'a> {
+    at: Time,
+    nodes: Cow<'a, Allocation>,
+    /// The most tasks a search now could count before `at`.
+    most: u64,
 }
 
 /// A reservation's placement as its search found it.
@@ -2844,28 +3001,47 @@ impl CarriedSearches {
 
     /// Records the last iteration's placement at `rank` as this one's, carried: its
     /// reservation was taken again as it was laid.
-    fn carry_over(&mut self, rank: usize, versions: (u64, u64), now: Time, most: u64) {
+    fn carry_over(
+        &mut self,
+        rank: usize,
+        versions: (u64, u64),
+        now: Time,
+        most: u64,
+        moved: Option<Allocation>,
+    ) {
         let Some(found) = self.found.get_mut(rank) else {
             self.stopped = true;
             return;
         };
+        // A later placement was searched around this one's nodes: it is carried only if
+        // they did not move.
+        let unmoved = moved.is_none();
         let found = Found {
-            nodes: std::mem::take(&mut found.nodes),
+            nodes: moved.unwrap_or_else(|| std::mem::take(&mut found.nodes)),
             most,
             ..*found
         };
-        self.record(rank, versions, now, found, true);
+        self.record(rank, versions, now, found, unmoved);
     }
 
     /// A running job ended at `freed`, planned to end at `planned` on `procs` processors,
     /// the running jobs at `running_version` before. Between iterations, an end by the
     /// planned end leaves the placements found to be checked against it where they are
     /// carried; anything else makes them stale.
-    fn ended(&mut self, running_version: u64, freed: Time, (planned, procs): (Time, u64)) {
+    fn ended(&mut self, running_version: u64, freed: Time, job: &Placement) {
         let found_holds = self.found_version == Some(running_version);
+        let planned = job.end;
         if found_holds && freed <= planned && self.recording.is_empty() {
-            let early = if freed < planned { procs } else { 0 };
-            self.ended_early.push((planned, early));
+            let early = freed < planned;
+            self.ended_early.push(EndedEarly {
+                planned,
+                procs: if early { job.procs } else { 0 },
+                nodes: if early {
+                    job.nodes.iter().map(|&(n, _)| n).collect()
+                } else {
+                    Vec::new()
+                },
+            });
             self.found_version = Some(running_version + 1);
         }
     }
