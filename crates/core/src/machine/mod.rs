@@ -191,6 +191,9 @@ pub struct Machine {
     exhaustive: bool,
     /// Whether some node belongs to a partition (else a job's partition restricts nothing).
     divided: bool,
+    /// [`Machine::keeps_laid`]'s last answer (rank, job, instant, version of the machine,
+    /// the carried bound and moved nodes), for the reservation that follows it.
+    laid_verdict: Option<(usize, JobIdx, Time, u64, (u64, Option<Allocation>))>,
     /// Changes to claims so far: what `misfits` is valid for.
     version: u64,
     /// Changes to claims ahead so far: what `ranked_ahead` is valid for.
@@ -348,6 +351,7 @@ impl Machine {
             keeps_promises: true,
             exhaustive: false,
             divided: spec.nodes.iter().any(|n| n.partition != 0),
+            laid_verdict: None,
             version: 0,
             ahead_version: 0,
             running_version: 0,
@@ -1138,11 +1142,13 @@ impl Machine {
     /// passed since, and claims ahead only begin later. Jobs started since only take
     /// away, and jobs ended early add what the carried bound already counts.
     pub(crate) fn keeps_laid(&mut self, now: Time, job: &QueuedJob) -> bool {
-        let keeps = self.laid_carried(now, job).is_some();
-        if !keeps {
+        let Some(carried) = self.laid_carried(now, job) else {
             self.settle();
-        }
-        keeps
+            return false;
+        };
+        // For `take_laid_again`, unless anything changes before.
+        self.laid_verdict = Some((self.held.len(), job.idx, now, self.version, carried));
+        true
     }
 
     /// The carried search's bound (see [`Self::carried_placement`]) when `job`'s
@@ -1179,8 +1185,15 @@ impl Machine {
     /// Takes `job`'s reservation of the last iteration again (see
     /// [`Machine::keeps_laid`]), if it stands, moving its claims where its nodes moved.
     fn take_laid_again(&mut self, now: Time, job: &QueuedJob) -> Option<(Time, HeldId)> {
-        let (most, moved) = self.laid_carried(now, job)?;
         let rank = self.held.len();
+        let (most, moved) = match self.laid_verdict.take() {
+            Some((r, idx, at, version, carried))
+                if (r, idx, at, version) == (rank, job.idx, now, self.version) =>
+            {
+                carried
+            }
+            _ => self.laid_carried(now, job)?,
+        };
         let versions = (self.running_version, self.running_changes_but_starts);
         self.carried
             .carry_over(rank, versions, now, most, moved.clone());
