@@ -8,8 +8,8 @@
 #
 # Usage: scripts/maui-cases.sh MAUI_BUILD_DIR [config...]   (configs: standing, preempt, oldlimits,
 #        idlesoft, exactnode, partition, partplist, partpdef,
-#        partfirst, nodeset, nodesetfirst, nodesetany, reservealways, dedicated, preemptspv,
-#        resgroups;
+#        partfirst, nodeset, nodesetfirst, nodesetany, nodesetdelay, reservealways, dedicated,
+#        preemptspv, resgroups;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)
@@ -75,11 +75,15 @@ partition_case() {
 # resource trace's feature field (15, `[a][b]` as MTrace.c splits it on brackets) gives n0..n15
 # normal and n16..n31 fat, NODESETLIST's two sets, and n8..n31 also ib, a feature outside the
 # list, which 3.3.1's feasibility step (MReqGetFNL) uses anyway: a job of 17..24 tasks fits no
-# listed set but fits ib. With NODESETDELAY 0 every job can run somewhere, so widths are not capped.
+# listed set but fits ib. With NODESETDELAY 0 every job can run somewhere, so widths are not capped;
+# nodesetdelay (mandatory sets) caps them at 16 tasks, what one listed set holds.
 nodeset_case() {
-  local dir=$1 seed=$2 config=$3
+  local dir=$1 seed=$2 config=$3 cap=32
+  [ "$config" = nodesetdelay ] && cap=16
   mkdir -p "$WORK" "$dir"
   python3 "$harness/gen_workload.py" "$dir" --jobs 300 --nodes 32 --ppn 1 --seed "$seed" --mem 100 > /dev/null
+  awk -v cap="$cap" '{ if ($3 > cap) $3 = cap; if ($22 > cap) $22 = cap; print }' "$dir/workload" > "$dir/workload.new"
+  mv "$dir/workload.new" "$dir/workload"
   awk '$1 == "COMPUTENODE" { n = substr($4, 2) + 0; $15 = (n < 8) ? "[normal]" : (n < 16) ? "[normal][ib]" : "[fat][ib]" } { print }' \
     "$dir/resource" > "$dir/resource.new"
   mv "$dir/resource.new" "$dir/resource"
@@ -136,7 +140,8 @@ for config in "${configs[@]}"; do
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = partition ] || [ "$config" = partplist ] || [ "$config" = partpdef ] || [ "$config" = partfirst ]; then
       partition_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
-    elif [ "$config" = nodeset ] || [ "$config" = nodesetfirst ] || [ "$config" = nodesetany ]; then
+    elif [ "$config" = nodeset ] || [ "$config" = nodesetfirst ] || [ "$config" = nodesetany ] ||
+      [ "$config" = nodesetdelay ]; then
       nodeset_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = dedicated ]; then
       dedicated_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"

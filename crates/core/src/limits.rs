@@ -260,6 +260,8 @@ pub enum Shortfall {
     /// No partition it may use (PLIST) can hold it: `usage` is its partition access
     /// list, a bit per partition index.
     Partitions,
+    /// No node set can hold all its tasks, where node sets are mandatory.
+    NodeSets,
 }
 
 /// The first limit a job breaks: enough to say exactly why it may not run.

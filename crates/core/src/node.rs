@@ -294,12 +294,14 @@ pub enum NodeSetPriority {
     MinLoss,
 }
 
-/// Node sets by node feature, best effort (NODESETDELAY 0), as Maui 3.3.1 applies them
-/// (reports/research/maui-3.3.1-partitions-and-node-sets.md, B): a job may use only the
-/// nodes of the features whose nodes can hold all its tasks (every feature counts, not
-/// only NODESETLIST's, a 3.3.1 defect), any node when none can; and where it starts or is
-/// reserved, its nodes come from one NODESETLIST set with room for all its tasks, when one
-/// has, chosen by NODESETPRIORITYTYPE.
+/// Node sets by node feature as Maui 3.3.1 applies them
+/// (reports/research/maui-3.3.1-partitions-and-node-sets.md, B). Best effort (NODESETDELAY
+/// 0): a job may use only the nodes of the features whose nodes can hold all its tasks
+/// (every feature counts, not only NODESETLIST's, a 3.3.1 defect), any node when none can;
+/// and where it starts or is reserved, its nodes come from one NODESETLIST set with room for
+/// all its tasks, when one has, chosen by NODESETPRIORITYTYPE. Mandatory (NODESETDELAY above
+/// 0, for ever in 3.3.1): a job starts or is reserved only where one set has room for all
+/// its tasks (ANYOF: where the nodes of the sets together have), and takes its nodes from it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeSets {
     pub policy: NodeSetPolicy,
@@ -308,6 +310,8 @@ pub struct NodeSets {
     pub sets: Vec<FeatureMask>,
     /// Every feature some node has.
     pub every_feature: FeatureMask,
+    /// NODESETDELAY above 0.
+    pub mandatory: bool,
 }
 
 impl MachineSpec {

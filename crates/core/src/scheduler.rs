@@ -404,6 +404,9 @@ impl Scheduler {
                     (Shortfall::Disk, Metric::Mem, per_task, largest)
                 }
                 Unfit::Features => (Shortfall::Features, Metric::Proc, job.procs, 0),
+                Unfit::NodeSets { asked, largest } => {
+                    (Shortfall::NodeSets, Metric::Proc, asked, largest)
+                }
             };
             return Err(Blocked {
                 scope: Scope::PerJob,

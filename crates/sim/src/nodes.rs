@@ -312,11 +312,20 @@ pub fn build(
     let sets = &config.node_sets;
     let node_sets = sets.by_feature().then(|| {
         let bit = |name: &String| features.iter().position(|f| f == name).map(|i| 1u64 << i);
+        let mandatory = sets.mandatory.is_some();
+        let listed: Vec<u64> = sets.list.iter().filter_map(bit).collect();
         NodeSets {
             policy: sets.policy.unwrap_or(NodeSetPolicy::OneOf),
             priority: sets.priority.unwrap_or(NodeSetPriority::MinLoss),
-            sets: sets.list.iter().filter_map(bit).collect(),
+            // Without NODESETLIST, 3.3.1's mandatory step takes every feature for a set
+            // (MSched.c `MJobSelectResourceSet`).
+            sets: if mandatory && sets.list.is_empty() {
+                (0..features.len()).map(|i| 1u64 << i).collect()
+            } else {
+                listed
+            },
             every_feature: features.iter().fold(0, |m, f| m | bit(f).unwrap_or(0)),
+            mandatory,
         }
     });
     let spec = MachineSpec {

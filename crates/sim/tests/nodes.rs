@@ -450,6 +450,7 @@ proptest! {
             priority,
             sets: if reversed { vec![0b10, 0b01] } else { vec![0b01, 0b10] },
             every_feature: FEATURES,
+            mandatory: false,
         });
         // The sets here are the node features; jobs ask for none.
         let jobs: Vec<Job> = jobs
@@ -487,6 +488,79 @@ proptest! {
                         "job {} ({} tasks) on node {} outside the sets {:b} that hold it", j.id, tasks, n, may);
                 }
             }
+        }
+        shortcuts_match_the_long_way(&jobs, spec, policy_config, per_event, false)?;
+    }
+
+    /// Mandatory node sets (NODESETDELAY above 0): every job that runs, started by the
+    /// priority pass or backfilled, runs on the nodes of one set (ANYOF only waits until
+    /// the sets' nodes could hold it, and takes any); one that no set (ANYOF: not all of
+    /// them together) can hold on the empty machine is held; and the node shortcuts give
+    /// the schedule visiting every node gives.
+    #[test]
+    fn mandatory_node_sets_hold_every_job_to_one_set(
+        mut spec in machine(),
+        jobs in jobs(),
+        policy in prop_oneof![
+            Just(NodeSetPolicy::OneOf),
+            Just(NodeSetPolicy::AnyOf),
+            Just(NodeSetPolicy::FirstOf),
+        ],
+        priority in prop_oneof![
+            Just(NodeSetPriority::MinLoss),
+            Just(NodeSetPriority::BestFit),
+            Just(NodeSetPriority::WorstFit),
+            Just(NodeSetPriority::BestResource),
+        ],
+        one_set in any::<bool>(),
+        backfill in prop_oneof![Just(BackfillPolicy::FirstFit), Just(BackfillPolicy::BestFit)],
+        depth in 1u32..3,
+        per_event in any::<bool>(),
+    ) {
+        // Sets of the first feature only, or of both: a node of neither is in no set.
+        let sets = if one_set { vec![0b01] } else { vec![0b01, 0b10] };
+        spec.node_sets = Some(NodeSets {
+            policy,
+            priority,
+            sets: sets.clone(),
+            every_feature: FEATURES,
+            mandatory: true,
+        });
+        let jobs: Vec<Job> = jobs
+            .into_iter()
+            .map(|mut j| { j.request.features = 0; j })
+            .collect();
+        let spec = Arc::new(spec);
+        let mut policy_config = PolicyConfig::with_backfill(backfill, depth);
+        policy_config.semantics = Semantics::Maui;
+        let (_, stats) = checked_run(&jobs, &spec, &policy_config, per_event);
+        let held: Vec<usize> = stats.held.iter().map(|(i, _)| *i).collect();
+        let any_of = policy == NodeSetPolicy::AnyOf;
+        let groups: Vec<u64> = if any_of { vec![sets.iter().fold(0, |m, s| m | s)] } else { sets };
+        for (i, j) in jobs.iter().enumerate() {
+            let ppt = u64::from(j.request.procs_per_task);
+            let holds = |n: &NodeSpec| {
+                let by_mem = match j.request.mem { 0 => u64::MAX, m => n.mem / u64::from(m) };
+                if n.procs >= ppt && u64::from(j.request.mem) <= n.mem { (n.procs / ppt).min(by_mem) } else { 0 }
+            };
+            let fits_a_set = groups.iter().any(|&g| {
+                let tasks: u64 = spec.nodes.iter().filter(|n| n.features & g != 0).map(holds).sum();
+                tasks * ppt >= j.procs
+            });
+            if held.contains(&i) {
+                continue;
+            }
+            prop_assert!(fits_a_set, "job {} ran though no node set holds it", j.id);
+            let nodes: Vec<u64> = stats.job_nodes[i]
+                .iter()
+                .flat_map(|&(a, b)| a..=b)
+                .map(|n| spec.nodes[n as usize].features)
+                .collect();
+            prop_assert!(!nodes.is_empty(), "job {} never ran", j.id);
+            prop_assert!(
+                any_of || groups.iter().any(|&g| nodes.iter().all(|f| f & g != 0)),
+                "job {} ran on nodes of features {:?}, in no one set of {:?}", j.id, nodes, groups
+            );
         }
         shortcuts_match_the_long_way(&jobs, spec, policy_config, per_event, false)?;
     }
@@ -592,6 +666,48 @@ proptest! {
         for &(_, i, promised) in &stats.reservations {
             prop_assert!(outcomes[i].start <= promised, "job {} promised {} started {}", jobs[i].id, promised, outcomes[i].start);
         }
+    }
+}
+
+/// NODESETDELAY above 0, worked by hand: nodes 0 and 1 are set a, 2 and 3 set b, WORSTFIT
+/// (the set with the most available tasks, the first on a tie). At 0, job 1 (one task) goes
+/// to a (two each, a first), on node 1 (LASTAVAILABLE), and job 2 (one task) to b (one in
+/// a, two in b), on node 3. At 1 job 3 asks two tasks: nodes 0 and 2 are free, one of each
+/// set. Best effort starts it there across the sets; mandatory sets hold it until job 1
+/// ends at 10 and set a has both its nodes.
+#[test]
+fn mandatory_node_sets_hold_a_job_until_one_set_has_room() {
+    let mut spec = MachineSpec::homogeneous(4, 1);
+    for (n, node) in spec.nodes.iter_mut().enumerate() {
+        node.features = if n < 2 { 0b01 } else { 0b10 };
+    }
+    spec.allocation = AllocationPolicy::LastAvailable;
+    let jobs = vec![
+        Job::synthetic(1, 0, 10, 10, 1),
+        Job::synthetic(2, 0, 100, 100, 1),
+        Job::synthetic(3, 1, 50, 50, 2),
+    ];
+    let mut policy = PolicyConfig::with_backfill(BackfillPolicy::FirstFit, 1);
+    policy.semantics = Semantics::Maui;
+    for (mandatory, third_starts) in [(false, 1), (true, 10)] {
+        spec.node_sets = Some(NodeSets {
+            policy: NodeSetPolicy::OneOf,
+            priority: NodeSetPriority::WorstFit,
+            sets: vec![0b01, 0b10],
+            every_feature: 0b11,
+            mandatory,
+        });
+        let (outcomes, stats) = checked_run(&jobs, &Arc::new(spec.clone()), &policy, false);
+        let starts: Vec<i64> = outcomes.iter().map(|o| o.start).collect();
+        assert_eq!(starts, [0, 0, third_starts], "mandatory: {mandatory}");
+        assert_eq!(stats.job_nodes[0], [(1, 1)], "mandatory: {mandatory}");
+        assert_eq!(stats.job_nodes[1], [(3, 3)], "mandatory: {mandatory}");
+        let third: &[(u32, u32)] = if mandatory {
+            &[(0, 1)]
+        } else {
+            &[(0, 0), (2, 2)]
+        };
+        assert_eq!(stats.job_nodes[2], third, "mandatory: {mandatory}");
     }
 }
 

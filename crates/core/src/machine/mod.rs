@@ -130,6 +130,12 @@ pub enum Unfit {
     },
     /// No node has all the features it requires (or is in its partition).
     Features,
+    /// No node set holds all its tasks, where node sets are mandatory (`largest`: the most
+    /// processors one holds).
+    NodeSets {
+        asked: u64,
+        largest: u64,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -193,7 +199,7 @@ pub struct Machine {
     divided: bool,
     /// [`Machine::keeps_laid`]'s last answer (rank, job, instant, version of the machine,
     /// the carried bound and moved nodes), for the reservation that follows it.
-    laid_verdict: Option<(usize, JobIdx, Time, u64, (u64, Option<Allocation>))>,
+    laid_verdict: Option<(usize, JobIdx, Time, u64, LaidCarried)>,
     /// Changes to claims so far: what `misfits` is valid for.
     version: u64,
     /// Changes to claims ahead so far: what `ranked_ahead` is valid for.
@@ -674,6 +680,15 @@ impl Machine {
                 available: tasks * need.procs,
             });
         }
+        if let Some(largest) = self.largest_mandatory_set(job) {
+            if largest < job.procs {
+                return Err(Unfit::NodeSets {
+                    asked: job.procs,
+                    largest,
+                });
+            }
+        }
+        let spec = &*self.spec;
         if spec.allocation == AllocationPolicy::Contiguous {
             let cands: Vec<NodeCandidate> = (0..spec.nodes.len())
                 .filter(|&n| spec.can_host(n, need, r.features, part))
@@ -691,6 +706,27 @@ impl Machine {
             }
         }
         Ok(())
+    }
+
+    /// Where node sets are mandatory, the most processors of `job`'s tasks the nodes of
+    /// one set (ANYOF: of all the sets) hold on the empty machine.
+    fn largest_mandatory_set(&self, job: &QueuedJob) -> Option<u64> {
+        let spec = &*self.spec;
+        let sets = spec.node_sets.as_ref().filter(|s| s.mandatory)?;
+        let (need, part) = (self.need(job), self.partition_of(job));
+        let held = |set: u64| -> u64 {
+            (0..spec.nodes.len())
+                .filter(|&n| spec.nodes[n].features & set != 0)
+                .filter(|&n| spec.can_host(n, need, job.request.features, part))
+                .map(|n| spec.tasks_per_node(tasks_within(spec.nodes[n].capacity(), need)))
+                .sum::<u64>()
+                * need.procs
+        };
+        Some(if sets.policy == crate::node::NodeSetPolicy::AnyOf {
+            held(sets.sets.iter().fold(0, |m, &s| m | s))
+        } else {
+            sets.sets.iter().map(|&s| held(s)).max().unwrap_or(0)
+        })
     }
 
     /// Whether `job` can start at `now` and hold its nodes for its whole WCL without
@@ -744,10 +780,11 @@ impl Machine {
             }
         }
         let fits = match self.allocation() {
-            // These policies decide feasibility themselves.
+            // These policies decide feasibility themselves, as mandatory node sets do.
             AllocationPolicy::Contiguous
             | AllocationPolicy::Local
             | AllocationPolicy::MaxBalance => self.place(now, now, job, false).is_some(),
+            _ if self.mandatory_node_sets() => self.place(now, now, job, false).is_some(),
             _ => {
                 let per_task = self.need(job);
                 let tasks = job.procs / per_task.procs.max(1);
@@ -1153,7 +1190,7 @@ impl Machine {
 
     /// The carried search's bound (see [`Self::carried_placement`]) when `job`'s
     /// reservation left laid at this rank stands, and its nodes if they moved.
-    fn laid_carried(&mut self, now: Time, job: &QueuedJob) -> Option<(u64, Option<Allocation>)> {
+    fn laid_carried(&mut self, now: Time, job: &QueuedJob) -> Option<LaidCarried> {
         let rank = self.held.len();
         let start = self.laid.get(rank)?.start;
         // Its nodes may move onto nodes freed early (`with_nodes_freed`), asked what they
@@ -2146,7 +2183,8 @@ impl Machine {
         let Some(sets) = &self.spec.node_sets else {
             return 0;
         };
-        if sets.policy == crate::node::NodeSetPolicy::AnyOf {
+        // Mandatory sets are held at the start instead (MJob.c `MReqGetFNL` skips them).
+        if sets.policy == crate::node::NodeSetPolicy::AnyOf || sets.mandatory {
             return 0;
         }
         if let Some((now, shorter)) = self.backfill_window.get() {
@@ -2287,10 +2325,10 @@ impl Machine {
     }
 
     /// The NODESETLIST set a placement of `job` at `t` takes its nodes from (MSched.c
-    /// `MJobAllocMNL`, best effort: FIRSTOF, ONEOF read as FIRSTOF): among the sets whose
-    /// nodes available over `[t, end)` hold all its tasks, the one NODESETPRIORITYTYPE
-    /// picks; `None` when none does (the job then takes nodes from all of them) or under
-    /// ANYOF.
+    /// `MJobAllocMNL` and `MJobSelectResourceSet`: FIRSTOF, ONEOF read as FIRSTOF): among the
+    /// sets whose nodes available over `[t, end)` hold all its tasks, the one
+    /// NODESETPRIORITYTYPE picks. `Ok(0)`: any node (ANYOF; best effort when no set holds
+    /// them); `Err` when mandatory sets leave no node to the job.
     fn node_set_for(
         &self,
         t: Time,
@@ -2298,24 +2336,40 @@ impl Machine {
         end: Time,
         job: &QueuedJob,
         per_task: Res,
-    ) -> Option<u64> {
-        let sets = self.spec.node_sets.as_ref()?;
-        if sets.policy == crate::node::NodeSetPolicy::AnyOf || sets.sets.is_empty() {
-            return None;
+    ) -> Result<u64, NoNodeSet> {
+        let Some(sets) = self.spec.node_sets.as_ref() else {
+            return Ok(0);
+        };
+        let any_of = sets.policy == crate::node::NodeSetPolicy::AnyOf;
+        if !sets.mandatory && (any_of || sets.sets.is_empty()) {
+            return Ok(0);
         }
         let tasks = job.procs / per_task.procs.max(1);
         let mut available = vec![0u64; sets.sets.len()];
+        // ANYOF counts a node in its first set only, and then only asks that the sets
+        // hold all the tasks together.
+        let mut in_some_set = 0;
         for n in self.nodes_to_visit(t, now) {
             let h = self.hostable(n as usize, t, end, job, per_task);
             if h == 0 {
                 continue;
             }
             let features = self.spec.nodes[n as usize].features;
+            if sets.sets.iter().any(|&set| features & set != 0) {
+                in_some_set += h;
+            }
             for (k, &set) in sets.sets.iter().enumerate() {
                 if features & set != 0 {
                     available[k] += h;
                 }
             }
+        }
+        if any_of {
+            return if in_some_set >= tasks {
+                Ok(0)
+            } else {
+                Err(NoNodeSet)
+            };
         }
         let adequate = (0..sets.sets.len()).filter(|&k| available[k] >= tasks);
         use crate::node::NodeSetPriority as P;
@@ -2329,27 +2383,38 @@ impl Machine {
                 .clone()
                 .min_by_key(|&k| std::cmp::Reverse(available[k])),
         };
-        chosen.map(|k| sets.sets[k])
+        match chosen {
+            Some(k) => Ok(sets.sets[k]),
+            None if sets.mandatory => Err(NoNodeSet),
+            None => Ok(0),
+        }
     }
 
     /// The nodes for `job` starting at `t` (`now` ≤ `t`), chosen by the allocation policy
     /// for a start or, when `reserving`, a reservation, or `None` if too few can host it
-    /// for its whole WCL; within one node set when one has room for it.
+    /// for its whole WCL; within one node set when one has room for it (only then, when
+    /// node sets are mandatory).
     fn place(&self, t: Time, now: Time, job: &QueuedJob, reserving: bool) -> Option<Allocation> {
         self.assert_settled();
         if !self.pooled && self.spec.node_sets.is_some() && self.placing_in.get() == 0 {
             let per_task = self.need(job);
             let end = t + job.wcl.max(1);
-            if let Some(set) = self.node_set_for(t, now, end, job, per_task) {
+            let set = self.node_set_for(t, now, end, job, per_task).ok()?;
+            if set != 0 {
                 self.placing_in.set(set);
                 let placed = self.place_in_sets(t, now, job, reserving);
                 self.placing_in.set(0);
-                if placed.is_some() {
+                if placed.is_some() || self.mandatory_node_sets() {
                     return placed;
                 }
             }
         }
         self.place_in_sets(t, now, job, reserving)
+    }
+
+    /// Whether jobs start only within a node set (NODESETDELAY above 0).
+    fn mandatory_node_sets(&self) -> bool {
+        self.spec.node_sets.as_ref().is_some_and(|s| s.mandatory)
     }
 
     /// [`Machine::place`] among the nodes of the node set being placed in, if any.
@@ -2951,6 +3016,14 @@ struct EndedEarly {
     /// Its nodes, where it ended early.
     nodes: Vec<u32>,
 }
+
+/// A reservation left laid that stands ([`Machine::laid_carried`]): the carried search's
+/// bound, and its nodes if they moved.
+type LaidCarried = (u64, Option<Allocation>);
+
+/// Mandatory node sets leave no node to a job ([`Machine::node_set_for`]).
+#[derive(Debug)]
+struct NoNodeSet;
 
 /// A placement carried from the last iteration ([`Machine::carried_placement`]): as its
 /// search found it, or with nodes freed early taken in.

@@ -335,6 +335,7 @@ pub fn limit_name(b: &Blocked) -> String {
             Shortfall::Features => "node features",
             Shortfall::StandingWindows => "standing reservations",
             Shortfall::Partitions => "partitions",
+            Shortfall::NodeSets => "node sets",
         }
         .into();
     }
@@ -403,6 +404,10 @@ pub fn describe(b: &Blocked, names: &Names) -> String {
         }
         (_, Source::Machine(Shortfall::Partitions)) => format!(
             "partitions: no partition it may use has nodes that can hold its {} processors (a job runs within one partition); Maui 3.3.1 leaves such a job idle for ever",
+            b.amount
+        ),
+        (_, Source::Machine(Shortfall::NodeSets)) => format!(
+            "node sets: no node set holds its {} processors, and NODESETDELAY above 0 keeps a job within one; Maui 3.3.1 leaves such a job idle for ever",
             b.amount
         ),
         (_, Source::Machine(Shortfall::TaskProcs)) => format!(

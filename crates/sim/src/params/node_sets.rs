@@ -122,13 +122,13 @@ pub(crate) fn settle(c: &SimConfig, w: &mut Vec<String>) -> Result<(), ConfigErr
             let at = sets.procspeed_at.as_ref().unwrap_or(&policy_at);
             return Err(not_yet(at, "NODESETATTRIBUTE PROCSPEED (node sets by processor speed)"));
         }
-        (SetAttribute::Feature | SetAttribute::Memory, Some(at)) => {
-            return Err(not_yet(
-                at,
-                "NODESETDELAY above 0 (node sets a job must wait for, for ever in 3.3.1)",
+        (SetAttribute::Memory, Some(at)) => {
+            return Err(ConfigError::at(
+                at.clone(),
+                "NODESETDELAY above 0 with NODESETATTRIBUTE MEMORY: Maui 3.3.1 forms no set of memory (its switch fails), and mandatory node sets then start no job at all; set NODESETDELAY 0 (best effort, where MEMORY changes nothing) or NODESETATTRIBUTE FEATURE".to_string(),
             ));
         }
-        (SetAttribute::Feature, None) => {}
+        (SetAttribute::Feature, _) => {}
         (SetAttribute::Memory, None) => w.push(format!(
             "{policy_at}: note: NODESETATTRIBUTE MEMORY: Maui 3.3.1 forms no set of memory (its switch fails), and best effort then takes any node: node sets change nothing, here as there"
         )),
@@ -201,14 +201,24 @@ mod tests {
     }
 
     #[test]
-    fn mandatory_and_speed_sets_are_refused() {
-        let e = from_str(
+    fn mandatory_memory_and_speed_sets_are_refused() {
+        let c = from_str(
             "NODESETPOLICY ONEOF\nNODESETATTRIBUTE FEATURE\nNODESETDELAY 1:00:00\n",
+            "maui.cfg",
+        )
+        .unwrap();
+        assert!(c.config.nodes.node_sets.mandatory.is_some());
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+        let e = from_str(
+            "NODESETPOLICY ONEOF\nNODESETATTRIBUTE MEMORY\nNODESETDELAY 1:00:00\n",
             "maui.cfg",
         )
         .unwrap_err()
         .to_string();
-        assert!(e.starts_with("maui.cfg:3:1: NODESETDELAY above 0"), "{e}");
+        assert!(
+            e.starts_with("maui.cfg:3:1: NODESETDELAY above 0 with NODESETATTRIBUTE MEMORY"),
+            "{e}"
+        );
         let e = from_str(
             "NODESETPOLICY FIRSTOF\nNODESETATTRIBUTE PROCSPEED\n",
             "maui.cfg",
