@@ -132,6 +132,39 @@ fn backfill() -> impl Strategy<Value = BackfillPolicy> {
 }
 
 /// A per-node run of `jobs`, checked after every iteration.
+/// The jobs asking for no node feature (where the features make node sets).
+fn without_features(jobs: Vec<Job>) -> Vec<Job> {
+    jobs.into_iter()
+        .map(|mut j| {
+            j.request.features = 0;
+            j
+        })
+        .collect()
+}
+
+/// Maui's semantics with `backfill` and RESERVATIONDEPTH `depth`.
+fn maui_with_backfill(backfill: BackfillPolicy, depth: u32) -> PolicyConfig {
+    let mut policy = PolicyConfig::with_backfill(backfill, depth);
+    policy.semantics = Semantics::Maui;
+    policy
+}
+
+/// NODESETPOLICY and NODESETPRIORITYTYPE.
+fn node_set_rules() -> impl Strategy<Value = (NodeSetPolicy, NodeSetPriority)> {
+    let policy = prop_oneof![
+        Just(NodeSetPolicy::OneOf),
+        Just(NodeSetPolicy::AnyOf),
+        Just(NodeSetPolicy::FirstOf),
+    ];
+    let priority = prop_oneof![
+        Just(NodeSetPriority::MinLoss),
+        Just(NodeSetPriority::BestFit),
+        Just(NodeSetPriority::WorstFit),
+        Just(NodeSetPriority::BestResource),
+    ];
+    (policy, priority)
+}
+
 fn checked_run(
     jobs: &[Job],
     spec: &Arc<MachineSpec>,
@@ -429,17 +462,7 @@ proptest! {
     fn jobs_keep_to_the_node_sets_that_can_hold_them(
         mut spec in machine(),
         jobs in jobs(),
-        policy in prop_oneof![
-            Just(NodeSetPolicy::OneOf),
-            Just(NodeSetPolicy::AnyOf),
-            Just(NodeSetPolicy::FirstOf),
-        ],
-        priority in prop_oneof![
-            Just(NodeSetPriority::MinLoss),
-            Just(NodeSetPriority::BestFit),
-            Just(NodeSetPriority::WorstFit),
-            Just(NodeSetPriority::BestResource),
-        ],
+        (policy, priority) in node_set_rules(),
         reversed in any::<bool>(),
         backfill in prop_oneof![Just(BackfillPolicy::FirstFit), Just(BackfillPolicy::BestFit)],
         depth in 1u32..3,
@@ -453,13 +476,9 @@ proptest! {
             mandatory: false,
         });
         // The sets here are the node features; jobs ask for none.
-        let jobs: Vec<Job> = jobs
-            .into_iter()
-            .map(|mut j| { j.request.features = 0; j })
-            .collect();
+        let jobs = without_features(jobs);
         let spec = Arc::new(spec);
-        let mut policy_config = PolicyConfig::with_backfill(backfill, depth);
-        policy_config.semantics = Semantics::Maui;
+        let policy_config = maui_with_backfill(backfill, depth);
         let (outcomes, stats) = checked_run(&jobs, &spec, &policy_config, per_event);
         let held: Vec<usize> = stats.held.iter().map(|(i, _)| *i).collect();
         for (i, j) in jobs.iter().enumerate() {
@@ -501,17 +520,7 @@ proptest! {
     fn mandatory_node_sets_hold_every_job_to_one_set(
         mut spec in machine(),
         jobs in jobs(),
-        policy in prop_oneof![
-            Just(NodeSetPolicy::OneOf),
-            Just(NodeSetPolicy::AnyOf),
-            Just(NodeSetPolicy::FirstOf),
-        ],
-        priority in prop_oneof![
-            Just(NodeSetPriority::MinLoss),
-            Just(NodeSetPriority::BestFit),
-            Just(NodeSetPriority::WorstFit),
-            Just(NodeSetPriority::BestResource),
-        ],
+        (policy, priority) in node_set_rules(),
         one_set in any::<bool>(),
         backfill in prop_oneof![Just(BackfillPolicy::FirstFit), Just(BackfillPolicy::BestFit)],
         depth in 1u32..3,
@@ -526,13 +535,9 @@ proptest! {
             every_feature: FEATURES,
             mandatory: true,
         });
-        let jobs: Vec<Job> = jobs
-            .into_iter()
-            .map(|mut j| { j.request.features = 0; j })
-            .collect();
+        let jobs = without_features(jobs);
         let spec = Arc::new(spec);
-        let mut policy_config = PolicyConfig::with_backfill(backfill, depth);
-        policy_config.semantics = Semantics::Maui;
+        let policy_config = maui_with_backfill(backfill, depth);
         let (_, stats) = checked_run(&jobs, &spec, &policy_config, per_event);
         let held: Vec<usize> = stats.held.iter().map(|(i, _)| *i).collect();
         let any_of = policy == NodeSetPolicy::AnyOf;
