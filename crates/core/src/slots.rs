@@ -84,7 +84,7 @@ impl SlotPool {
     }
 }
 
-/// Sorts and merges overlapping or adjacent inclusive ranges.
+/// Sorts and merges overlapping or adjacent inclusive ranges, in as little memory.
 pub(crate) fn merge_ranges(ranges: &mut Vec<(u32, u32)>) {
     ranges.sort_unstable();
     let mut out: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
@@ -94,6 +94,8 @@ pub(crate) fn merge_ranges(ranges: &mut Vec<(u32, u32)>) {
             _ => out.push((a, b)),
         }
     }
+    // Kept for a job's whole run and after: a wide job's nodes are often a few ranges.
+    out.shrink_to_fit();
     *ranges = out;
 }
 
