@@ -53,6 +53,10 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
     no_effect("ADMIN2", "security: admin level 2 users"),
     no_effect("ADMIN3", "security: admin level 3 users"),
     no_effect("ADMIN4", "security: admin level 4 users"),
+    no_effect(
+        "ADMINHOST",
+        "ignored by 3.3.1 (Maui 3.2's name of ADMINHOSTS: hosts allowed admin commands)",
+    ),
     no_effect("ADMINHOSTS", "security: hosts allowed admin commands"),
     no_effect("ADMINS", "security: admin users"),
     schedules(

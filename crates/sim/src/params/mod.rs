@@ -483,10 +483,25 @@ const PARAMS: &[Param] = &[
     Param {
         names: &["DEFERTIME", "DEFERCOUNT"],
         apply: |_, e, w| {
-            w.push(format!(
-                "{}: warning: {}: mauisim holds a job that can never run for good and does not defer a reserved job that a limit stops at its reservation's start; Maui 3.3.1 defers both",
-                e.location, e.name
-            ));
+            // DEFERTIME 0 turns deferral off in 3.3.1 (MJob.c `MJobSetHold`: "defer
+            // disabled"), as mauisim has it.
+            let off = e.name == "DEFERTIME"
+                && matches!(
+                    cfg::parse_duration(e.value_text().trim()),
+                    Ok((Duration::Seconds(s), _)) if s <= 0
+                );
+            w.push(if off {
+                format!(
+                    "{}: note: DEFERTIME {}: Maui 3.3.1 defers no job then, nor does mauisim (a job that can never run is held here, idle for ever there)",
+                    e.location,
+                    e.value_text().trim()
+                )
+            } else {
+                format!(
+                    "{}: warning: {}: mauisim holds a job that can never run for good and does not defer a reserved job that a limit stops at its reservation's start; Maui 3.3.1 defers both",
+                    e.location, e.name
+                )
+            });
             Ok(())
         },
     },
@@ -1986,6 +2001,30 @@ mod tests {
     /// What Maui 3.3.1's simulation does with node availability, resource usage limits
     /// and job aggregation (reports/research): nothing, except UTILIZED memory, swap or disk
     /// (a warning) and a PROC usage limit on whole dedicated nodes (refused).
+    #[test]
+    fn deferral_off_is_a_note_and_maui_3_2_names_are_known() {
+        // DEFERTIME 0 turns 3.3.1's deferral off, as mauisim has none: a note, no warning.
+        let c = load("DEFERTIME 0\nADMINHOST head.example.org\n").unwrap();
+        assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
+        assert!(
+            c.warnings[0].starts_with("maui.cfg:1:1: note: DEFERTIME 0: Maui 3.3.1 defers no job"),
+            "{:?}",
+            c.warnings
+        );
+        // Maui 3.2's ADMINHOST, which 3.3.1 ignores, is no typo: it joins the summary.
+        assert!(
+            c.warnings[1].contains("without effect") && c.warnings[1].contains("ADMINHOST"),
+            "{:?}",
+            c.warnings
+        );
+        let c = load("DEFERTIME 0:05:00\n").unwrap();
+        assert!(
+            c.warnings[0].contains("warning: DEFERTIME: mauisim holds a job"),
+            "{:?}",
+            c.warnings
+        );
+    }
+
     #[test]
     fn parameters_inert_in_a_simulation_are_read_and_named() {
         let c = load(
