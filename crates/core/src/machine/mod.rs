@@ -1025,11 +1025,12 @@ impl Machine {
 
     /// The earliest placement of `job` as the last iteration found it, when it must be the
     /// same now (see [`CarriedSearches`]): the running jobs are those it saw, less jobs
-    /// ended by their planned end and with jobs started around its reservation since (as checked here);
-    /// every reservation made before this one in this iteration is the one it made; no
-    /// running job's planned end has passed since; and the placement still lies after now
-    /// (a start now picks nodes by another rule). The start, the nodes and the most tasks
-    /// a search now could count before the start.
+    /// ended by their planned end and with jobs started around its reservation since (as
+    /// checked here); every reservation made before this one in this iteration is the one
+    /// it made; no running job's planned end has passed since; and the placement still lies
+    /// after now (a start now picks nodes by another rule). The start, the nodes (moved onto
+    /// nodes freed early where LASTAVAILABLE takes them) and the most tasks a search now
+    /// could count before the start.
     fn carried_placement(&self, now: Time, job: &QueuedJob) -> Option<Carried<'_>> {
         if !self.carries_searches() {
             return None;
@@ -1065,11 +1066,11 @@ impl Machine {
         // freed); those ended as planned change no count from now on, but an instant
         // before the start that counted enough tasks (and failed for another reason) may
         // be now, under a start's rule. The nodes of those planned to end by the start
-        // hosted the job there already; those of the others may host it now, and LASTAVAILABLE
-        // takes them where they come before some of its nodes (`with_nodes_freed`). A node
-        // whose job was planned to end where a claim would begin as the job ends was
-        // counted then as its window opened (`ends_as_a_claim_begins`); now its window is
-        // open.
+        // hosted the job there already; those of the others may host it now, and
+        // LASTAVAILABLE takes them where they come before some of its nodes
+        // (`with_nodes_freed`). A node whose job was planned to end where a claim would
+        // begin as the job ends was counted then as its window opened
+        // (`ends_as_a_claim_begins`); now its window is open.
         let early = &self.carried.ended_early;
         let freed: u64 = early.iter().map(|e| e.procs).sum();
         let around_ends = early.is_empty()
