@@ -50,6 +50,9 @@ pub struct SimConfig {
     /// RESERVATIONTHRESHOLDTYPE and RESERVATIONTHRESHOLDVALUE as read.
     #[serde(skip)]
     threshold: ThresholdAsRead,
+    /// DEFERTIME (where, and whether it turns deferral off) and DEFERCOUNT (where), as read.
+    #[serde(skip)]
+    deferral: (Option<(Location, bool)>, Option<Location>),
     /// NODEALLOCATIONPOLICY, NODEACCESSPOLICY, NODECFG.
     pub nodes: NodeConfig,
     /// SIMWCACCURACY, SIMWCACCURACYCHANGE, SIMWCSCALINGPERCENT: Maui's own workload
@@ -150,6 +153,7 @@ impl Default for SimConfig {
             reservation_qos: vec![None],
             reservation_indexes: Default::default(),
             threshold: ThresholdAsRead::default(),
+            deferral: (None, None),
             nodes: NodeConfig::default(),
             sim_wc: SimWc::default(),
             submission_policy: None,
@@ -202,6 +206,7 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
     // The checks across entries would repeat what a refused entry left out.
     if let Some(e) = ConfigError::all(errors) {
         warnings.extend(no_effect.summary());
+        deferral(&config, &mut warnings);
         return Err(e.with_warnings(warnings));
     }
     warnings.extend(no_effect.summary());
@@ -214,7 +219,26 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
     check_fairshare(&config, &mut warnings)?;
     reservation_groups(&mut config, &mut warnings);
     reservation_threshold(&mut config, &mut warnings)?;
+    deferral(&config, &mut warnings);
     Ok(LoadedConfig { config, warnings })
+}
+
+/// DEFERTIME and DEFERCOUNT: mauisim defers no job, which 3.3.1 matches only where
+/// DEFERTIME is 0 (DEFERCOUNT is moot then).
+fn deferral(c: &SimConfig, warnings: &mut Vec<String>) {
+    let (time, count) = &c.deferral;
+    if let Some((at, true)) = time {
+        warnings.push(format!(
+            "{at}: note: DEFERTIME 0: Maui 3.3.1 defers no job then, nor does mauisim (a job that can never run is held here, idle for ever there)"
+        ));
+        return;
+    }
+    let lines = time.iter().map(|(at, _)| (at, "DEFERTIME"));
+    for (at, name) in lines.chain(count.iter().map(|at| (at, "DEFERCOUNT"))) {
+        warnings.push(format!(
+            "{at}: warning: {name}: mauisim holds a job that can never run for good and does not defer a reserved job that a limit stops at its reservation's start; Maui 3.3.1 defers both"
+        ));
+    }
 }
 
 /// The setting, with the line that made it, that leaves out one of Maui 3.3.1's priority
@@ -482,26 +506,19 @@ const PARAMS: &[Param] = &[
     },
     Param {
         names: &["DEFERTIME", "DEFERCOUNT"],
-        apply: |_, e, w| {
-            // DEFERTIME 0 turns deferral off in 3.3.1 (MJob.c `MJobSetHold`: "defer
-            // disabled"), as mauisim has it.
-            let off = e.name == "DEFERTIME"
-                && matches!(
+        apply: |c, e, _| {
+            let at = e.location.clone();
+            if e.name == "DEFERTIME" {
+                // 3.3.1 turns deferral off for a time of 0 (MJob.c `MJobSetHold`: "defer
+                // disabled"), as mauisim has it.
+                let off = matches!(
                     cfg::parse_duration(e.value_text().trim()),
                     Ok((Duration::Seconds(s), _)) if s <= 0
                 );
-            w.push(if off {
-                format!(
-                    "{}: note: DEFERTIME {}: Maui 3.3.1 defers no job then, nor does mauisim (a job that can never run is held here, idle for ever there)",
-                    e.location,
-                    e.value_text().trim()
-                )
+                c.deferral.0 = Some((at, off));
             } else {
-                format!(
-                    "{}: warning: {}: mauisim holds a job that can never run for good and does not defer a reserved job that a limit stops at its reservation's start; Maui 3.3.1 defers both",
-                    e.location, e.name
-                )
-            });
+                c.deferral.1 = Some(at);
+            }
             Ok(())
         },
     },
@@ -2003,17 +2020,18 @@ mod tests {
     /// (a warning) and a PROC usage limit on whole dedicated nodes (refused).
     #[test]
     fn deferral_off_is_a_note_and_maui_3_2_names_are_known() {
-        // DEFERTIME 0 turns 3.3.1's deferral off, as mauisim has none: a note, no warning.
-        let c = load("DEFERTIME 0\nADMINHOST head.example.org\n").unwrap();
+        // DEFERTIME 0 turns 3.3.1's deferral off, as mauisim has none: a note, no warning,
+        // and DEFERCOUNT is moot then.
+        let c = load("DEFERCOUNT 99999\nDEFERTIME 0\nADMINHOST head.example.org\n").unwrap();
         assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
+        // Maui 3.2's ADMINHOST, which 3.3.1 ignores, is no typo: it joins the summary.
         assert!(
-            c.warnings[0].starts_with("maui.cfg:1:1: note: DEFERTIME 0: Maui 3.3.1 defers no job"),
+            c.warnings[0].contains("without effect") && c.warnings[0].contains("ADMINHOST"),
             "{:?}",
             c.warnings
         );
-        // Maui 3.2's ADMINHOST, which 3.3.1 ignores, is no typo: it joins the summary.
         assert!(
-            c.warnings[1].contains("without effect") && c.warnings[1].contains("ADMINHOST"),
+            c.warnings[1].starts_with("maui.cfg:2:1: note: DEFERTIME 0: Maui 3.3.1 defers no job"),
             "{:?}",
             c.warnings
         );
