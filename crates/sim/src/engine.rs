@@ -1137,9 +1137,16 @@ impl<'a, S: Sink> Sim<'a, S> {
             entry.outcome.preemptions += 1;
             entry.outcome.preempted_run += now - entry.outcome.start;
             let (submitted, first_reservation) = (entry.submitted, entry.outcome.first_reservation);
+            let frozen = entry.frozen_queued;
             let mut queued = self.queued_job(i, submitted);
             queued.eff_queue_start = now;
             queued.first_reservation = first_reservation;
+            if self.maui() {
+                // 3.3.1's EffQueueDuration is the one of the selection that started it
+                // until a selection sets it again: the priority keeps that queue time for
+                // the iteration after the preemption (MPriority.c, MPolicy.c).
+                queued.selected_queued = Some(frozen);
+            }
             match self.scheduler.admit(&mut queued) {
                 Ok(()) => {
                     let at = self
