@@ -1544,6 +1544,17 @@ impl Machine {
         Some(self.by_availability(now, job, tasks, per_task).collect())
     }
 
+    /// The nodes a reservation of `job` from `now` would take, in the order it takes them
+    /// (under Maui's LASTAVAILABLE the last node first), if it fits now.
+    pub(crate) fn reservation_nodes_now(&self, now: Time, job: &QueuedJob) -> Option<Vec<u32>> {
+        self.assert_settled();
+        if self.pooled {
+            return None;
+        }
+        let placed = self.place(now, now, job, true)?;
+        Some(placed.into_iter().map(|(n, _)| n).collect())
+    }
+
     /// The processors running job `victim` would free for `job` (3.3.1's
     /// `MJobSelectPJobList`): on each of its nodes that could host a task of `job`, its
     /// tasks there times `job`'s processors per task, at most the node's processors; its

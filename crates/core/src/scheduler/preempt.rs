@@ -124,6 +124,17 @@ impl Scheduler {
             self.preempt(now, victim, out);
         }
         let fits = self.machine.fits(now, job);
+        if fits && freed < job.procs {
+            // The victims' processors alone do not cover the job: 3.3.1 preempts them all,
+            // then finds it short and fails the start (MSched.c `MJobSelectMNL`, "unable to
+            // preempt adequate resources"). Its first priority call reserves the job from
+            // now instead, on the nodes a reservation takes there (the last node first),
+            // and the second starts it on them, then reserves with its own count: as if it
+            // started now on those nodes.
+            let reserved = self.machine.reservation_nodes_now(now, job);
+            self.preemptor_nodes = reserved.map(|nodes| (job.idx, nodes));
+            return fits;
+        }
         if let (Some(mut order), true) = (idle, fits) {
             // A node both idle in part and a victim's, or two victims', is listed once,
             // where 3.3.1 moves it: among the preempted nodes.
