@@ -660,12 +660,10 @@ impl Machine {
                 largest: largest.disk,
             });
         }
-        let tasks = *self.capacity.entry((r, part)).or_insert_with(|| {
-            (0..spec.nodes.len())
-                .filter(|&n| spec.can_host(n, need, r.features, part))
-                .map(|n| spec.tasks_per_node(tasks_within(spec.nodes[n].capacity(), need)))
-                .sum()
-        });
+        let tasks = *self
+            .capacity
+            .entry((r, part))
+            .or_insert_with(|| tasks_when_empty(spec, need, r.features, part, |_| true));
         if tasks == 0 && job.procs > 0 {
             // A node that satisfies the job when it asks for nothing else.
             let features_anywhere =
@@ -688,7 +686,6 @@ impl Machine {
                 });
             }
         }
-        let spec = &*self.spec;
         if spec.allocation == AllocationPolicy::Contiguous {
             let cands: Vec<NodeCandidate> = (0..spec.nodes.len())
                 .filter(|&n| spec.can_host(n, need, r.features, part))
@@ -714,13 +711,9 @@ impl Machine {
         let spec = &*self.spec;
         let sets = spec.node_sets.as_ref().filter(|s| s.mandatory)?;
         let (need, part) = (self.need(job), self.partition_of(job));
-        let held = |set: u64| -> u64 {
-            (0..spec.nodes.len())
-                .filter(|&n| spec.nodes[n].features & set != 0)
-                .filter(|&n| spec.can_host(n, need, job.request.features, part))
-                .map(|n| spec.tasks_per_node(tasks_within(spec.nodes[n].capacity(), need)))
-                .sum::<u64>()
-                * need.procs
+        let held = |set: u64| {
+            let in_set = |n: usize| spec.nodes[n].features & set != 0;
+            tasks_when_empty(spec, need, job.request.features, part, in_set) * need.procs
         };
         Some(if sets.policy == crate::node::NodeSetPolicy::AnyOf {
             held(sets.sets.iter().fold(0, |m, &s| m | s))
@@ -992,15 +985,16 @@ impl Machine {
         if !self.pooled {
             for &(n, tasks) in &nodes {
                 let takes = self.taken(whole, per_task, tasks, n);
-                self.claims[n as usize].push(Claim {
-                    start: at,
-                    end,
-                    takes,
-                    owner: Owner::Held(id),
-                    may_use: job.standing_access,
-                });
-                self.touch(n);
-                self.claim_ahead(n);
+                self.lay_claim(
+                    n,
+                    Claim {
+                        start: at,
+                        end,
+                        takes,
+                        owner: Owner::Held(id),
+                        may_use: job.standing_access,
+                    },
+                );
             }
         }
         if !self.pooled && self.keeps_promises {
@@ -1071,18 +1065,18 @@ impl Machine {
         // (`with_nodes_freed`). A node whose job was planned to end where a claim would
         // begin as the job ends was counted then as its window opened
         // (`ends_as_a_claim_begins`); now its window is open.
-        let early = &self.carried.ended_early;
-        let freed: u64 = early.iter().map(|e| e.procs).sum();
-        let around_ends = early.is_empty()
+        let ended = &self.carried.ended_by_plan;
+        let freed: u64 = ended.iter().map(|e| e.procs).sum();
+        let around_ends = ended.is_empty()
             || (self.searched_by_jobs(job)
                 && most + freed < job.procs
-                && early
+                && ended
                     .iter()
                     .all(|e| e.planned > at || !self.claim_begins_at(e.planned + w)));
         if !(at > now && !end_passed && around_starts && around_ends) {
             return None;
         }
-        let nodes = if early.iter().any(|e| e.planned > at) {
+        let nodes = if ended.iter().any(|e| e.planned > at) {
             Cow::Owned(self.with_nodes_freed(at, job, nodes)?)
         } else {
             Cow::Borrowed(nodes)
@@ -1115,7 +1109,7 @@ impl Machine {
         let end = at + job.wcl.max(1);
         let mut gained: Vec<u32> = self
             .carried
-            .ended_early
+            .ended_by_plan
             .iter()
             .filter(|e| e.planned > at)
             .flat_map(|e| e.nodes.iter().copied())
@@ -1196,7 +1190,7 @@ impl Machine {
         let start = self.laid.get(rank)?.start;
         // Its nodes may move onto nodes freed early (`with_nodes_freed`), asked what they
         // host without the later reservations: those are not carried past a move.
-        if self.carried.ended_early.iter().any(|e| e.planned > start) {
+        if self.carried.ended_by_plan.iter().any(|e| e.planned > start) {
             self.settle_later_than(rank);
         }
         let laid = &self.laid[rank];
@@ -1275,21 +1269,21 @@ impl Machine {
                 continue;
             }
             if took > 0 {
-                self.claims[n as usize].retain(|c| c.owner != Owner::Held(id));
-                self.unclaim_ahead(n);
+                self.unlay_claim(n, id);
             }
             if takes > 0 {
                 let takes = self.taken(whole, per_task, takes, n);
-                self.claims[n as usize].push(Claim {
-                    start: laid.start,
-                    end: laid.end,
-                    takes,
-                    owner: Owner::Held(id),
-                    may_use: job.standing_access,
-                });
-                self.claim_ahead(n);
+                self.lay_claim(
+                    n,
+                    Claim {
+                        start: laid.start,
+                        end: laid.end,
+                        takes,
+                        owner: Owner::Held(id),
+                        may_use: job.standing_access,
+                    },
+                );
             }
-            self.touch(n);
         }
     }
 
@@ -1393,11 +1387,23 @@ impl Machine {
         self.profile.release(h.start, h.end, h.procs);
         if !self.pooled {
             for &(n, _) in &h.nodes {
-                self.claims[n as usize].retain(|c| c.owner != Owner::Held(id));
-                self.touch(n);
-                self.unclaim_ahead(n);
+                self.unlay_claim(n, id);
             }
         }
+    }
+
+    /// Lays a reservation's `claim` on node `n`.
+    fn lay_claim(&mut self, n: u32, claim: Claim) {
+        self.claims[n as usize].push(claim);
+        self.touch(n);
+        self.claim_ahead(n);
+    }
+
+    /// Takes reservation `id`'s claim off node `n`.
+    fn unlay_claim(&mut self, n: u32, id: u32) {
+        self.claims[n as usize].retain(|c| c.owner != Owner::Held(id));
+        self.touch(n);
+        self.unclaim_ahead(n);
     }
 
     /// Ends the iteration's reservations; their nodes are remembered as the promises the
@@ -2367,8 +2373,11 @@ impl Machine {
                 continue;
             }
             let features = self.spec.nodes[n as usize].features;
-            if sets.sets.iter().any(|&set| features & set != 0) {
-                in_some_set += h;
+            if any_of {
+                if sets.sets.iter().any(|&set| features & set != 0) {
+                    in_some_set += h;
+                }
+                continue;
             }
             for (k, &set) in sets.sets.iter().enumerate() {
                 if features & set != 0 {
@@ -3016,12 +3025,12 @@ struct CarriedSearches {
     started_ends: Vec<Time>,
     found_started_ends: Vec<Time>,
     /// The jobs ended by their planned end since the last iteration ended.
-    ended_early: Vec<EndedEarly>,
+    ended_by_plan: Vec<EndedByPlan>,
 }
 
 /// A job ended by its planned end between iterations.
 #[derive(Debug, Clone)]
-struct EndedEarly {
+struct EndedByPlan {
     planned: Time,
     /// The processors it freed before its planned end: none for an end as planned.
     procs: u64,
@@ -3122,16 +3131,16 @@ impl CarriedSearches {
         self.record(rank, versions, now, found, unmoved);
     }
 
-    /// A running job ended at `freed`, planned to end at `planned` on `procs` processors,
-    /// the running jobs at `running_version` before. Between iterations, an end by the
-    /// planned end leaves the placements found to be checked against it where they are
-    /// carried; anything else makes them stale.
+    /// Running `job` (its placement) ended at `freed`, the running jobs at
+    /// `running_version` before. Between iterations, an end by the planned end leaves the
+    /// placements found to be checked against it where they are carried; anything else
+    /// makes them stale.
     fn ended(&mut self, running_version: u64, freed: Time, job: &Placement) {
         let found_holds = self.found_version == Some(running_version);
         let planned = job.end;
         if found_holds && freed <= planned && self.recording.is_empty() {
             let early = freed < planned;
-            self.ended_early.push(EndedEarly {
+            self.ended_by_plan.push(EndedByPlan {
                 planned,
                 procs: if early { job.procs } else { 0 },
                 nodes: if early {
@@ -3163,11 +3172,26 @@ impl CarriedSearches {
         // iteration, and its count bound raised by what they freed: only those since
         // count from now on.
         self.found_started_ends = std::mem::take(&mut self.started_ends);
-        self.ended_early.clear();
+        self.ended_by_plan.clear();
         self.found_version = holds.then_some(running_version);
         self.found_at = self.recording_at;
         self.stopped = false;
     }
+}
+
+/// The tasks of `need` the nodes `on` accepts hold on the empty machine, where they can
+/// host such a task (`features`, partition `part`).
+fn tasks_when_empty(
+    spec: &MachineSpec,
+    need: Res,
+    features: FeatureMask,
+    part: u32,
+    on: impl Fn(usize) -> bool,
+) -> u64 {
+    (0..spec.nodes.len())
+        .filter(|&n| on(n) && spec.can_host(n, need, features, part))
+        .map(|n| spec.tasks_per_node(tasks_within(spec.nodes[n].capacity(), need)))
+        .sum()
 }
 
 fn lcm(a: Time, b: Time) -> Time {

@@ -1157,14 +1157,14 @@ fn reservation_qos_list(
     }
     // 3.3.1's keyword is `[ALL]` (msched-common.h `ALL`): it reads `ALL` as the name of a QOS
     // no job has, so that the group holds no job (seen in its runs).
-    if names.iter().any(|n| n.eq_ignore_ascii_case("ALL")) {
+    let bare_all = names.iter().any(|n| n.eq_ignore_ascii_case("ALL"));
+    if bare_all {
         warnings.push(format!(
             "{}: warning: {}[{index}] ALL: Maui 3.3.1 reads ALL as the name of a QOS, which no job has, so on a real Maui this group reserves for no job; its keyword for every QOS is [ALL] (mauisim reads both as every QOS)",
             e.location, e.name
         ));
     }
-    let every = |n: &String| n.eq_ignore_ascii_case("ALL") || n.eq_ignore_ascii_case("[ALL]");
-    let list = if names.iter().any(every) {
+    let list = if bare_all || names.iter().any(|n| n.eq_ignore_ascii_case("[ALL]")) {
         None
     } else {
         Some(names)
