@@ -74,6 +74,16 @@ pub struct CredConfig {
     pub account: BTreeMap<String, CredObject>,
     pub qos: BTreeMap<String, CredObject>,
     pub class: BTreeMap<String, CredObject>,
+    /// SYSCFG's QDEF and QLIST: the QOS every job may have, and the one it gets when
+    /// no credential of its own gives one (MQOS.c `MQOSGetAccess`, after the class's).
+    #[serde(skip_serializing_if = "CredObject::is_empty")]
+    pub system: CredObject,
+}
+
+impl CredObject {
+    fn is_empty(&self) -> bool {
+        self == &CredObject::default()
+    }
 }
 
 impl CredConfig {
@@ -100,22 +110,22 @@ impl CredConfig {
 
     /// A QDEF must name a QOS the config defines (`QOSCFG[name]`); DEFAULT always exists.
     pub(crate) fn check(&self) -> Result<(), ConfigError> {
-        for kind in CredKind::ALL {
-            for (name, object) in self.objects(kind) {
-                if let Some(qdef) = &object.qdef {
-                    if qdef != DEFAULT && !self.qos.contains_key(qdef) {
-                        let at = object
-                            .qdef_location
-                            .clone()
-                            .unwrap_or_else(|| Location::new("<config>", 0, 0));
-                        return Err(ConfigError::at(
-                            at,
-                            format!(
-                                "{}[{name}] QDEF={qdef}: no QOS {qdef} is defined (add a QOSCFG[{qdef}] line)",
-                                kind.cfg_name()
-                            ),
-                        ));
-                    }
+        let objects = CredKind::ALL.into_iter().flat_map(|kind| {
+            let objects = self.objects(kind).iter();
+            objects.map(move |(name, o)| (format!("{}[{name}]", kind.cfg_name()), o))
+        });
+        let system = std::iter::once(("SYSCFG".to_string(), &self.system));
+        for (owner, object) in objects.chain(system) {
+            if let Some(qdef) = &object.qdef {
+                if qdef != DEFAULT && !self.qos.contains_key(qdef) {
+                    let at = object
+                        .qdef_location
+                        .clone()
+                        .unwrap_or_else(|| Location::new("<config>", 0, 0));
+                    return Err(ConfigError::at(
+                        at,
+                        format!("{owner} QDEF={qdef}: no QOS {qdef} is defined (add a QOSCFG[{qdef}] line)"),
+                    ));
                 }
             }
         }
@@ -219,6 +229,9 @@ struct Selection {
     list: [Vec<Option<Vec<CredId>>>; 5],
     default_of_kind: [Option<CredId>; 5],
     list_of_kind: [Option<Vec<CredId>>; 5],
+    /// SYSCFG's: the default after every holder's, and a list every job has.
+    system_default: Option<CredId>,
+    system_list: Option<Vec<CredId>>,
 }
 
 impl Selection {
@@ -257,6 +270,12 @@ impl Selection {
     /// at all, everything is allowed.
     fn allowed(&self, holders: &[(CredKind, CredId)], wanted: CredId) -> bool {
         let mut any_list = false;
+        if let Some(list) = &self.system_list {
+            any_list = true;
+            if list.contains(&wanted) {
+                return true;
+            }
+        }
         for &(kind, id) in holders {
             let k = kind.index();
             if let Some(list) = Self::lookup(&self.list[k], &self.list_of_kind[k], id) {
@@ -286,6 +305,7 @@ impl Selection {
                 let k = kind.index();
                 Self::lookup(&self.default[k], &self.default_of_kind[k], id).copied()
             })
+            .or(self.system_default)
             .unwrap_or(fallback);
         (default, requested != CredId::NONE)
     }
@@ -356,6 +376,15 @@ impl Resolver {
                 r.qos.set(kind, Some(id), qdef, qlist);
             }
         }
+        let system = &config.system;
+        r.qos.system_default = system
+            .qdef
+            .as_deref()
+            .map(|n| names.intern(CredKind::Qos, n));
+        r.qos.system_list = system
+            .qlist
+            .as_ref()
+            .map(|l| l.iter().map(|n| names.intern(CredKind::Qos, n)).collect());
         r
     }
 
@@ -480,6 +509,41 @@ mod tests {
         assert_eq!(
             (ann.get(CredKind::Account), ann.get(CredKind::Qos)),
             (bio, high)
+        );
+    }
+
+    /// SYSCFG's QDEF comes after every credential's (MQOS.c: user, group, account,
+    /// class, then the system's), and its QLIST grants what no credential's list does.
+    #[test]
+    fn the_system_qos_default_and_list_come_last() {
+        let config = crate::params::from_str(
+            "QOSCFG[high] PRIORITY=1\nQOSCFG[low] PRIORITY=1\nQOSCFG[mid] PRIORITY=1\n\
+             SYSCFG QDEF=low QLIST=high\nUSERCFG[steve] QDEF=mid QLIST=mid\n",
+            "maui.cfg",
+        )
+        .unwrap()
+        .config
+        .credentials;
+        let mut names = Names::default();
+        let r = Resolver::new(&config, &mut names);
+        let high = names.intern(CredKind::Qos, "high");
+        let low = names.intern(CredKind::Qos, "low");
+        let mut ann = job(&mut names, "ann", "staff");
+        assert_eq!(r.assign(&mut ann, CredId::NONE, CredId::NONE), None);
+        assert_eq!(ann.get(CredKind::Qos), low);
+        assert_eq!(r.assign(&mut ann, CredId::NONE, high), None);
+        assert_eq!(ann.get(CredKind::Qos), high);
+        let mut steve = job(&mut names, "steve", "staff");
+        assert_eq!(r.assign(&mut steve, CredId::NONE, high), None);
+        assert_eq!(r.assign(&mut steve, CredId::NONE, low), Some(Denied::Qos));
+        assert_eq!(names.name(CredKind::Qos, steve.get(CredKind::Qos)), "mid");
+        let e = crate::params::from_str("SYSCFG QDEF=gold\n", "maui.cfg")
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "maui.cfg:1:8: SYSCFG QDEF=gold: no QOS gold is defined (add a QOSCFG[gold] line)"
         );
     }
 

@@ -259,6 +259,48 @@ pub(crate) fn system_cfg(
             super::partitions::record(c, None, &attr);
             continue;
         }
+        match attr.name.as_str() {
+            "QDEF" | "QLIST" => {
+                let names: Vec<String> = attr
+                    .value
+                    .split([',', ':'])
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty())
+                    .map(String::from)
+                    .collect();
+                let system = &mut c.credentials.system;
+                match (attr.name.as_str(), names.as_slice()) {
+                    ("QDEF", [one]) => {
+                        system.qdef = Some(one.clone());
+                        system.qdef_location = Some(at.clone());
+                    }
+                    ("QLIST", [_, ..]) => system.qlist = Some(names),
+                    _ => {
+                        return Err(ConfigError::at(
+                            at.clone(),
+                            format!(
+                                "{what}: expected {} QOS name, found `{}`",
+                                if attr.name == "QDEF" {
+                                    "one"
+                                } else {
+                                    "a list of"
+                                },
+                                attr.value.trim()
+                            ),
+                        ))
+                    }
+                }
+                continue;
+            }
+            // MJob.c chooses an account from the credentials and their DEFAULT objects only.
+            "ADEF" | "ALIST" => {
+                w.push(format!(
+                    "{at}: warning: {what} is ignored, as Maui 3.3.1 ignores it: no job's account is chosen from the system's"
+                ));
+                continue;
+            }
+            _ => {}
+        }
         let limit = match parse_name(&attr.name) {
             Some(l) if !l.overriding && !l.per_user && l.scope != Scope::PerJob => l,
             _ => {

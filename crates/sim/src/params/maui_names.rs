@@ -530,6 +530,35 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
     ),
 ];
 
+/// Whether `value` leaves a parameter mauisim refuses at Maui 3.3.1's own default, so that
+/// the line changes nothing and is accepted as without effect (MPar.c; a value 3.3.1 does
+/// not know leaves the default in place too).
+pub(super) fn keeps_default(name: &str, value: &str) -> bool {
+    match name {
+        // Read with a TRUE default: only one of 3.3.1's false words turns it off.
+        "ENABLEMULTINODEJOBS" => !MAUI_FALSE.contains(&value),
+        // Read with a FALSE default: only one of its true words turns it on.
+        "USEMACHINESPEED" | "USEMACHINESPEEDFORFS" | "USESYSTEMQUEUETIME" => {
+            !MAUI_TRUE.contains(&value)
+        }
+        "TASKDISTRIBUTIONPOLICY" => !["LOCAL", "ARBGEO", "PACK", "ROUNDROBIN"].contains(&value),
+        "NODELOADPOLICY" => value != "ADJUSTPROCS",
+        "NODEUNTRACKEDLOADFACTOR" => value.parse::<f64>() == Ok(1.2),
+        _ => false,
+    }
+}
+
+/// The words MUtil.c `MUBoolFromString` reads as true, matched exactly ("onOn" is 3.3.1's:
+/// a comma is missing between "on" and "On" in its list).
+const MAUI_TRUE: &[&str] = &[
+    "1", "true", "True", "TRUE", "onOn", "ON", "yes", "Yes", "YES",
+];
+
+/// The words it reads as false.
+const MAUI_FALSE: &[&str] = &[
+    "0", "false", "False", "FALSE", "off", "Off", "OFF", "no", "No", "NO",
+];
+
 /// Old names 3.3.1 reads as another parameter that mauisim simulates (MConfig.c).
 const ALIASES: &[(&str, &str)] = &[
     ("AFSWEIGHT", "FSACCOUNTWEIGHT"),

@@ -38,6 +38,10 @@ pub struct NodeConfig {
     /// NODESETPOLICY & co. as read.
     #[serde(skip)]
     pub node_sets: super::node_sets::NodeSetsAsRead,
+    /// `NODECFG ATTR` for each attribute read that has no effect on a simulated
+    /// schedule, once each, for the config's summary line of such names.
+    #[serde(skip)]
+    pub no_effect: Vec<String>,
 }
 
 fn policy_name<S: serde::Serializer>(p: &AllocationPolicy, s: S) -> Result<S::Ok, S::Error> {
@@ -118,12 +122,85 @@ pub const NODE_ATTRS: &[&str] = &[
 /// mauisim reads can: accepted with a warning.
 const NODE_ATTRS_NOT_YET: &[(&str, &str)] = &[
     ("MAXJOB", "the most jobs the node runs at once"),
+    (
+        "MAXJOBPERUSER",
+        "the most jobs of one user the node runs at once",
+    ),
+    (
+        "MAXPROCPERUSER",
+        "the most processors of the node one user's jobs may use",
+    ),
+    (
+        "MAXPEPERJOB",
+        "the most processor-equivalents of the node one job may use",
+    ),
     ("MAXLOAD", "the load above which the node takes no job"),
     ("MAXPROC", "the most processors of the node jobs may use"),
     ("ACCESS", "the node's own access policy"),
     ("CLASSES", "the classes the node accepts"),
+    ("RADISK", "the node's disk available to jobs"),
+    (
+        "AVLMEMWEIGHT",
+        "the node's own weight of available memory in its allocation priority",
+    ),
+    (
+        "AVLPROCWEIGHT",
+        "the node's own weight of available processors in its allocation priority",
+    ),
+    (
+        "CFGMEMWEIGHT",
+        "the node's own weight of configured memory in its allocation priority",
+    ),
+    (
+        "LOADWEIGHT",
+        "the node's own weight of load in its allocation priority",
+    ),
+    (
+        "PRIOWEIGHT",
+        "the node's own weight of PRIORITY in its allocation priority",
+    ),
+    (
+        "SPEEDWEIGHT",
+        "the node's own weight of speed in its allocation priority",
+    ),
+    (
+        "USAGEWEIGHT",
+        "the node's own weight of usage in its allocation priority",
+    ),
     ("OS", ""),
     ("ARCH", ""),
+    ("NETWORK", ""),
+    ("GRES", ""),
+    ("RESOURCES", ""),
+];
+
+/// Node attributes of Maui 3.3.1 without effect on a simulated schedule (MNode.c
+/// `MNodeProcessConfig`): where the node stands (FRAME, SLOT, SIZE), read only by
+/// ALLOCLOCALITYPOLICY, which mauisim refuses; NODETYPE, read only by accounting; and
+/// the names 3.3.1's table holds but its config switch never sets.
+const NODE_ATTRS_NO_EFFECT: &[&str] = &[
+    "FRAME",
+    "SLOT",
+    "SIZE",
+    "NODETYPE",
+    "CFGPROCWEIGHT",
+    "AVLCLASS",
+    "CFGCLASS",
+    "EXTLOAD",
+    "MAXPROCPERCLASS",
+    "NODEID",
+    "NODESTATE",
+    "RAMEM",
+    "RAPROC",
+    "RASWAP",
+    "RCDISK",
+    "RCMEM",
+    "RCPROC",
+    "RCSWAP",
+    "STATACTIVETIME",
+    "STATTOTALTIME",
+    "STATUPTIME",
+    "TASKCOUNT",
 ];
 
 pub(crate) fn allocation_policy(c: &mut NodeConfig, e: &Entry) -> Result<(), ConfigError> {
@@ -175,7 +252,9 @@ pub(crate) fn access_policy(
     e: &Entry,
     w: &mut Vec<String>,
 ) -> Result<(), ConfigError> {
-    let text = e.value_text().to_ascii_uppercase();
+    // 3.3.1 matches the name exactly, in capitals, and reads any other as its default,
+    // SHARED (MSched.c `MUGetIndex(…, MNAccessPolicy, FALSE, mnacShared)`).
+    let text = e.value_text();
     c.access = match text.trim() {
         "SHARED" => NodeAccess::Shared,
         "SINGLEJOB" => NodeAccess::SingleJob,
@@ -188,10 +267,11 @@ pub(crate) fn access_policy(
             NodeAccess::SingleJob
         }
         other => {
-            return Err(ConfigError::at(
-                e.location.clone(),
-                format!("NODEACCESSPOLICY: expected SHARED, SINGLEJOB, SINGLETASK or SINGLEUSER, found `{other}`"),
-            ))
+            w.push(format!(
+                "{}: warning: NODEACCESSPOLICY `{other}`: Maui 3.3.1 knows SHARED, SINGLEJOB, SINGLETASK and SINGLEUSER, in capitals, and reads any other name as SHARED, as mauisim does",
+                e.location
+            ));
+            NodeAccess::Shared
         }
     };
     Ok(())
@@ -239,6 +319,13 @@ pub(crate) fn node_cfg(
             Ok(v)
         };
         let value = attr.value.trim();
+        if NODE_ATTRS_NO_EFFECT.contains(&attr.name.as_str()) {
+            let name = format!("NODECFG {}", attr.name);
+            if !c.no_effect.contains(&name) {
+                c.no_effect.push(name);
+            }
+            continue;
+        }
         let object = c.object_mut(name, &e.location);
         match attr.name.as_str() {
             "PROCS" => {
@@ -248,9 +335,10 @@ pub(crate) fn node_cfg(
                 }
                 object.procs = Some(v);
             }
-            "MEM" => object.mem = Some(amount(value, true)?),
-            "SWAP" => object.swap = Some(amount(value, true)?),
-            "DISK" => object.disk = Some(amount(value, true)?),
+            // CFG* are 3.3.1's own names of the configured amounts.
+            "MEM" | "CFGMEM" => object.mem = Some(amount(value, true)?),
+            "SWAP" | "CFGSWAP" => object.swap = Some(amount(value, true)?),
+            "DISK" | "CFGDISK" => object.disk = Some(amount(value, true)?),
             "SPEED" => {
                 let v = real(value)?;
                 if v <= 0.0 {
@@ -294,6 +382,7 @@ pub(crate) fn node_cfg(
                 }
                 let mut known: Vec<&str> = NODE_ATTRS.to_vec();
                 known.extend(NODE_ATTRS_NOT_YET.iter().map(|(n, _)| *n));
+                known.extend(NODE_ATTRS_NO_EFFECT);
                 let hint = match cfg::closest(other, &known) {
                     Some(near) => format!("; did you mean {near}?"),
                     None => String::new(),

@@ -396,14 +396,16 @@ fn set(
         // Accounting, ownership and idle release: no effect on a simulated schedule.
         "CHARGEACCOUNT" | "OWNER" | "IDLETIME" | "NAME" | "STIDLETIME" | "STTOTALTIME"
         | "PRIORITY" => {}
+        // 3.3.1 skips a name it does not know ("cannot parse SR[…] config attribute",
+        // MSR.c `MSRProcessConfig`): so does the simulation, but it says so.
         other => {
             let hint = match mauisim_config::closest(other, SR_ATTRS) {
-                Some(near) => format!("; did you mean {near}?"),
+                Some(near) => format!(" (did you mean {near}?)"),
                 None => String::new(),
             };
-            return Err(ConfigError::at(
-                at.clone(),
-                format!("SRCFG[{}]: unknown attribute {other}{hint}", sr.name),
+            w.push(format!(
+                "{at}: warning: SRCFG[{}]: unknown attribute {other}{hint}; ignored, as Maui 3.3.1 ignores it",
+                sr.name
             ));
         }
     }
