@@ -69,6 +69,10 @@ pub struct QueuedJob {
     /// The standing reservations the job may use (bit `k` for the machine's reservation
     /// `k`), set when the scheduler admits it.
     pub standing_access: u64,
+    /// The standing reservations the job may use only over a window it runs inside for
+    /// at most the reservation's time limit (TIMELIMIT, MAXTIME, SRMAXTIME): 3.3.1 judges
+    /// access by the job's overlap with the window at hand.
+    pub standing_short: u64,
     /// Maui 3.3.1's partitions (when the machine has more than one): the partitions the
     /// job may run in and can fit (bit per index, [`crate::Partitions`]), and the one of
     /// its first pass; set when the scheduler admits it.
@@ -107,6 +111,7 @@ impl QueuedJob {
             reserved_seq: None,
             utilized: 1.0,
             standing_access: 0,
+            standing_short: 0,
             partitions: 0,
             default_partition: 0,
             priority_terms: None,

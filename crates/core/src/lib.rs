@@ -58,6 +58,6 @@ pub use profile::{Profile, Window, FOREVER};
 pub use queue::Queue;
 pub use scheduler::{Decisions, Preempted, Reservation, Scheduler, Start};
 pub use standing::{
-    Recurrence, StandingAccess, StandingReservation, DAY, EVERY_DAY, MAX_STANDING, WEEK,
+    Recurrence, StandingAccess, StandingReservation, TimeEntry, DAY, EVERY_DAY, MAX_STANDING, WEEK,
 };
 pub use throttle::Verdict;

@@ -427,7 +427,7 @@ impl Scheduler {
         }
         self.admit_to_partitions(job)?;
         job.cred_factors = self.policy.creds.resolve(&job.creds);
-        job.standing_access = self.machine.standing_access(job);
+        (job.standing_access, job.standing_short) = self.machine.standing_access(job);
         self.ranking.admitted(job);
         Ok(())
     }
@@ -2002,7 +2002,7 @@ impl Scheduler {
     /// iteration was never admitted).
     fn with_standing_access(&self, job: &QueuedJob) -> QueuedJob {
         let mut job = job.clone();
-        job.standing_access = self.machine.standing_access(&job);
+        (job.standing_access, job.standing_short) = self.machine.standing_access(&job);
         job
     }
 

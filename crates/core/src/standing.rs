@@ -25,9 +25,12 @@ pub struct StandingReservation {
     pub access: StandingAccess,
 }
 
-/// Whose jobs may use a standing reservation (Maui's ACL, MACL.c): a job that matches
-/// any one entry of `any`, has every credential of `required` and none of `denied`. With
-/// no entry at all, no job may (an admin reservation).
+/// Whose jobs may use a standing reservation (Maui's ACL, MACL.c `MACLCheckAccess`): a
+/// job with none of `denied`, every credential of `required` (and a short enough run when
+/// the time entry is required), and, when the list has entries that are neither, one of
+/// them: a credential of `any`, PROCLIMIT or a time entry that is not required. Then it
+/// has access when it matched some entry, or when the list denies some (3.3.1 counts a
+/// deny entry as inclusive). With no entry at all, no job may (an admin reservation).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StandingAccess {
     /// Per credential kind ([`CredKind::index`]).
@@ -36,15 +39,36 @@ pub struct StandingAccess {
     pub denied: [Vec<CredId>; 5],
     /// PROCLIMIT: one more entry of `any`, matched by jobs of at most this many processors.
     pub max_procs: Option<u64>,
+    /// TIMELIMIT, MAXTIME and SRMAXTIME: matched by a job whose run inside a window lasts
+    /// at most this long; one more entry of `any`, or required.
+    pub max_time: Option<TimeEntry>,
+}
+
+/// A standing reservation's time entry (a duration ACL, `maDuration` with `<=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeEntry {
+    pub limit: Time,
+    pub required: bool,
+    /// For an entry without a name (MAXTIME, SRMAXTIME), where 3.3.1's first pass over
+    /// the list stops: whether the entries before it hold one neither required nor
+    /// denied, and a denied one; only those count as the list's (MACL.c
+    /// `MACLCheckAccess`). `None`: the whole list counts (TIMELIMIT).
+    pub seen_before: Option<(bool, bool)>,
 }
 
 impl StandingAccess {
     fn is_empty(&self) -> bool {
         let lists = self.any.iter().chain(&self.required);
-        lists.chain(&self.denied).all(Vec::is_empty) && self.max_procs.is_none()
+        lists.chain(&self.denied).all(Vec::is_empty)
+            && self.max_procs.is_none()
+            && self.max_time.is_none()
     }
 
-    fn allows(&self, creds: &JobCreds, procs: u64) -> bool {
+    /// Whether a job of `creds` and `procs` processors that runs for `inside` seconds
+    /// inside a window may use it. 3.3.1 sets the job's duration entry to its overlap with
+    /// the window being judged; mauisim judges every window by the job's whole walltime
+    /// (its overlap with a window it lies inside): ARCHITECTURE.md, standing reservations.
+    fn allows(&self, creds: &JobCreds, procs: u64, inside: Time) -> bool {
         let has = |lists: &[Vec<CredId>; 5], kind: CredKind| {
             let id = creds.get(kind);
             id != CredId::NONE && lists[kind.index()].contains(&id)
@@ -57,9 +81,32 @@ impl StandingAccess {
             let id = creds.get(k);
             self.required[k.index()].iter().all(|&r| r == id)
         });
-        let has_required = self.required.iter().any(|l| !l.is_empty());
-        let small_enough = self.max_procs.is_some_and(|m| procs <= m);
-        required_met && (has_required || small_enough || kinds.clone().any(|&k| has(&self.any, k)))
+        let short_enough = self
+            .max_time
+            .map(|t| (t.limit, t.required && inside > t.limit));
+        if !required_met || short_enough.is_some_and(|(_, too_long)| too_long) {
+            return false;
+        }
+        let optional_time = self.max_time.filter(|t| !t.required);
+        let denied_listed = self.denied.iter().any(|l| !l.is_empty());
+        let (optional_needed, denied_listed) = match self.max_time.and_then(|t| t.seen_before) {
+            Some(before) => before,
+            None => (
+                self.any.iter().any(|l| !l.is_empty())
+                    || self.max_procs.is_some()
+                    || optional_time.is_some(),
+                denied_listed,
+            ),
+        };
+        let optional_found = kinds.clone().any(|&k| has(&self.any, k))
+            || self.max_procs.is_some_and(|m| procs <= m)
+            || optional_time.is_some_and(|t| inside <= t.limit);
+        if optional_needed && !optional_found {
+            return false;
+        }
+        let required_matched = self.required.iter().any(|l| !l.is_empty())
+            || self.max_time.is_some_and(|t| t.required);
+        optional_found || required_matched || denied_listed
     }
 }
 
@@ -117,9 +164,10 @@ impl Recurrence {
 }
 
 impl StandingReservation {
-    /// Whether a job of these credentials and processors may use the reservation.
-    pub fn allows(&self, creds: &JobCreds, procs: u64) -> bool {
-        self.access.allows(creds, procs)
+    /// Whether a job of these credentials, processors and walltime may use the
+    /// reservation.
+    pub fn allows(&self, creds: &JobCreds, procs: u64, walltime: Time) -> bool {
+        self.access.allows(creds, procs, walltime)
     }
 
     /// Whether some job may use it (else it holds its nodes against every job).
@@ -321,26 +369,85 @@ mod tests {
         sr.access.any[CredKind::Class.index()] = vec![CredId(2)];
         sr.access.any[CredKind::User.index()] = vec![CredId(7)];
         let mut creds = JobCreds::default();
-        assert!(!sr.allows(&creds, 1));
+        assert!(!sr.allows(&creds, 1, 60));
         creds.set(CredKind::Class, CredId(2));
-        assert!(sr.allows(&creds, 1));
+        assert!(sr.allows(&creds, 1, 60));
         creds.set(CredKind::Class, CredId(1));
         creds.set(CredKind::User, CredId(7));
-        assert!(sr.allows(&creds, 1));
+        assert!(sr.allows(&creds, 1, 60));
         assert!(sr.has_access_list());
         // A denied group shuts out even a listed user.
         sr.access.denied[CredKind::Group.index()] = vec![CredId(3)];
         creds.set(CredKind::Group, CredId(3));
-        assert!(!sr.allows(&creds, 1));
+        assert!(!sr.allows(&creds, 1, 60));
         creds.set(CredKind::Group, CredId(4));
-        assert!(sr.allows(&creds, 1));
+        assert!(sr.allows(&creds, 1, 60));
         // A required QOS must be the job's, whatever else matches.
         sr.access.required[CredKind::Qos.index()] = vec![CredId(5)];
-        assert!(!sr.allows(&creds, 1));
+        assert!(!sr.allows(&creds, 1, 60));
         creds.set(CredKind::Qos, CredId(5));
-        assert!(sr.allows(&creds, 1));
+        assert!(sr.allows(&creds, 1, 60));
         // Required entries alone give access to the jobs that have them all.
         sr.access.any = Default::default();
-        assert!(sr.allows(&creds, 1));
+        assert!(sr.allows(&creds, 1, 60));
+    }
+
+    /// 3.3.1's `MACLCheckAccess`: a required entry does not stand in for the others (a
+    /// job needs one of them too), a list of deny entries only lets in everyone else,
+    /// and a time entry is one more entry, or a required one.
+    #[test]
+    fn access_follows_maui_s_acl_rule() {
+        let mut sr = daily(0, DAY, EVERY_DAY, 1);
+        let mut creds = JobCreds::default();
+        creds.set(CredKind::User, CredId(7));
+        creds.set(CredKind::Qos, CredId(5));
+        sr.access.required[CredKind::Qos.index()] = vec![CredId(5)];
+        sr.access.any[CredKind::User.index()] = vec![CredId(8)];
+        assert!(!sr.allows(&creds, 1, 60), "the required QOS alone");
+        creds.set(CredKind::User, CredId(8));
+        assert!(sr.allows(&creds, 1, 60));
+        let mut sr = daily(0, DAY, EVERY_DAY, 1);
+        sr.access.denied[CredKind::Group.index()] = vec![CredId(3)];
+        assert!(sr.allows(&creds, 1, 60), "deny entries only");
+        creds.set(CredKind::Group, CredId(3));
+        assert!(!sr.allows(&creds, 1, 60));
+        // TIMELIMIT: one more entry.
+        let mut sr = daily(0, DAY, EVERY_DAY, 1);
+        sr.access.any[CredKind::User.index()] = vec![CredId(9)];
+        sr.access.max_time = Some(TimeEntry {
+            limit: 3600,
+            required: false,
+            seen_before: None,
+        });
+        assert!(sr.allows(&creds, 1, 3600));
+        assert!(!sr.allows(&creds, 1, 3601));
+        creds.set(CredKind::User, CredId(9));
+        assert!(
+            sr.allows(&creds, 1, 7200),
+            "the listed user, whatever the time"
+        );
+        // MAXTIME=1:00:00* after the user list: required, beside it.
+        sr.access.max_time = Some(TimeEntry {
+            limit: 3600,
+            required: true,
+            seen_before: Some((true, false)),
+        });
+        assert!(!sr.allows(&creds, 1, 7200));
+        assert!(sr.allows(&creds, 1, 60));
+        creds.set(CredKind::User, CredId(8));
+        assert!(!sr.allows(&creds, 1, 60), "short, but not a listed user");
+        // SRMAXTIME, read before the SRCFG line's user list: 3.3.1's first pass stops
+        // at it, so the list is not needed; every short job.
+        sr.access.max_time = Some(TimeEntry {
+            limit: 3600,
+            required: true,
+            seen_before: Some((false, false)),
+        });
+        assert!(sr.allows(&creds, 1, 60));
+        assert!(!sr.allows(&creds, 1, 3601));
+        // A required time entry alone: every short job.
+        sr.access.any = Default::default();
+        assert!(sr.allows(&creds, 1, 60));
+        assert!(!sr.allows(&creds, 1, 3601));
     }
 }

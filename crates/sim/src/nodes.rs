@@ -784,6 +784,11 @@ fn lay_standing(
         }
     }
     access.max_procs = sr.proc_limit;
+    access.max_time = sr.time_limit.map(|t| mauisim_core::TimeEntry {
+        limit: t.seconds,
+        required: t.required,
+        seen_before: t.seen_before,
+    });
     Ok(Some(StandingReservation {
         name: sr.name.clone(),
         nodes,

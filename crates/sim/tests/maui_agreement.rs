@@ -26,6 +26,12 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     ("alloc-minres", [100.0, 100.0, 100.0]),
     ("alloc-firstavail", [100.0, 100.0, 100.0]),
     ("standing", [100.0, 100.0, 99.7]),
+    // The same reservation with a time entry (scripts/maui-cases.sh srtimelimit srmaxtime):
+    // TIMELIMIT beside a user list, and SRMAXTIME (required, read before the list). s1 of
+    // srmaxtime parts at a backfill start where 3.3.1 leaves out a node whose job ended at
+    // that instant (reports/MAUI-AGREEMENT.md).
+    ("srtimelimit", [100.0, 100.0, 100.0]),
+    ("srmaxtime", [81.3, 99.7, 100.0]),
     // QOS preemption (scripts/maui-cases.sh preempt); s2 parts where a preemptor is placed
     // on other nodes than 3.3.1 places it (reports/MAUI-AGREEMENT.md).
     ("preempt", [100.0, 100.0, 100.0]),
@@ -248,7 +254,8 @@ fn every_shared_case_agrees_at_least_as_recorded() {
 }
 
 /// mauisim's own cases (`tests/maui_cases`, made by `scripts/maui-cases.sh` with the shared
-/// harness from the real Maui 3.3.1): a standing reservation, QOS preemption, the
+/// harness from the real Maui 3.3.1): a standing reservation (with and without a time
+/// entry), QOS preemption, the
 /// old-style limit parameters, JOBNODEMATCHPOLICY EXACTNODE, soft idle limits, partitions,
 /// node sets and the QOS flags RESERVEALWAYS, DEDICATED and PREEMPTSPV.
 #[test]
@@ -271,7 +278,7 @@ fn own_cases_agree_at_least_as_recorded() {
     }
     assert_eq!(
         seen,
-        51,
+        57,
         "every own case of RECORDED (three seeds of each config after the shared ones) is in {}",
         dir.display()
     );

@@ -7,7 +7,7 @@
 use mauisim_core::{
     AllocationPolicy, BackfillPolicy, CredId, CredKind, ListKind, MachineSpec, NodeAccess,
     NodeSetPolicy, NodeSetPriority, NodeSets, NodeSpec, PartitionList, Partitions, PolicyConfig,
-    Recurrence, Request, Semantics, StandingAccess, StandingReservation, EVERY_DAY,
+    Recurrence, Request, Semantics, StandingAccess, StandingReservation, TimeEntry, EVERY_DAY,
 };
 use mauisim_sim::engine::{simulate, EngineOptions, EventOrder, Outcome, RunStats};
 use mauisim_sim::params::credentials::Names;
@@ -40,7 +40,9 @@ fn machine() -> impl Strategy<Value = MachineSpec> {
 /// A standing reservation on nodes 0 and 1: once over `[start, start + length)`, or
 /// recurring every 300 s for `length` (at most 250 s) from `start`, kept one or two
 /// periods ahead; `access` 0: no job may use it, 1: user 0's jobs, 2: jobs of at most 2
-/// processors.
+/// processors, 3: user 0's jobs and any job that runs inside a window for at most half
+/// its length (TIMELIMIT), 4: such jobs of user 0 only (MAXTIME=…* after the list), 5:
+/// such jobs of any user (SRMAXTIME, read before the list).
 fn standing_reservation(
     start: i64,
     length: i64,
@@ -64,9 +66,25 @@ fn standing_reservation(
         }
     };
     let mut list = StandingAccess::default();
+    let half = (length.min(if recurring { 250 } else { length }) / 2).max(1);
+    let time = |required, seen_before| {
+        Some(TimeEntry {
+            limit: half,
+            required,
+            seen_before,
+        })
+    };
     match access {
         1 => list.any[CredKind::User.index()] = vec![CredId(0)],
         2 => list.max_procs = Some(2),
+        3..=5 => {
+            list.any[CredKind::User.index()] = vec![CredId(0)];
+            list.max_time = match access {
+                3 => time(false, None),
+                4 => time(true, Some((true, false))),
+                _ => time(true, Some((false, false))),
+            };
+        }
         _ => {}
     }
     StandingReservation {
@@ -350,7 +368,7 @@ proptest! {
         uniform in prop::option::of(2usize..12),
         jobs in jobs(),
         plain in any::<bool>(),
-        standing in prop::option::of((0i64..400, 1i64..400, any::<bool>(), 0u8..3)),
+        standing in prop::option::of((0i64..400, 1i64..400, any::<bool>(), 0u8..6)),
         backfill in backfill(),
         depth in 0u32..4,
         per_event in any::<bool>(),
@@ -1145,7 +1163,7 @@ proptest! {
     fn carried_reservations_match_searching_anew(
         nodes in prop::collection::vec(1u64..=2, 3..9),
         raw in prop::collection::vec((0i64..6, 1i64..5, 0i64..3, 1u64..=5), 2..30),
-        standing in prop::option::of((0i64..20, 1i64..20, 0u8..3)),
+        standing in prop::option::of((0i64..20, 1i64..20, 0u8..6)),
         depth in 1u32..4,
         preemption in prop::option::of(any::<bool>()),
         limits in prop::option::of(1u32..3),

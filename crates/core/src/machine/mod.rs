@@ -40,7 +40,7 @@ pub type Allocation = Vec<(u32, u64)>;
 
 /// What decides where a job fits besides its size: its request, partition, the standing
 /// reservations it may use, the node sets it may use and the backfill window it is offered.
-type MisfitShape = (crate::node::Request, u32, u64, u64, Time, bool);
+type MisfitShape = (crate::node::Request, u32, (u64, u64), u64, Time, bool);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Owner {
@@ -60,9 +60,24 @@ struct Claim {
     /// A job's or reservation's claim: the standing reservations its job may use (bit `k`
     /// for reservation `k`), whose windows it may overlap.
     may_use: u64,
+    /// And those it may use over a window it runs inside for at most their time limit.
+    short: u64,
 }
 
 impl Claim {
+    /// Whether this job's or reservation's claim may be inside the window `w` of
+    /// standing reservation `k` with time limit `limit` (by its overlap with it).
+    fn uses_window(&self, k: u32, w: &Claim, limit: Time) -> bool {
+        if self.may_use & (1 << k) != 0 {
+            return true;
+        }
+        if self.short & (1 << k) == 0 {
+            return false;
+        }
+        let overlap = self.end.min(w.end) - self.start.max(w.start);
+        (self.end - self.start).min(overlap.max(0)) <= limit
+    }
+
     /// Whether the claim keeps a job that may use the standing reservations of `may_use`
     /// off the node: a standing reservation's window does not keep its own jobs off.
     fn binds(&self, may_use: u64) -> bool {
@@ -463,6 +478,7 @@ impl Machine {
                     takes,
                     owner: Owner::Standing(k),
                     may_use: 0,
+                    short: 0,
                 });
                 self.touch(n);
                 self.claim_ahead(n);
@@ -475,11 +491,66 @@ impl Machine {
         self.running_changes_but_starts += 1;
     }
 
-    /// The standing reservations `job` may use, as a mask (bit `k` for reservation `k`).
-    pub(crate) fn standing_access(&self, job: &QueuedJob) -> u64 {
-        let srs = self.spec.standing.iter().enumerate();
-        srs.filter(|(_, sr)| sr.allows(&job.creds, job.procs))
-            .fold(0, |mask, (k, _)| mask | 1 << k)
+    /// The standing reservations `job` may use, as masks (bit `k` for reservation `k`):
+    /// those it may use over any window, and those it may use over a window it runs
+    /// inside for at most their time limit only (its whole run may take longer).
+    pub(crate) fn standing_access(&self, job: &QueuedJob) -> (u64, u64) {
+        let mut always = 0;
+        let mut short = 0;
+        for (k, sr) in self.spec.standing.iter().enumerate() {
+            if sr.allows(&job.creds, job.procs, job.wcl) {
+                always |= 1 << k;
+            } else if let Some(t) = sr.access.max_time {
+                if sr.allows(&job.creds, job.procs, t.limit) {
+                    short |= 1 << k;
+                }
+            }
+        }
+        (always, short)
+    }
+
+    /// Whether `c` keeps off its node a job that may use the standing reservations of
+    /// `may_use`, and of `short` over a window it runs inside for at most their time
+    /// limit, over `[a, b)`: 3.3.1 judges the overlap with the claim's window (MJob.c
+    /// `MJobGetSNRange`; a window the run does not overlap is judged by its length).
+    fn binds_over(&self, c: &Claim, may_use: u64, short: u64, a: Time, b: Time) -> bool {
+        match c.owner {
+            Owner::Standing(k) if short & (1 << k) != 0 => {
+                let overlap = b.min(c.end) - a.max(c.start);
+                let inside = (b - a).min(if overlap > 0 {
+                    overlap
+                } else {
+                    c.end - c.start
+                });
+                inside > self.standing_limit(k)
+            }
+            _ => c.binds(may_use),
+        }
+    }
+
+    /// The run by which a job over `[a, b)` on node `n` is judged for the standing
+    /// reservations it may use for a short run only. A reservation's search judges it as
+    /// if it started where the node's free stretch holding `a` begins (3.3.1's
+    /// `MJobGetSNRange` takes the overlap from the start of the available range it is
+    /// building: from now on a node free now), so a node it may use only late in a window
+    /// counts from a start now, when the node is still free then.
+    fn judged_run(&self, n: usize, a: Time, b: Time, job: &QueuedJob) -> (Time, Time) {
+        let counting = self.searching_reservation.get() && !self.placing_found_start.get();
+        if job.standing_short == 0 || !counting {
+            return (a, b);
+        }
+        let opens = self.claims[n]
+            .iter()
+            .filter(|c| !matches!(c.owner, Owner::Standing(_)) && c.end <= a)
+            .map(|c| c.end)
+            .fold(self.search_now.get(), Time::max);
+        (opens, opens + (b - a))
+    }
+
+    /// The time limit of standing reservation `k` (TIMELIMIT & co.), if it has one.
+    fn standing_limit(&self, k: u32) -> Time {
+        let access = &self.spec.standing[k as usize].access;
+        access.max_time.map_or(Time::MAX, |t| t.limit)
     }
 
     /// Places jobs by `policy` instead of NODEALLOCATIONPOLICY until told otherwise
@@ -752,7 +823,7 @@ impl Machine {
         let key = (
             job.request,
             self.partition_of(job),
-            job.standing_access,
+            (job.standing_access, job.standing_short),
             self.node_set_features(job),
             self.backfill_window
                 .get()
@@ -836,6 +907,7 @@ impl Machine {
                     takes,
                     owner: Owner::Job(job.idx),
                     may_use: job.standing_access,
+                    short: job.standing_short,
                 });
             }
         }
@@ -993,6 +1065,7 @@ impl Machine {
                         takes,
                         owner: Owner::Held(id),
                         may_use: job.standing_access,
+                        short: job.standing_short,
                     },
                 );
             }
@@ -1026,7 +1099,9 @@ impl Machine {
     /// nodes freed early where LASTAVAILABLE takes them) and the most tasks a search now
     /// could count before the start.
     fn carried_placement(&self, now: Time, job: &QueuedJob) -> Option<Carried<'_>> {
-        if !self.carries_searches() {
+        // A job that may use a standing reservation for a short run only is judged from
+        // where each node's free stretch begins, which moves with now (`judged_run`).
+        if !self.carries_searches() || job.standing_short != 0 {
             return None;
         }
         let found = self.carried.find(
@@ -1102,7 +1177,9 @@ impl Machine {
         placed: &Allocation,
     ) -> Option<Allocation> {
         // A job with access to a standing reservation is placed in its nodes first.
-        if job.standing_access != 0 || !placed.windows(2).all(|w| w[0].0 > w[1].0) {
+        if job.standing_access | job.standing_short != 0
+            || !placed.windows(2).all(|w| w[0].0 > w[1].0)
+        {
             return None;
         }
         let per_task = self.need(job);
@@ -1281,6 +1358,7 @@ impl Machine {
                         takes,
                         owner: Owner::Held(id),
                         may_use: job.standing_access,
+                        short: job.standing_short,
                     },
                 );
             }
@@ -1676,7 +1754,7 @@ impl Machine {
                                 Owner::Held(_) => true,
                                 Owner::Job(_) => o.start >= c.start,
                             };
-                            began_inside && o.may_use & (1 << k) == 0
+                            began_inside && !o.uses_window(k, c, self.standing_limit(k))
                         });
                         if let Some(o) = intruder {
                             let job = match o.owner {
@@ -2029,8 +2107,11 @@ impl Machine {
     /// instant other nodes' exact windows share, depending on node order; not modelled.)
     /// Placing the job at the start found, and backfill, do count it.
     fn ends_as_a_claim_begins(&self, n: usize, a: Time, b: Time, job: &QueuedJob) -> bool {
-        let may_use = job.standing_access;
-        let claims = self.claims[n].iter().filter(|c| c.binds(may_use));
+        let (may_use, short) = (job.standing_access, job.standing_short);
+        let (ja, jb) = self.judged_run(n, a, b, job);
+        let claims = self.claims[n]
+            .iter()
+            .filter(|c| self.binds_over(c, may_use, short, ja, jb));
         let touches = claims.clone().any(|c| c.start == b);
         let opens_at_a = a == self.search_now.get() || claims.clone().any(|c| c.end == a);
         touches && !opens_at_a
@@ -2052,8 +2133,10 @@ impl Machine {
             // (3.3.1's `MJobGetSNRange` leaves it nothing after its first task there);
             // placed at the start found (`MJobGetEStartTime` asks again from there, the
             // claims ended by then skipped), one task on a node with a claim ending later.
-            let may_use = job.standing_access;
-            let claimed = |c: &Claim| c.start < b && a < c.end && c.binds(may_use);
+            let (may_use, short) = (job.standing_access, job.standing_short);
+            let (ja, jb) = self.judged_run(n, a, b, job);
+            let claimed =
+                |c: &Claim| c.start < b && a < c.end && self.binds_over(c, may_use, short, ja, jb);
             if self.claims[n].iter().any(claimed) {
                 return 0;
             }
@@ -2067,16 +2150,18 @@ impl Machine {
         }
         let cap = spec.nodes[n].capacity();
         let claims = &self.claims[n];
-        let may_use = job.standing_access;
+        let (may_use, short) = (job.standing_access, job.standing_short);
+        let (ja, jb) = self.judged_run(n, a, b, job);
         let overlapping = claims
             .iter()
-            .filter(|c| c.start < b && a < c.end && c.binds(may_use));
+            .filter(|c| c.start < b && a < c.end && self.binds_over(c, may_use, short, ja, jb));
         let standing_overlaps = self.ahead[n] > 0
             && overlapping
                 .clone()
                 .any(|c| matches!(c.owner, Owner::Standing(_)));
         if standing_overlaps && !spec.access.is_exclusive() {
-            return self.hostable_around_standing(n, a, b, may_use, per_task);
+            let masks = (may_use, short);
+            return self.hostable_around_standing(n, (a, b), (ja, jb), masks, per_task);
         }
         if spec.access.is_exclusive() {
             return if overlapping.clone().next().is_some() {
@@ -2133,7 +2218,16 @@ impl Machine {
     ) -> Option<Option<Allocation>> {
         let mut preferred: Vec<u32> = Vec::new();
         for &(k, start, stop) in &self.standing_held {
-            if job.standing_access & (1 << k) != 0 && start < end && t < stop {
+            let window = Claim {
+                start,
+                end: stop,
+                takes: Res::default(),
+                owner: Owner::Standing(k),
+                may_use: 0,
+                short: 0,
+            };
+            let uses = !self.binds_over(&window, job.standing_access, job.standing_short, t, end);
+            if uses && start < end && t < stop {
                 preferred.extend(&self.spec.standing[k as usize].nodes);
             }
         }
@@ -2165,9 +2259,9 @@ impl Machine {
     fn hostable_around_standing(
         &self,
         n: usize,
-        a: Time,
-        b: Time,
-        may_use: u64,
+        (a, b): (Time, Time),
+        judged: (Time, Time),
+        masks: (u64, u64),
         per_task: Res,
     ) -> u64 {
         let cap = self.spec.nodes[n].capacity();
@@ -2183,7 +2277,7 @@ impl Machine {
                 .copied()
                 .filter(|c| c.start <= t && t < c.end)
                 .collect();
-            let used = taken(&active, may_use);
+            let used = self.taken_at(&active, masks, judged);
             let free = cap.less(used);
             fewest = fewest.min(tasks_within(free, per_task));
             if fewest == 0 {
@@ -2191,6 +2285,39 @@ impl Machine {
             }
         }
         fewest
+    }
+
+    /// What the claims active at one instant take of a node from a job over `[a, b)` that
+    /// may use the standing reservations of `may_use` (and of `short` by its overlap). A
+    /// window it may not use holds its processors less what the jobs that may use it take
+    /// there (Maui's MResAdjustDRes: those jobs consume the reservation rather than add
+    /// to it).
+    fn taken_at(
+        &self,
+        active: &[&Claim],
+        (may_use, short): (u64, u64),
+        (a, b): (Time, Time),
+    ) -> Res {
+        let mut used = Res::default();
+        for c in active {
+            match c.owner {
+                Owner::Standing(k) => {
+                    if !self.binds_over(c, may_use, short, a, b) {
+                        continue;
+                    }
+                    let limit = self.standing_limit(k);
+                    let inside: u64 = active
+                        .iter()
+                        .filter(|o| !matches!(o.owner, Owner::Standing(_)))
+                        .filter(|o| o.uses_window(k, c, limit))
+                        .map(|o| o.takes.procs)
+                        .sum();
+                    used.procs += c.takes.procs.saturating_sub(inside);
+                }
+                _ => used.add(c.takes),
+            }
+        }
+        used
     }
 
     /// The node-set features `job` may use (0: any node; MJob.c `MReqGetFNL` with 3.3.1's
@@ -2462,7 +2589,7 @@ impl Machine {
                 }
             }
         }
-        if job.standing_access != 0 {
+        if job.standing_access | job.standing_short != 0 {
             let placed = self.place_with_affinity(t, now, end, job, per_task, tasks, reserving);
             if let Some(placed) = placed {
                 return placed;
@@ -2764,6 +2891,7 @@ impl Machine {
                 ..Res::default()
             };
         one_processor
+            && job.standing_short == 0
             && job.request.features == 0
             && (!self.divided || self.partition_of(job) == 0)
             && self.spec.node_sets.is_none()
@@ -2802,6 +2930,24 @@ impl Machine {
                 let touches_at = c.start.saturating_sub(w);
                 if touches_at > now && c.start < FOREVER {
                     events.push((touches_at, i));
+                }
+                // A window the job may use for a short run only: the starts from which it
+                // would run inside it for longer than that, and from which no longer.
+                if let Owner::Standing(k) = c.owner {
+                    if job.standing_short & (1 << k) != 0 {
+                        let limit = self.standing_limit(k);
+                        let lost = c
+                            .start
+                            .saturating_add(limit)
+                            .saturating_sub(w)
+                            .saturating_add(1);
+                        let regained = c.end.saturating_sub(limit);
+                        for at in [lost, regained] {
+                            if at > now && at < FOREVER {
+                                events.push((at, i));
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -3208,32 +3354,6 @@ fn lcm(a: Time, b: Time) -> Time {
 fn held_procs(spec: &MachineSpec, sr: &crate::standing::StandingReservation, i: usize) -> u64 {
     let whole = spec.nodes[sr.nodes[i] as usize].procs;
     sr.procs.get(i).map_or(whole, |&p| p.min(whole))
-}
-
-/// What the claims active at one instant take of a node from a job that may use the
-/// standing reservations of `may_use`. A window it may not use holds its processors
-/// less what the jobs that may use it take there (Maui's MResAdjustDRes: those jobs
-/// consume the reservation rather than add to it).
-fn taken(active: &[&Claim], may_use: u64) -> Res {
-    let mut used = Res::default();
-    for c in active {
-        match c.owner {
-            Owner::Standing(k) => {
-                if may_use & (1 << k) != 0 {
-                    continue;
-                }
-                let inside: u64 = active
-                    .iter()
-                    .filter(|o| !matches!(o.owner, Owner::Standing(_)))
-                    .filter(|o| o.may_use & (1 << k) != 0)
-                    .map(|o| o.takes.procs)
-                    .sum();
-                used.procs += c.takes.procs.saturating_sub(inside);
-            }
-            _ => used.add(c.takes),
-        }
-    }
-    used
 }
 
 /// Two descending sequences without common items merged into one descending sequence.

@@ -2709,6 +2709,48 @@ mod tests {
         }
     }
 
+    /// A standing reservation's time entry: TIMELIMIT has a name and counts with the whole
+    /// list; MAXTIME and SRMAXTIME have none, so 3.3.1's first pass over the list sees only
+    /// the entries before them, and SRMAXTIME comes before every SRCFG line's.
+    #[test]
+    fn standing_time_entries_are_read_with_what_3_3_1_sees_before_them() {
+        let time = |text: &str| {
+            let c = load(text).unwrap();
+            let limit = c.config.nodes.standing[0].time_limit.unwrap();
+            (limit.seconds, limit.required, limit.seen_before)
+        };
+        let srcfg = "SRCFG[s] TASKCOUNT=1 USERLIST=u1,bad!";
+        assert_eq!(
+            time(&format!("{srcfg} TIMELIMIT=1:00:00\n")),
+            (3600, false, None)
+        );
+        assert_eq!(
+            time(&format!("{srcfg} TIMELIMIT=<=30*\n")),
+            (30, true, None)
+        );
+        assert_eq!(
+            time(&format!("{srcfg} MAXTIME=2:00:00*\n")),
+            (7200, true, Some((true, true)))
+        );
+        assert_eq!(
+            time("SRCFG[s] TASKCOUNT=1 MAXTIME=2:00:00 USERLIST=u1\n"),
+            (7200, false, Some((false, false)))
+        );
+        assert_eq!(
+            time(&format!("{srcfg}\nSRMAXTIME[s] 0:30:00\n")),
+            (1800, true, Some((false, false)))
+        );
+        assert_eq!(
+            time("SRUSERLIST[s] u1\nSRMAXTIME[s] 0:30:00\nSRTASKCOUNT[s] 1\n"),
+            (1800, true, Some((true, false)))
+        );
+        let e = load(&format!("{srcfg} TIMELIMIT=>=1:00:00\n"))
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("mauisim simulates one duration"), "{e}");
+    }
+
     /// SRCFG and the older SR* forms: 3.3.1's defaults, its readings of DAYS and PERIOD
     /// with a warning where they surprise, every problem located.
     #[test]

@@ -36,10 +36,31 @@ pub struct StandingCfg {
     /// PROCLIMIT: jobs of at most this many processors may use it (one more entry of
     /// the access list).
     pub proc_limit: Option<u64>,
+    /// TIMELIMIT, MAXTIME or SRMAXTIME: jobs that run inside a window for at most this
+    /// long may use it; one more entry of the access list, or a required one (`*`, and
+    /// SRMAXTIME always).
+    pub time_limit: Option<TimeLimit>,
     /// Why 3.3.1 makes no window of it at all, if it makes none.
     pub holds_nothing: Option<String>,
+    /// Whether the older `SR*` forms gave it an entry neither required nor denied, and a
+    /// denied one: 3.3.1 reads those forms before every SRCFG line.
+    #[serde(skip)]
+    pub old_form_entries: (bool, bool),
     #[serde(skip)]
     pub location: Option<Location>,
+}
+
+/// A standing reservation's time entry as read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TimeLimit {
+    pub seconds: Time,
+    pub required: bool,
+    /// MAXTIME and SRMAXTIME set an entry without a name, where 3.3.1's first pass over
+    /// the access list stops (MACL.c `MACLCheckAccess` loops while `Name[0] != '\0'`):
+    /// whether the entries before it hold one that is neither required nor denied, and
+    /// one denied. TIMELIMIT's entry has its text as a name: `None`.
+    #[serde(skip)]
+    pub seen_before: Option<(bool, bool)>,
 }
 
 /// How one access-list name counts (Maui's ACL suffixes).
@@ -81,7 +102,9 @@ impl StandingCfg {
             partition: None,
             access: Default::default(),
             proc_limit: None,
+            time_limit: None,
             holds_nothing: None,
+            old_form_entries: (false, false),
             location: Some(at.clone()),
         }
     }
@@ -327,6 +350,10 @@ fn set(
                         format!("`{name}` is not a wildcard in Maui 3.3.1: it names a {} called {name}", kind.label()),
                     );
                 }
+                if old_form {
+                    sr.old_form_entries.0 |= acl == Acl::Any;
+                    sr.old_form_entries.1 |= acl == Acl::Denied;
+                }
                 sr.access[kind.index()].push((name, acl));
             }
         }
@@ -383,10 +410,41 @@ fn set(
                 }
             }
         }
+        // MSR.c: MAXTIME and SRMAXTIME set one duration entry (`MACLSet`, `<=`), required
+        // with a `*` in the value and always from SRMAXTIME; TIMELIMIT adds one as an
+        // access list does (MACL.c `MACLLoadConfig`: `<=` unless another comparison is
+        // given, `*` at either end for required).
         "MAXTIME" | "TIMELIMIT" => {
-            return Err(err(
-                "an access entry on how long a job runs inside each window changes who may use the reservation, and mauisim does not simulate it yet: remove the attribute to simulate without it".into(),
-            ))
+            let mut text = value;
+            if attr == "TIMELIMIT" {
+                text = text.strip_prefix("<=").unwrap_or(text);
+                if text.starts_with(['<', '>', '=', '!', '%', '^'])
+                    || text.ends_with(['!', '^', '-', '+', '=', '%'])
+                    || text.contains([',', '|'])
+                {
+                    return Err(err(format!(
+                        "`{value}`: mauisim simulates one duration a job's run inside a window may reach (`<=`, optionally required with `*`); remove the attribute to simulate without it"
+                    )));
+                }
+            }
+            let required = text.contains('*') || old_form;
+            let seconds = time(text.trim_matches('*'))?;
+            let entries = sr.access.iter().flatten().map(|&(_, acl)| acl);
+            let seen_before = match (attr, old_form) {
+                ("TIMELIMIT", _) => None,
+                (_, true) => Some(sr.old_form_entries),
+                (_, false) => Some((
+                    entries.clone().any(|a| a == Acl::Any)
+                        || sr.proc_limit.is_some()
+                        || sr.time_limit.is_some_and(|t| !t.required),
+                    entries.clone().any(|a| a == Acl::Denied),
+                )),
+            };
+            sr.time_limit = Some(TimeLimit {
+                seconds,
+                required,
+                seen_before,
+            });
         }
         "JOBATTRLIST" => {
             return Err(err(
