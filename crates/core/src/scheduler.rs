@@ -156,6 +156,8 @@ pub struct Scheduler {
     /// The nodes, in order, a preemptor that just made room for itself takes (see
     /// `preempt_for`).
     preemptor_nodes: Option<(JobIdx, Vec<u32>)>,
+    /// The reservation from now a RESERVEALWAYS job starts on (`maui_reserve_always`).
+    reserved_placement: Option<(JobIdx, Vec<(u32, u64)>)>,
     /// Usage and limit checks; `None` when the config sets no limit.
     throttle: Option<Throttle>,
     /// Job-iterations blocked, by kind of limit (or fairshare cap).
@@ -279,6 +281,7 @@ impl Scheduler {
             over_soft_limits: Default::default(),
             was_over_soft_limits: Default::default(),
             preemptor_nodes: None,
+            reserved_placement: None,
             requeued_wakeup: None,
             blocks: Vec::new(),
             kept: Vec::new(),
@@ -1087,6 +1090,9 @@ impl Scheduler {
                 self.held.push((rank, held));
                 continue;
             }
+            // 3.3.1 starts it on the reservation's nodes ("reserved job started"), which a
+            // reservation takes the last node first, not by how long each stays free.
+            let placement = self.machine.held_nodes(held).to_vec();
             self.machine.release(held);
             out.reservations.retain(|r| r.job != job.idx);
             if !within_soft {
@@ -1095,6 +1101,7 @@ impl Scheduler {
             }
             self.machine.restrict_to(partition);
             if self.machine.fits(now, job) {
+                self.reserved_placement = Some((job.idx, placement));
                 self.start(now, job, pos, false, out);
                 self.fate[rank] = Fate::StartedInPriorityPass;
             }
@@ -1954,9 +1961,12 @@ impl Scheduler {
 
     /// A job's processors, usage and fairshare charge from `now` on.
     fn take(&mut self, now: Time, job: &QueuedJob) {
-        let placed = match self.preemptor_nodes.take() {
-            Some((idx, order)) if idx == job.idx => {
+        let placed = match (self.preemptor_nodes.take(), self.reserved_placement.take()) {
+            (Some((idx, order)), _) if idx == job.idx => {
                 self.machine.start_on(now, job, &order) || self.machine.start(now, job)
+            }
+            (_, Some((idx, placement))) if idx == job.idx => {
+                self.machine.start_exactly(now, job, &placement) || self.machine.start(now, job)
             }
             _ => self.machine.start(now, job),
         };
