@@ -60,24 +60,9 @@ struct Claim {
     /// A job's or reservation's claim: the standing reservations its job may use (bit `k`
     /// for reservation `k`), whose windows it may overlap.
     may_use: u64,
-    /// And those it may use over a window it runs inside for at most their time limit.
-    short: u64,
 }
 
 impl Claim {
-    /// Whether this job's or reservation's claim may be inside the window `w` of
-    /// standing reservation `k` with time limit `limit` (by its overlap with it).
-    fn uses_window(&self, k: u32, w: &Claim, limit: Time) -> bool {
-        if self.may_use & (1 << k) != 0 {
-            return true;
-        }
-        if self.short & (1 << k) == 0 {
-            return false;
-        }
-        let overlap = self.end.min(w.end) - self.start.max(w.start);
-        (self.end - self.start).min(overlap.max(0)) <= limit
-    }
-
     /// Whether the claim keeps a job that may use the standing reservations of `may_use`
     /// off the node: a standing reservation's window does not keep its own jobs off.
     fn binds(&self, may_use: u64) -> bool {
@@ -99,6 +84,8 @@ struct Placement {
     slots: Vec<SlotRange>,
     /// A DEDICATED job's: it holds its nodes whole.
     whole: bool,
+    /// The standing reservations its job may use for a short run only.
+    short: u64,
 }
 
 /// A job's tasks placed for this iteration only (a reservation).
@@ -111,6 +98,8 @@ struct Held {
     live: bool,
     /// The node partition it was placed within (0: none asked).
     within: u32,
+    /// The standing reservations its job may use for a short run only.
+    short: u64,
 }
 
 /// Handle of a reservation made by [`Machine::reserve`], valid until released.
@@ -478,7 +467,6 @@ impl Machine {
                     takes,
                     owner: Owner::Standing(k),
                     may_use: 0,
-                    short: 0,
                 });
                 self.touch(n);
                 self.claim_ahead(n);
@@ -545,6 +533,29 @@ impl Machine {
             .map(|c| c.end)
             .fold(self.search_now.get(), Time::max);
         (opens, opens + (b - a))
+    }
+
+    /// Whether job or reservation claim `c` may be inside the window `w` of standing
+    /// reservation `k` with time limit `limit` (by its overlap with it, for a job that may
+    /// use the reservation for a short run only).
+    fn claim_uses_window(&self, c: &Claim, k: u32, w: &Claim, limit: Time) -> bool {
+        if c.may_use & (1 << k) != 0 {
+            return true;
+        }
+        // Kept beside the claims (which stay one cache line each): the job's own mask.
+        let short = match c.owner {
+            Owner::Job(j) => self.running.get(&j).map_or(0, |p| p.short),
+            Owner::Held(id) => {
+                let held = self.held.get(id as usize).or(self.laid.get(id as usize));
+                held.map_or(0, |h| h.short)
+            }
+            Owner::Standing(_) => 0,
+        };
+        if short & (1 << k) == 0 {
+            return false;
+        }
+        let overlap = c.end.min(w.end) - c.start.max(w.start);
+        (c.end - c.start).min(overlap.max(0)) <= limit
     }
 
     /// The time limit of standing reservation `k` (TIMELIMIT & co.), if it has one.
@@ -907,7 +918,6 @@ impl Machine {
                     takes,
                     owner: Owner::Job(job.idx),
                     may_use: job.standing_access,
-                    short: job.standing_short,
                 });
             }
         }
@@ -923,6 +933,7 @@ impl Machine {
                 nodes,
                 slots: Vec::new(),
                 whole,
+                short: job.standing_short,
             },
         );
     }
@@ -971,6 +982,7 @@ impl Machine {
                 nodes: Vec::new(),
                 slots,
                 whole: false,
+                short: 0,
             },
         );
     }
@@ -1065,7 +1077,6 @@ impl Machine {
                         takes,
                         owner: Owner::Held(id),
                         may_use: job.standing_access,
-                        short: job.standing_short,
                     },
                 );
             }
@@ -1080,6 +1091,7 @@ impl Machine {
             nodes,
             live: true,
             within: self.within,
+            short: job.standing_short,
         });
         HeldId(id)
     }
@@ -1358,7 +1370,6 @@ impl Machine {
                         takes,
                         owner: Owner::Held(id),
                         may_use: job.standing_access,
-                        short: job.standing_short,
                     },
                 );
             }
@@ -1754,7 +1765,7 @@ impl Machine {
                                 Owner::Held(_) => true,
                                 Owner::Job(_) => o.start >= c.start,
                             };
-                            began_inside && !o.uses_window(k, c, self.standing_limit(k))
+                            began_inside && !self.claim_uses_window(o, k, c, self.standing_limit(k))
                         });
                         if let Some(o) = intruder {
                             let job = match o.owner {
@@ -2224,7 +2235,6 @@ impl Machine {
                 takes: Res::default(),
                 owner: Owner::Standing(k),
                 may_use: 0,
-                short: 0,
             };
             let uses = !self.binds_over(&window, job.standing_access, job.standing_short, t, end);
             if uses && start < end && t < stop {
@@ -2309,7 +2319,7 @@ impl Machine {
                     let inside: u64 = active
                         .iter()
                         .filter(|o| !matches!(o.owner, Owner::Standing(_)))
-                        .filter(|o| o.uses_window(k, c, limit))
+                        .filter(|o| self.claim_uses_window(o, k, c, limit))
                         .map(|o| o.takes.procs)
                         .sum();
                     used.procs += c.takes.procs.saturating_sub(inside);
