@@ -544,6 +544,8 @@ pub(super) fn keeps_default(name: &str, value: &str) -> bool {
         "TASKDISTRIBUTIONPOLICY" => !["LOCAL", "ARBGEO", "PACK", "ROUNDROBIN"].contains(&value),
         "NODELOADPOLICY" => value != "ADJUSTPROCS",
         "NODEUNTRACKEDLOADFACTOR" => value.parse::<f64>() == Ok(1.2),
+        // A node's load limit counts only above 0.01 (MNode.c).
+        "NODEMAXLOAD" => value.parse::<f64>().is_ok_and(|v| v <= 0.01),
         _ => false,
     }
 }

@@ -2637,12 +2637,13 @@ mod tests {
     fn refused_parameters_at_maui_s_default_are_without_effect() {
         let c = load(
             "ENABLEMULTINODEJOBS TRUE\nUSEMACHINESPEED OFF\nTASKDISTRIBUTIONPOLICY DEFAULT\n\
-             NODELOADPOLICY ADJUSTSTATE\nUSESYSTEMQUEUETIME On\nNODEUNTRACKEDLOADFACTOR 1.2\n",
+             NODELOADPOLICY ADJUSTSTATE\nUSESYSTEMQUEUETIME On\nNODEUNTRACKEDLOADFACTOR 1.2\n\
+             NODEMAXLOAD 0\n",
         )
         .unwrap();
         assert_eq!(
             c.warnings,
-            ["maui.cfg: note: 6 parameters without effect on what Maui 3.3.1 schedules in a simulation ignored: ENABLEMULTINODEJOBS, USEMACHINESPEED, TASKDISTRIBUTIONPOLICY, NODELOADPOLICY, USESYSTEMQUEUETIME, NODEUNTRACKEDLOADFACTOR"]
+            ["maui.cfg: note: 7 parameters without effect on what Maui 3.3.1 schedules in a simulation ignored: ENABLEMULTINODEJOBS, USEMACHINESPEED, TASKDISTRIBUTIONPOLICY, NODELOADPOLICY, USESYSTEMQUEUETIME, NODEUNTRACKEDLOADFACTOR, NODEMAXLOAD"]
         );
         for text in [
             "ENABLEMULTINODEJOBS FALSE\n",
@@ -2651,6 +2652,7 @@ mod tests {
             "NODELOADPOLICY ADJUSTPROCS\n",
             "USESYSTEMQUEUETIME ON\n",
             "NODEUNTRACKEDLOADFACTOR 2\n",
+            "NODEMAXLOAD 2.5\n",
         ] {
             let e = load(text).map(|_| ()).unwrap_err().to_string();
             assert!(e.contains("changes what Maui schedules"), "{text}: {e}");
