@@ -121,6 +121,7 @@ pub fn load_options(options: &RunOptions, config: &SimConfig) -> LoadOptions {
         sim_wc: config.sim_wc,
         machine: options.machine,
         default_wclimit: config.default_wclimit,
+        class_wclimit: config.class_wclimit.clone(),
     }
 }
 

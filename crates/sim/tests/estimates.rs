@@ -17,6 +17,7 @@ fn kth_with(estimate: Estimate, seed: u64, sim_wc: SimWc) -> Vec<(i64, i64)> {
         sim_wc,
         machine: MachineOverride::default(),
         default_wclimit: None,
+        class_wclimit: Default::default(),
     };
     let w = workload::load(&path, &options).unwrap();
     w.jobs.iter().map(|j| (j.runtime, j.wcl)).collect()
@@ -282,6 +283,7 @@ fn maui_workload_traces_are_read() {
             procs: None,
         },
         default_wclimit: None,
+        class_wclimit: Default::default(),
     };
     let w = workload::load(&path, &options).unwrap();
     assert_eq!(w.records, 4);
@@ -310,4 +312,46 @@ fn maui_workload_traces_are_read() {
     };
     let e = workload::load(&path, &no_size).unwrap_err().to_string();
     assert!(e.contains("pass --procs N"), "{e}");
+}
+
+/// A job that requests no time gets its class's DEFAULT.WCLIMIT, else CLASSCFG[DEFAULT]'s
+/// (3.3.1 fills the job's limit from its class's defaults), else its runtime.
+#[test]
+fn a_job_without_a_requested_time_gets_its_class_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("t.swf");
+    // Jobs 1-3 of queues 1, 2 and none ask no time; job 4 of queue 1 asks 50 s.
+    let line = |id: u32, queue: i32, requested: i32| {
+        format!("{id} 0 0 100 1 -1 -1 1 {requested} -1 1 1 1 -1 {queue} -1 -1 -1\n")
+    };
+    let text = [
+        line(1, 1, -1),
+        line(2, 2, -1),
+        line(3, -1, -1),
+        line(4, 1, 50),
+    ]
+    .concat();
+    std::fs::write(&trace, text).unwrap();
+    let config = params::from_str(
+        "CLASSCFG[DEFAULT] DEFAULT.WCLIMIT=1:00:00\nCLASSCFG[1] DEFAULT.WCLIMIT=0:10:00\n",
+        "maui.cfg",
+    )
+    .unwrap()
+    .config;
+    let options = LoadOptions {
+        filter: Filter::None,
+        estimate: Estimate::Trace,
+        seed: 1,
+        sim_wc: SimWc::default(),
+        machine: MachineOverride {
+            nodes: Some(4),
+            procs_per_node: Some(1),
+            procs: None,
+        },
+        default_wclimit: config.default_wclimit,
+        class_wclimit: config.class_wclimit.clone(),
+    };
+    let w = workload::load(&trace, &options).unwrap();
+    let limits: Vec<(u64, i64)> = w.jobs.iter().map(|j| (j.id, j.wcl)).collect();
+    assert_eq!(limits, [(1, 600), (2, 3600), (3, 3600), (4, 50)]);
 }

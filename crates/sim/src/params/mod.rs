@@ -39,6 +39,9 @@ pub struct SimConfig {
     pub poll_interval: Time,
     /// CLASSCFG[DEFAULT] DEFAULT.WCLIMIT: the limit of jobs that request none.
     pub default_wclimit: Option<Time>,
+    /// CLASSCFG[c] DEFAULT.WCLIMIT: the limit of class c's jobs that request none, before
+    /// CLASSCFG[DEFAULT]'s (which a class without a positive one of its own falls back on).
+    pub class_wclimit: std::collections::BTreeMap<String, Time>,
     /// USERCFG, GROUPCFG, ACCOUNTCFG, QOSCFG, CLASSCFG objects by name.
     pub credentials: CredConfig,
     /// RESERVATIONQOSLIST[i] by QOS name, one per `policy.reservation_groups` entry
@@ -149,6 +152,7 @@ impl Default for SimConfig {
             class_overrun: Default::default(),
             poll_interval: 0,
             default_wclimit: None,
+            class_wclimit: Default::default(),
             credentials: CredConfig::default(),
             reservation_qos: vec![None],
             reservation_indexes: Default::default(),
@@ -1713,16 +1717,19 @@ fn credential_attr(
         Ok(text.to_string())
     };
     if attr.name == "DEFAULT.WCLIMIT" {
-        if name != DEFAULT {
-            w.push(format!(
-                "{at}: warning: {object_name}: per-class wallclock defaults are not simulated yet (CLASSCFG[DEFAULT] is); ignored"
-            ));
-            return Ok(());
-        }
-        c.default_wclimit = match duration(&object_name, &attr.value, at, w)? {
+        let limit = match duration(&object_name, &attr.value, at, w)? {
             Duration::Seconds(s) if s > 0 => Some(s),
             _ => None,
         };
+        match (name == DEFAULT, limit) {
+            (true, _) => c.default_wclimit = limit,
+            (false, Some(limit)) => {
+                c.class_wclimit.insert(name.to_string(), limit);
+            }
+            (false, None) => {
+                c.class_wclimit.remove(name);
+            }
+        }
         return Ok(());
     }
     if attr.name == "OVERRUN" {

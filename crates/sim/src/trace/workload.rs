@@ -188,6 +188,8 @@ pub struct LoadOptions {
     pub machine: MachineOverride,
     /// Wallclock limit for jobs without a requested time (CLASSCFG[DEFAULT] DEFAULT.WCLIMIT).
     pub default_wclimit: Option<Time>,
+    /// And per class, by the class's name (CLASSCFG[c] DEFAULT.WCLIMIT), before the default.
+    pub class_wclimit: std::collections::BTreeMap<String, Time>,
 }
 
 /// What a scenario job asks of nodes by name.
@@ -716,9 +718,14 @@ impl Builder<'_> {
             return self.skip("zero_runtime");
         }
         let requested_time = record.int(9);
+        let class = record.int(15);
+        let own = (class >= 0)
+            .then(|| self.options.class_wclimit.get(&class.to_string()))
+            .flatten();
+        let class_default = own.copied().or(self.options.default_wclimit);
         let wcl = if requested_time > 0 {
             requested_time
-        } else if let Some(limit) = self.options.default_wclimit {
+        } else if let Some(limit) = class_default {
             self.note("requested_time_from_class_default");
             limit
         } else {
