@@ -244,6 +244,50 @@ fn lookup(
     pick(&tables.default_of(kind).limits, false).map(|v| (v, Source::Default))
 }
 
+/// Maui 3.3.1's class constraints, which a job breaking one is held for as it is loaded
+/// (MJob.c `MJobCheckClassJLimits`, MRM.c "job violates class configuration"): a job of a
+/// class may ask for no longer a walltime than the least of its class's MAX.WCLIMIT (else
+/// CLASSCFG[DEFAULT]'s), its user's own and its group's own (3.3.1 reads no DEFAULT user or
+/// group there), nor for more tasks than its class's MAXPROCPERJOB (else CLASSCFG[DEFAULT]'s).
+/// A job without a class is not checked.
+fn class_job_limits(tables: &CredTables, job: &QueuedJob) -> Option<Blocked> {
+    let class = job.creds.get(CredKind::Class);
+    class.get()?;
+    let of_class = |metric: Metric| {
+        let m = metric as usize;
+        let own = tables.own(CredKind::Class, class).limits.per_job[m].filter(|&v| v > 0);
+        let default = tables.default_of(CredKind::Class).limits.per_job[m];
+        match own {
+            Some(v) => Some((v, Owner::Cred(CredKind::Class, class), Source::Own)),
+            None => default
+                .filter(|&v| v > 0)
+                .map(|v| (v, Owner::Cred(CredKind::Class, class), Source::Default)),
+        }
+    };
+    let wc = Metric::Wc as usize;
+    let mut walltime = of_class(Metric::Wc);
+    for kind in [CredKind::User, CredKind::Group] {
+        let id = job.creds.get(kind);
+        if id.get().is_none() {
+            continue;
+        }
+        if let Some(v) = tables.own(kind, id).limits.per_job[wc].filter(|&v| v > 0) {
+            if walltime.is_none_or(|(least, _, _)| v < least) {
+                walltime = Some((v, Owner::Cred(kind, id), Source::Own));
+            }
+        }
+    }
+    let tasks = job.procs / u64::from(job.request.procs_per_task.max(1));
+    let checks = [
+        (Metric::Wc, walltime, job.wcl.max(0) as u64),
+        (Metric::Proc, of_class(Metric::Proc), tasks),
+    ];
+    checks.into_iter().find_map(|(metric, limit, amount)| {
+        let (limit, owner, source) = limit?;
+        Test::new(Scope::PerJob, Level::Hard, owner, source).breaks(metric, 0, amount, limit)
+    })
+}
+
 /// The limits of the QOS of a job of `creds`: the source of override values.
 fn qos_limits<'t>(tables: &'t CredTables, creds: &QueuedJobCreds) -> &'t Limits {
     &tables.own(CredKind::Qos, creds.get(CredKind::Qos)).limits
@@ -388,7 +432,8 @@ impl Throttle {
         std::mem::take(&mut self.system_changed)
     }
 
-    /// The first per-job limit `job` breaks (SYSTEMMAX*PERJOB, its QOS's `OMAXJ*`).
+    /// The first per-job limit `job` breaks (SYSTEMMAX*PERJOB, its QOS's `OMAXJ*`, its
+    /// class's [`class_job_limits`]).
     pub(crate) fn check_per_job(
         tables: &CredTables,
         system: &Limits,
@@ -396,15 +441,18 @@ impl Throttle {
     ) -> Option<Blocked> {
         let qos = qos_limits(tables, &job.creds);
         let amounts = amounts(job);
-        Metric::ALL.into_iter().find_map(|metric| {
-            let m = metric as usize;
-            let (limit, source) = match qos.override_per_job[m] {
-                Some(v) => (v, Source::QosOverride),
-                None => (system.per_job[m]?, Source::Own),
-            };
-            let at = Test::new(Scope::PerJob, Level::Hard, Owner::System, source);
-            at.breaks(metric, 0, amounts[m], limit)
-        })
+        Metric::ALL
+            .into_iter()
+            .find_map(|metric| {
+                let m = metric as usize;
+                let (limit, source) = match qos.override_per_job[m] {
+                    Some(v) => (v, Source::QosOverride),
+                    None => (system.per_job[m]?, Source::Own),
+                };
+                let at = Test::new(Scope::PerJob, Level::Hard, Owner::System, source);
+                at.breaks(metric, 0, amounts[m], limit)
+            })
+            .or_else(|| class_job_limits(tables, job))
     }
 
     /// Forgets the last selection's idle usage.

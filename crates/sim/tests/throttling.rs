@@ -339,6 +339,46 @@ fn per_job_limits_hold_jobs() {
     assert_eq!(held, [(0, Metric::Ps), (2, Metric::Ps)]);
 }
 
+/// Maui 3.3.1's class constraints (MJob.c `MJobCheckClassJLimits`): a job of a class is
+/// held as it is loaded when it asks for more walltime than the least of its class's
+/// MAX.WCLIMIT (else CLASSCFG[DEFAULT]'s) and its user's and group's own, or more tasks
+/// than its class's MAXPROCPERJOB; USERCFG[DEFAULT]'s is not read, and a job without a
+/// class is not checked.
+#[test]
+fn class_maxima_hold_the_jobs_that_ask_for_more() {
+    let specs = [
+        (1, 0, 2 * HOUR, 1, "u1", "g", "batch"),
+        (2, 0, 2 * HOUR + 1, 1, "u1", "g", "batch"),
+        (3, 0, HOUR / 2, 2, "u1", "g", "debug"),
+        (4, 0, HOUR / 2, 3, "u1", "g", "debug"),
+        (5, 0, HOUR + 1, 1, "u2", "g", "batch"),
+        (6, 0, 30 * HOUR, 1, "u2", "g", ""),
+        (7, 0, HOUR, 1, "u3", "g", "batch"),
+    ];
+    let w = world(
+        "CLASSCFG[DEFAULT] MAX.WCLIMIT=2:00:00\nCLASSCFG[debug] MAX.WCLIMIT=0:30:00 MAXPROCPERJOB=2\n\
+         USERCFG[u2] MAX.WCLIMIT=1:00:00\nUSERCFG[DEFAULT] MAX.WCLIMIT=0:10:00\n",
+        &specs,
+    );
+    let (o, stats) = run(&w, 10);
+    let held: Vec<(usize, Metric, u64, u64)> = stats
+        .held
+        .iter()
+        .map(|(i, b)| (*i, b.metric, b.amount, b.limit))
+        .collect();
+    assert_eq!(
+        held,
+        [
+            (1, Metric::Wc, 2 * 3600 + 1, 2 * 3600),
+            (3, Metric::Proc, 3, 2),
+            (4, Metric::Wc, 3601, 3600),
+        ]
+    );
+    for ran in [0, 2, 5, 6] {
+        assert_eq!(o[ran].start, 0, "job {}", ran + 1);
+    }
+}
+
 /// An active limit a job can never meet (MAXPROC below its size) holds it at the end of
 /// the run, named; it is not an error.
 #[test]

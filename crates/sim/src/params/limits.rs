@@ -381,6 +381,13 @@ pub fn limit_name(b: &Blocked) -> String {
         }
         .into();
     }
+    if b.scope == Scope::PerJob && matches!(b.owner, Owner::Cred(..)) {
+        return match b.metric {
+            Metric::Wc => "MAX.WCLIMIT",
+            _ => "MAXPROCPERJOB",
+        }
+        .into();
+    }
     if b.scope == Scope::PerJob && b.source != Source::QosOverride {
         return match b.metric {
             Metric::Proc => "SYSTEMMAXPROCPERJOB",
@@ -463,6 +470,13 @@ pub fn describe(b: &Blocked, names: &Names) -> String {
             limit_name(b),
             b.amount,
             b.limit
+        ),
+        (Scope::PerJob, _) if matches!(b.owner, Owner::Cred(..)) => format!(
+            "{who} {}: job needs {} > {} ({}; Maui 3.3.1 holds it as it is loaded)",
+            limit_name(b),
+            b.amount,
+            b.limit,
+            source_name(b.source)
         ),
         (Scope::PerJob, _) => format!("{}: job needs {} > {}", limit_name(b), b.amount, b.limit),
         (Scope::NegativePriority, _) => format!("REJECTNEGPRIOJOBS: priority -{} < 0", b.amount),

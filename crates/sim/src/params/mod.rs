@@ -1481,12 +1481,7 @@ const CRED_ATTRS: &[(&str, &[CredKind])] = &[
 /// Credential attributes of Maui 3.3.1 that change the schedule and that mauisim does not
 /// simulate yet, with what they do: refused, as the parameters of the kind are.
 const CRED_ATTRS_NOT_YET: &[(&str, &str)] = &[
-    ("MAX.WCLIMIT", "the longest walltime its jobs may ask for"),
     ("MINPROC", "the fewest processors its jobs may ask for"),
-    (
-        "MAXPROCPERJOB",
-        "the most processors one of its jobs may ask for",
-    ),
     (
         "MAXNODEPERJOB",
         "the most nodes one of its jobs may ask for",
@@ -1531,6 +1526,47 @@ fn ignored_by_3_3_1(kind: CredKind, attr: &str) -> Option<&'static str> {
         }
         _ => None,
     }
+}
+
+/// MAX.WCLIMIT and MAXPROCPERJOB, which 3.3.1 stores for every credential (MCred.c) and
+/// reads only in its class check as a job is loaded (`mauisim_core`'s class job limits): a
+/// class's and CLASSCFG[DEFAULT]'s both, a user's or group's own MAX.WCLIMIT. Elsewhere
+/// they are ignored, with a warning.
+fn per_job_maximum(
+    c: &mut SimConfig,
+    attr: &Attr,
+    w: &mut Vec<String>,
+    kind: CredKind,
+    name: &str,
+) -> Result<(), ConfigError> {
+    let object_name = format!("{}[{name}] {}", kind.cfg_name(), attr.name);
+    let at = &attr.location;
+    let walltime = attr.name == "MAX.WCLIMIT";
+    let read = match kind {
+        CredKind::Class => true,
+        CredKind::User | CredKind::Group => walltime && name != DEFAULT,
+        _ => false,
+    };
+    if !read {
+        w.push(format!(
+            "{at}: warning: {object_name} is ignored, as Maui 3.3.1 ignores it: its class check (MJob.c `MJobCheckClassJLimits`) reads a class's and CLASSCFG[DEFAULT]'s MAX.WCLIMIT and MAXPROCPERJOB, and a user's or group's own MAX.WCLIMIT, only"
+        ));
+        return Ok(());
+    }
+    let (metric, value) = if walltime {
+        let value = match duration(&object_name, &attr.value, at, w)? {
+            Duration::Seconds(s) => s.max(0) as u64,
+            Duration::Infinity => 0,
+        };
+        (mauisim_core::Metric::Wc, value)
+    } else {
+        let v = cfg::parse_int(&attr.value)
+            .map_err(|e| ConfigError::at(at.clone(), format!("{object_name}: {}", e.0)))?;
+        (mauisim_core::Metric::Proc, v.max(0) as u64)
+    };
+    let limits = &mut c.credentials.object_mut(kind, name).settings.limits;
+    limits.per_job[metric as usize] = (value > 0).then_some(value);
+    Ok(())
 }
 
 /// CLASSCFG's own attributes that mauisim reads apart (MClass.c `MClassProcessConfig`):
@@ -1635,6 +1671,9 @@ fn credential_attr(
         if let Some(done) = class_attr(c, attr, w, name) {
             return done;
         }
+    }
+    if matches!(attr.name.as_str(), "MAX.WCLIMIT" | "MAXPROCPERJOB") {
+        return per_job_maximum(c, attr, w, kind, name);
     }
     if let Some(why) = ignored_by_3_3_1(kind, &attr.name) {
         w.push(format!(
