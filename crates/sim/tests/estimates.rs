@@ -265,6 +265,23 @@ fn exceeded_predictions_are_corrected() {
     assert_eq!(promised, vec![20, 70, 310, 910]);
 }
 
+/// A trace read as it is, on `nodes` nodes of `procs_per_node` processors.
+fn as_given(nodes: u64, procs_per_node: u64) -> LoadOptions {
+    LoadOptions {
+        filter: Filter::None,
+        estimate: Estimate::Trace,
+        seed: 1,
+        sim_wc: SimWc::default(),
+        machine: MachineOverride {
+            nodes: Some(nodes),
+            procs_per_node: Some(procs_per_node),
+            procs: None,
+        },
+        default_wclimit: None,
+        class_wclimit: Default::default(),
+    }
+}
+
 /// Maui's 44-field workload trace runs as it is: names, QOS, account and processors per
 /// task come from the line; a job that never ran is skipped and counted; the machine size
 /// comes from the command line (these traces have no header).
@@ -272,19 +289,7 @@ fn exceeded_predictions_are_corrected() {
 fn maui_workload_traces_are_read() {
     use mauisim_core::CredKind;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/example.maui-trace");
-    let options = LoadOptions {
-        filter: Filter::None,
-        estimate: Estimate::Trace,
-        seed: 1,
-        sim_wc: SimWc::default(),
-        machine: MachineOverride {
-            nodes: Some(2),
-            procs_per_node: Some(4),
-            procs: None,
-        },
-        default_wclimit: None,
-        class_wclimit: Default::default(),
-    };
+    let options = as_given(2, 4);
     let w = workload::load(&path, &options).unwrap();
     assert_eq!(w.records, 4);
     assert_eq!(w.skipped.get("not_run"), Some(&1));
@@ -339,17 +344,9 @@ fn a_job_without_a_requested_time_gets_its_class_default() {
     .unwrap()
     .config;
     let options = LoadOptions {
-        filter: Filter::None,
-        estimate: Estimate::Trace,
-        seed: 1,
-        sim_wc: SimWc::default(),
-        machine: MachineOverride {
-            nodes: Some(4),
-            procs_per_node: Some(1),
-            procs: None,
-        },
         default_wclimit: config.default_wclimit,
         class_wclimit: config.class_wclimit.clone(),
+        ..as_given(4, 1)
     };
     let w = workload::load(&trace, &options).unwrap();
     let limits: Vec<(u64, i64)> = w.jobs.iter().map(|j| (j.id, j.wcl)).collect();
