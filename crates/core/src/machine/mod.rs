@@ -558,7 +558,7 @@ impl Machine {
         (c.end - c.start).min(overlap.max(0)) <= limit
     }
 
-    /// The time limit of standing reservation `k` (TIMELIMIT & co.), if it has one.
+    /// The time limit of standing reservation `k` (TIMELIMIT & co.); `Time::MAX` without one.
     fn standing_limit(&self, k: u32) -> Time {
         let access = &self.spec.standing[k as usize].access;
         access.max_time.map_or(Time::MAX, |t| t.limit)
@@ -2940,24 +2940,6 @@ impl Machine {
                 let touches_at = c.start.saturating_sub(w);
                 if touches_at > now && c.start < FOREVER {
                     events.push((touches_at, i));
-                }
-                // A window the job may use for a short run only: the starts from which it
-                // would run inside it for longer than that, and from which no longer.
-                if let Owner::Standing(k) = c.owner {
-                    if job.standing_short & (1 << k) != 0 {
-                        let limit = self.standing_limit(k);
-                        let lost = c
-                            .start
-                            .saturating_add(limit)
-                            .saturating_sub(w)
-                            .saturating_add(1);
-                        let regained = c.end.saturating_sub(limit);
-                        for at in [lost, regained] {
-                            if at > now && at < FOREVER {
-                                events.push((at, i));
-                            }
-                        }
-                    }
                 }
             }
         }
