@@ -182,6 +182,9 @@ pub struct Scheduler {
     queue_len_seen: usize,
     /// Jobs set aside while a hard active limit blocks them (research semantics).
     parking: Parking,
+    /// Every job judged at every level in Maui 3.3.1's selection, none spared (the
+    /// reference its shortcut is tested against; `set_exhaustive_limits`).
+    judges_every_level: bool,
     /// Scratch: the positions of the jobs back from parking, for the next order; the
     /// credentials whose usage moved; the ranks parked in this selection.
     unparked: Vec<usize>,
@@ -257,6 +260,7 @@ impl Scheduler {
         parking.set_on(throttle.is_some() && !maui && !policy.priority.reject_negative);
         Scheduler {
             parking,
+            judges_every_level: false,
             unparked: Vec::new(),
             changed: Vec::new(),
             parked_ranks: Vec::new(),
@@ -309,6 +313,7 @@ impl Scheduler {
     pub fn set_exhaustive_limits(&mut self, exhaustive: bool) {
         let on = self.parking.is_on() && !exhaustive;
         self.parking.set_on(on);
+        self.judges_every_level = exhaustive;
     }
 
     /// Answers every node question by visiting every node (see
@@ -1294,6 +1299,7 @@ impl Scheduler {
             return false;
         };
         let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
+        let every_level = self.judges_every_level;
         std::mem::swap(&mut self.over_soft_limits, &mut self.was_over_soft_limits);
         self.over_soft_limits.clear();
         t.begin_selection();
@@ -1342,6 +1348,13 @@ impl Scheduler {
             };
             let soft = match negative {
                 Some(b) => Some(b),
+                // Over a hard active limit, it is over the soft one too: a soft limit is at
+                // most its hard one (`limit_pair`), and the soft level counts every running
+                // job where the hard one counted those ranked above it. Blocked, it would
+                // take no soft idle slot either.
+                None if !held && !every_level && hard.is_some_and(|b| b.scope == Scope::Active) => {
+                    hard
+                }
                 None => t.select_at(creds, system, job, Level::Soft, now, held),
             };
             let cap = self.fairshare.check_caps(job, now);

@@ -150,6 +150,30 @@ proptest! {
         prop_assert_eq!(parked_stats.iterations, judged_stats.iterations);
     }
 
+    /// Maui 3.3.1's selection spares the soft-level check of a job a hard active limit
+    /// blocks (it is over the soft one too, and takes no soft idle slot): the schedule,
+    /// the blocks by kind, the held jobs and the reservations are those of judging every
+    /// job at both levels.
+    #[test]
+    fn maui_selection_schedules_as_judging_every_level(
+        jobs in workload(),
+        cfg in config(),
+        per_event: bool,
+    ) {
+        let order = if per_event { EventOrder::PerEvent } else { EventOrder::PerInstant };
+        let (jobs, mut policy) = with_creds(&cfg, &jobs);
+        policy.semantics = mauisim_core::Semantics::Maui;
+        let run = |exhaustive| {
+            simulate(&jobs, machine_of(PROCS), policy.clone(), engine(order, exhaustive))
+                .expect("runs")
+        };
+        let ((spared, spared_stats), (judged, judged_stats)) = (run(false), run(true));
+        prop_assert_eq!(spared, judged, "config:\n{}", cfg);
+        prop_assert_eq!(spared_stats.limit_blocks, judged_stats.limit_blocks, "config:\n{}", cfg);
+        prop_assert_eq!(spared_stats.held, judged_stats.held);
+        prop_assert_eq!(spared_stats.reservations, judged_stats.reservations);
+    }
+
     /// What `inspect` sees in the middle of a run, parked jobs too: the priority order,
     /// each job's standing against the limits and its priority.
     #[test]
