@@ -261,34 +261,13 @@ pub(crate) fn system_cfg(
         }
         match attr.name.as_str() {
             "QDEF" | "QLIST" => {
-                let names: Vec<String> = attr
-                    .value
-                    .split([',', ':'])
-                    .map(str::trim)
-                    .filter(|n| !n.is_empty())
-                    .map(String::from)
-                    .collect();
+                let bad = |m: String| ConfigError::at(at.clone(), format!("{what}: {m}"));
                 let system = &mut c.credentials.system;
-                match (attr.name.as_str(), names.as_slice()) {
-                    ("QDEF", [one]) => {
-                        system.qdef = Some(one.clone());
-                        system.qdef_location = Some(at.clone());
-                    }
-                    ("QLIST", [_, ..]) => system.qlist = Some(names),
-                    _ => {
-                        return Err(ConfigError::at(
-                            at.clone(),
-                            format!(
-                                "{what}: expected {} QOS name, found `{}`",
-                                if attr.name == "QDEF" {
-                                    "one"
-                                } else {
-                                    "a list of"
-                                },
-                                attr.value.trim()
-                            ),
-                        ))
-                    }
+                if attr.name == "QDEF" {
+                    system.qdef = Some(super::one_name(&attr.value).map_err(bad)?);
+                    system.qdef_location = Some(at.clone());
+                } else {
+                    system.qlist = Some(super::name_list(&attr.value).map_err(bad)?);
                 }
                 continue;
             }

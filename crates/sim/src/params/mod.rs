@@ -814,10 +814,7 @@ struct NoEffect {
 
 impl NoEffect {
     fn add(&mut self, entry: &Entry) {
-        self.file.get_or_insert_with(|| entry.location.file.clone());
-        if !self.names.contains(&entry.name) {
-            self.names.push(entry.name.clone());
-        }
+        self.add_name(&entry.location.file, &entry.name);
     }
 
     fn add_name(&mut self, file: &std::sync::Arc<str>, name: &str) {
@@ -1483,6 +1480,10 @@ const CRED_ATTRS: &[(&str, &[CredKind])] = &[
 const CRED_ATTRS_NOT_YET: &[(&str, &str)] = &[
     ("MINPROC", "the fewest processors its jobs may ask for"),
     (
+        "DEFAULT.FEATURES",
+        "node features every job of the class requires",
+    ),
+    (
         "MAXNODEPERJOB",
         "the most nodes one of its jobs may ask for",
     ),
@@ -1510,7 +1511,9 @@ fn ignored_by_3_3_1(kind: CredKind, attr: &str) -> Option<&'static str> {
         (CredKind::Class, "STATE" | "NAME" | "OCDPROCFACTOR") => {
             Some("MClassProcessConfig does not set it from the config")
         }
-        (_, "OCNODE" | "DEFAULT.FEATURES" | "NODEACCESSPOLICY" | "WCOVERRUN") => {
+        (k, "OCNODE" | "DEFAULT.FEATURES" | "NODEACCESSPOLICY" | "WCOVERRUN")
+            if k != CredKind::Class =>
+        {
             Some("it is an attribute of CLASSCFG only")
         }
         // The attributes of one kind's own table (MConst.c `MQOSAttr`, `MGroupAttr`),
@@ -1526,6 +1529,38 @@ fn ignored_by_3_3_1(kind: CredKind, attr: &str) -> Option<&'static str> {
         }
         _ => None,
     }
+}
+
+/// A QLIST or ALIST value: names separated by `,` or `:`.
+pub(crate) fn name_list(text: &str) -> Result<Vec<String>, String> {
+    let list: Vec<String> = text
+        .split([',', ':'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    if list.is_empty() {
+        return Err("expected a list of names".into());
+    }
+    Ok(list)
+}
+
+/// A QDEF or ADEF value: one name.
+pub(crate) fn one_name(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    if text.is_empty() || text.contains([',', ' ']) {
+        return Err(format!("expected one name, found `{text}`"));
+    }
+    Ok(text.to_string())
+}
+
+/// The refusal of an attribute of Maui 3.3.1 that changes the schedule and that mauisim
+/// does not simulate yet, with what it does.
+fn not_simulated_yet(at: &Location, object_name: &str, what: &str) -> ConfigError {
+    ConfigError::at(
+        at.clone(),
+        format!("{object_name} ({what}) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"),
+    )
 }
 
 /// MAX.WCLIMIT and MAXPROCPERJOB, which 3.3.1 stores for every credential (MCred.c) and
@@ -1594,16 +1629,13 @@ fn class_attr(
             ));
             Some(Ok(()))
         }
-        "DEFAULT.FEATURES" => Some(Err(ConfigError::at(
-            at.clone(),
-            format!("{object_name} (node features every job of the class requires) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"),
-        ))),
         // Matched in capitals exactly; any other name leaves the class without a policy
         // of its own (`MUGetIndex(…, MNAccessPolicy, FALSE, 0)`).
         "NODEACCESSPOLICY" => match attr.value.trim() {
-            "SHARED" | "SINGLEJOB" | "SINGLETASK" | "SINGLEUSER" => Some(Err(ConfigError::at(
-                at.clone(),
-                format!("{object_name} (how the class's jobs share nodes, over NODEACCESSPOLICY) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"),
+            "SHARED" | "SINGLEJOB" | "SINGLETASK" | "SINGLEUSER" => Some(Err(not_simulated_yet(
+                at,
+                &object_name,
+                "how the class's jobs share nodes, over NODEACCESSPOLICY",
             ))),
             other => {
                 w.push(format!(
@@ -1701,9 +1733,7 @@ fn credential_attr(
         }
         return Ok(());
     } else if let Some((_, what)) = CRED_ATTRS_NOT_YET.iter().find(|(n, _)| *n == attr.name) {
-        return Err(err(format!(
-            "{object_name} ({what}) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
-        )));
+        return Err(not_simulated_yet(at, &object_name, what));
     } else {
         let mut known: Vec<&str> = CRED_ATTRS.iter().map(|(n, _)| *n).collect();
         known.extend(CRED_ATTRS_NOT_YET.iter().map(|(n, _)| *n));
@@ -1734,27 +1764,8 @@ fn credential_attr(
         }
         Ok(value)
     };
-    let names = |text: &str| -> Result<Vec<String>, ConfigError> {
-        let list: Vec<String> = text
-            .split([',', ':'])
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(String::from)
-            .collect();
-        if list.is_empty() {
-            return Err(err(format!("{object_name}: expected a list of names")));
-        }
-        Ok(list)
-    };
-    let one_name = |text: &str| -> Result<String, ConfigError> {
-        let text = text.trim();
-        if text.is_empty() || text.contains([',', ' ']) {
-            return Err(err(format!(
-                "{object_name}: expected one name, found `{text}`"
-            )));
-        }
-        Ok(text.to_string())
-    };
+    let names = |text: &str| name_list(text).map_err(|m| err(format!("{object_name}: {m}")));
+    let one_name = |text: &str| one_name(text).map_err(|m| err(format!("{object_name}: {m}")));
     if attr.name == "DEFAULT.WCLIMIT" {
         let limit = match duration(&object_name, &attr.value, at, w)? {
             Duration::Seconds(s) if s > 0 => Some(s),
