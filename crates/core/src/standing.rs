@@ -65,9 +65,10 @@ impl StandingAccess {
     }
 
     /// Whether a job of `creds` and `procs` processors that runs for `inside` seconds
-    /// inside a window may use it. 3.3.1 sets the job's duration entry to its overlap with
-    /// the window being judged; mauisim judges every window by the job's whole walltime
-    /// (its overlap with a window it lies inside): ARCHITECTURE.md, standing reservations.
+    /// inside the window being judged may use it (3.3.1 sets the job's duration entry to
+    /// that overlap). The machine asks once with the job's whole limit and once with the
+    /// time entry's, and judges each window by its overlap only where the answers differ
+    /// (`Machine::standing_access`).
     fn allows(&self, creds: &JobCreds, procs: u64, inside: Time) -> bool {
         let has = |lists: &[Vec<CredId>; 5], kind: CredKind| {
             let id = creds.get(kind);
@@ -81,21 +82,20 @@ impl StandingAccess {
             let id = creds.get(k);
             self.required[k.index()].iter().all(|&r| r == id)
         });
-        let short_enough = self
+        let too_long = self
             .max_time
-            .map(|t| (t.limit, t.required && inside > t.limit));
-        if !required_met || short_enough.is_some_and(|(_, too_long)| too_long) {
+            .is_some_and(|t| t.required && inside > t.limit);
+        if !required_met || too_long {
             return false;
         }
         let optional_time = self.max_time.filter(|t| !t.required);
-        let denied_listed = self.denied.iter().any(|l| !l.is_empty());
         let (optional_needed, denied_listed) = match self.max_time.and_then(|t| t.seen_before) {
             Some(before) => before,
             None => (
                 self.any.iter().any(|l| !l.is_empty())
                     || self.max_procs.is_some()
                     || optional_time.is_some(),
-                denied_listed,
+                self.denied.iter().any(|l| !l.is_empty()),
             ),
         };
         let optional_found = kinds.clone().any(|&k| has(&self.any, k))
