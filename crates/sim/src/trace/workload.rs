@@ -718,14 +718,9 @@ impl Builder<'_> {
             return self.skip("zero_runtime");
         }
         let requested_time = record.int(9);
-        let class = record.int(15);
-        let own = (class >= 0)
-            .then(|| self.options.class_wclimit.get(&class.to_string()))
-            .flatten();
-        let class_default = own.copied().or(self.options.default_wclimit);
         let wcl = if requested_time > 0 {
             requested_time
-        } else if let Some(limit) = class_default {
+        } else if let Some(limit) = self.class_default(record.int(15)) {
             self.note("requested_time_from_class_default");
             limit
         } else {
@@ -766,6 +761,15 @@ impl Builder<'_> {
             return self.skip("negative_submit_time");
         }
         self.push(record, requested as u64, runtime, requested_time);
+    }
+
+    /// The limit of a job of SWF queue `class` that requests none: its class's
+    /// DEFAULT.WCLIMIT, else CLASSCFG[DEFAULT]'s.
+    fn class_default(&self, class: i64) -> Option<Time> {
+        let own = (class >= 0 && !self.options.class_wclimit.is_empty())
+            .then(|| self.options.class_wclimit.get(&class.to_string()))
+            .flatten();
+        own.copied().or(self.options.default_wclimit)
     }
 
     fn push(&mut self, record: SwfRecord, procs: u64, runtime: Time, requested: Time) {
