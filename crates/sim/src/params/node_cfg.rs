@@ -39,7 +39,8 @@ pub struct NodeConfig {
     #[serde(skip)]
     pub node_sets: super::node_sets::NodeSetsAsRead,
     /// `NODECFG ATTR` for each attribute read that has no effect on a simulated
-    /// schedule, once each, for the config's summary line of such names.
+    /// schedule, taken into the config's summary line of such names (which names each
+    /// once) after every entry.
     #[serde(skip)]
     pub no_effect: Vec<String>,
 }
@@ -320,10 +321,7 @@ pub(crate) fn node_cfg(
         };
         let value = attr.value.trim();
         if NODE_ATTRS_NO_EFFECT.contains(&attr.name.as_str()) {
-            let name = format!("NODECFG {}", attr.name);
-            if !c.no_effect.contains(&name) {
-                c.no_effect.push(name);
-            }
+            c.no_effect.push(format!("NODECFG {}", attr.name));
             continue;
         }
         let object = c.object_mut(name, &e.location);
