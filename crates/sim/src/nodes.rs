@@ -213,8 +213,9 @@ pub fn build(
     }
     let mut specs = Vec::with_capacity(base.len());
     let mut node_names = Vec::with_capacity(base.len());
-    for node in &base {
-        let mut cfg = node.cfg.clone();
+    for node in base {
+        let own_partition = node.cfg.partition.clone();
+        let mut cfg = node.cfg;
         underlay(&mut cfg, &default);
         let Some(procs) = cfg.procs.filter(|&p| p > 0) else {
             return Err(usage(format!(
@@ -243,7 +244,7 @@ pub fn build(
             // Maui 3.3.1's partitions: a node's own PARTITION if the table holds it, else
             // DEFAULT (NODECFG[DEFAULT]'s is never copied to nodes).
             Some(table) => {
-                let own = node.cfg.partition.as_ref().filter(|p| table.contains(p));
+                let own = own_partition.as_ref().filter(|p| table.contains(p));
                 let name = own.map_or(DEFAULT_PARTITION_NAME, String::as_str);
                 let number = names
                     .intern_partition_name(name)
@@ -273,9 +274,9 @@ pub fn build(
             priority: cfg.priority.unwrap_or(0.0),
             partition,
             load: cfg.load.unwrap_or(0.0),
-            priority_f: cfg.priority_f.clone(),
+            priority_f: cfg.priority_f,
         });
-        node_names.push(node.name.clone());
+        node_names.push(node.name);
     }
     let mut reservations = Vec::new();
     for (on, start, end) in standing {

@@ -516,7 +516,7 @@ impl ScheduleSwf {
     }
 
     pub(crate) fn row(&mut self, job: &Job, o: &Outcome) -> Result<()> {
-        let mut fields = job.record.fields;
+        let mut fields = job.record.fields();
         fields[2] = o.wait(job) as f64;
         fields[3] = o.processing() as f64;
         fields[4] = job.procs as f64;

@@ -145,7 +145,7 @@ struct Interner {
     names: Vec<String>,
     index: HashMap<String, u32>,
     /// Trace credentials are numbers: skip formatting them again for every job.
-    numbers: HashMap<i64, u32>,
+    numbers: HashMap<i64, u32, foldhash::fast::FixedState>,
 }
 
 impl Interner {

@@ -137,7 +137,7 @@ fn parse_line(text: &str, line: usize, sequence: u64) -> std::result::Result<Lin
         s => Some(s.to_string()),
     };
     Ok(Line::Job(Box::new(MauiJob {
-        record: SwfRecord { fields, line },
+        record: SwfRecord::new(fields, line),
         user: f[3].to_string(),
         group: f[4].to_string(),
         class: bracket_name(f[7]),

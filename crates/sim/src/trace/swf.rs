@@ -41,16 +41,61 @@ const MAX_LINE: usize = 64 * 1024;
 const MAX_ABS: f64 = 1e15;
 
 /// One job record: the 18 fields as numbers, and where it came from.
+///
+/// Nearly every field of every real trace is an integer of 32 bits: such a record keeps
+/// them so (72 bytes rather than 144; every job holds its record for the written schedule,
+/// and reading a large trace is mostly moving jobs). A record with any other value keeps
+/// its numbers exactly, boxed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SwfRecord {
-    pub fields: [f64; FIELD_COUNT],
+    whole: [i32; FIELD_COUNT],
+    exact: Option<Box<[f64; FIELD_COUNT]>>,
     pub line: usize,
 }
 
 impl SwfRecord {
-    /// Field `n` (1-based, as the SWF definition numbers them) rounded to an integer.
+    pub fn new(fields: [f64; FIELD_COUNT], line: usize) -> Self {
+        let mut whole = [0; FIELD_COUNT];
+        for (w, &f) in whole.iter_mut().zip(&fields) {
+            *w = f as i32;
+            // Bit for bit, so that -0 and 0.5 stay as written.
+            if f64::from(*w).to_bits() != f.to_bits() {
+                return SwfRecord {
+                    whole: [0; FIELD_COUNT],
+                    exact: Some(Box::new(fields)),
+                    line,
+                };
+            }
+        }
+        SwfRecord {
+            whole,
+            exact: None,
+            line,
+        }
+    }
+
+    /// The fields, 0-based.
+    pub fn fields(&self) -> [f64; FIELD_COUNT] {
+        match &self.exact {
+            Some(fields) => **fields,
+            None => self.whole.map(f64::from),
+        }
+    }
+
+    /// Field `n` (1-based, as the SWF definition numbers them).
+    pub fn field(&self, n: usize) -> f64 {
+        match &self.exact {
+            Some(fields) => fields[n - 1],
+            None => f64::from(self.whole[n - 1]),
+        }
+    }
+
+    /// Field `n` (1-based) rounded to an integer.
     pub fn int(&self, n: usize) -> i64 {
-        self.fields[n - 1].round() as i64
+        match &self.exact {
+            Some(fields) => fields[n - 1].round() as i64,
+            None => i64::from(self.whole[n - 1]),
+        }
     }
 }
 
@@ -85,6 +130,23 @@ pub fn open(path: &Path) -> Result<SwfReader<Box<dyn BufRead>>> {
     Ok(SwfReader::new(open_text(path)?, path.to_path_buf()))
 }
 
+/// How many bytes of text a trace file holds, if it says: a plain file's length, or a
+/// gzip file's trailer (ISIZE: its last member's length modulo 2^32). A hint for sizing,
+/// never trusted as a count.
+pub(crate) fn text_size_hint(path: &Path) -> Option<u64> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = File::open(path).ok()?;
+    let mut magic = [0u8; 2];
+    file.read_exact(&mut magic).ok()?;
+    if magic != [0x1f, 0x8b] {
+        return file.metadata().ok().map(|m| m.len());
+    }
+    file.seek(SeekFrom::End(-4)).ok()?;
+    let mut trailer = [0u8; 4];
+    file.read_exact(&mut trailer).ok()?;
+    Some(u64::from(u32::from_le_bytes(trailer)))
+}
+
 /// A trace file's text, gunzipped when it is gzip (detected by content).
 pub(crate) fn open_text(path: &Path) -> Result<Box<dyn BufRead>> {
     let io = |source| SimError::Io {
@@ -108,6 +170,8 @@ pub struct TextLines<R> {
     pub path: PathBuf,
     /// The line last read, from 1.
     pub line: usize,
+    /// Bytes read so far.
+    pub bytes: u64,
     buf: Vec<u8>,
 }
 
@@ -117,6 +181,7 @@ impl<R: BufRead> TextLines<R> {
             input,
             path,
             line: 0,
+            bytes: 0,
             buf: Vec::new(),
         }
     }
@@ -155,6 +220,7 @@ impl<R: BufRead> TextLines<R> {
             return Ok(None);
         }
         self.line += 1;
+        self.bytes += n as u64;
         if self.buf.len() > MAX_LINE && !self.buf.ends_with(b"\n") {
             return Err(self.error(format!("line longer than {MAX_LINE} bytes")));
         }
@@ -183,6 +249,11 @@ impl<R: BufRead> SwfReader<R> {
             lines: TextLines::new(input, path),
             header: SwfHeader::default(),
         }
+    }
+
+    /// Bytes of text read so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.lines.bytes
     }
 
     /// Reads the header: everything up to the first record, which is kept for `next`.
@@ -216,59 +287,78 @@ impl<R: BufRead> Iterator for SwfReader<R> {
 }
 
 fn parse_record(text: &str, line: usize) -> std::result::Result<SwfRecord, String> {
-    let mut fields = [0.0; FIELD_COUNT];
+    let mut whole = [0i32; FIELD_COUNT];
+    // Set from the first field that is not a 32-bit integer on.
+    let mut exact: Option<[f64; FIELD_COUNT]> = None;
     let mut count = 0;
     for token in text.split_ascii_whitespace() {
         if count == FIELD_COUNT {
-            count += 1;
-            break;
+            let found = text.split_ascii_whitespace().count();
+            return Err(format!("expected {FIELD_COUNT} fields, found {found}"));
         }
-        let name = FIELD_NAMES[count];
-        let value = parse_field(token).ok_or_else(|| {
-            format!(
-                "field {} ({name}): expected a number, found `{}`",
-                count + 1,
-                truncate(token)
-            )
-        })?;
-        if !value.is_finite() || value.abs() > MAX_ABS {
-            return Err(format!(
-                "field {} ({name}): value `{}` is out of range",
-                count + 1,
-                truncate(token)
-            ));
+        match (whole_field(token.as_bytes()), &mut exact) {
+            (Some(value), None) => whole[count] = value,
+            (Some(value), Some(fields)) => fields[count] = f64::from(value),
+            (None, _) => {
+                let value = float_field(token, count)?;
+                let fields = exact.get_or_insert_with(|| whole.map(f64::from));
+                fields[count] = value;
+            }
         }
-        fields[count] = value;
         count += 1;
     }
     if count != FIELD_COUNT {
-        let found = if count > FIELD_COUNT {
-            text.split_ascii_whitespace().count()
-        } else {
-            count
-        };
-        return Err(format!("expected {FIELD_COUNT} fields, found {found}"));
+        return Err(format!("expected {FIELD_COUNT} fields, found {count}"));
     }
-    Ok(SwfRecord { fields, line })
+    Ok(match exact {
+        Some(fields) => SwfRecord::new(fields, line),
+        None => SwfRecord {
+            whole,
+            exact: None,
+            line,
+        },
+    })
 }
 
-/// A field's value: plain integers (nearly every field of every real trace) read digit by
-/// digit, anything else as a float.
-fn parse_field(token: &str) -> Option<f64> {
-    let bytes = token.as_bytes();
-    let (negative, digits) = match bytes.first() {
-        Some(b'-') => (true, &bytes[1..]),
-        _ => (false, bytes),
+/// A plain integer of 32 bits (nearly every field of every real trace), in one pass.
+#[inline]
+fn whole_field(token: &[u8]) -> Option<i32> {
+    let (negative, digits) = match token.first() {
+        Some(b'-') => (true, &token[1..]),
+        _ => (false, token),
     };
-    // 15 digits stay below 2^53, so the integer is exact as a float.
-    if !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
-        let magnitude = digits
-            .iter()
-            .fold(0i64, |n, d| n * 10 + i64::from(d - b'0'));
-        let value = magnitude as f64;
-        return Some(if negative { -value } else { value });
+    if digits.is_empty() || digits.len() > 10 {
+        return None;
     }
-    token.parse().ok()
+    let mut magnitude = 0i64;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        magnitude = magnitude * 10 + i64::from(d - b'0');
+    }
+    i32::try_from(if negative { -magnitude } else { magnitude }).ok()
+}
+
+/// Field `index` (0-based) that is not a 32-bit integer: any finite number within
+/// [`MAX_ABS`].
+fn float_field(token: &str, index: usize) -> std::result::Result<f64, String> {
+    let name = FIELD_NAMES[index];
+    let value: f64 = token.parse().map_err(|_| {
+        format!(
+            "field {} ({name}): expected a number, found `{}`",
+            index + 1,
+            truncate(token)
+        )
+    })?;
+    if !value.is_finite() || value.abs() > MAX_ABS {
+        return Err(format!(
+            "field {} ({name}): value `{}` is out of range",
+            index + 1,
+            truncate(token)
+        ));
+    }
+    Ok(value)
 }
 
 fn truncate(token: &str) -> String {
@@ -331,7 +421,7 @@ mod tests {
         assert_eq!(recs.len(), 1);
         let r = recs[0].as_ref().unwrap();
         assert_eq!(r.line, 4);
-        assert_eq!(r.fields[5], 552.21);
+        assert_eq!(r.field(6), 552.21);
         assert_eq!(r.int(9), 60);
     }
 
@@ -366,6 +456,31 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("field 2 (submit time)"));
+    }
+
+    #[test]
+    fn records_keep_every_value_as_written() {
+        let text = "7 3000000000 -2147483648 2147483647 4 552.21 -0 4 60 -1 1 3 2 -1 1 -1 -1 1e3\n\
+                    8 0 5 10 4 -1 -1 4 60 -1 1 3 2 -1 1 -1 -1 -1\n";
+        let (_, recs) = read(text);
+        let exact = recs[0].as_ref().unwrap();
+        assert_eq!(exact.field(2), 3e9);
+        assert_eq!(exact.int(2), 3_000_000_000);
+        assert_eq!(exact.int(3), i64::from(i32::MIN));
+        assert_eq!(exact.int(4), i64::from(i32::MAX));
+        assert_eq!(exact.field(6), 552.21);
+        assert_eq!(exact.int(6), 552);
+        assert_eq!(exact.field(18), 1000.0);
+        let whole = recs[1].as_ref().unwrap();
+        assert!(
+            whole.exact.is_none(),
+            "an all-integer record is kept compact"
+        );
+        assert_eq!(whole.fields()[3], 10.0);
+        assert_eq!(whole.int(9), 60);
+        assert_eq!(SwfRecord::new(whole.fields(), 2), *whole);
+        assert_eq!(SwfRecord::new(exact.fields(), 1), *exact);
+        assert!(std::mem::size_of::<SwfRecord>() <= 88);
     }
 
     #[test]
