@@ -35,6 +35,8 @@ pub const FIELD_NAMES: [&str; FIELD_COUNT] = [
     "think time",
 ];
 
+/// Bytes read ahead from a trace file, and from its gunzipped text.
+const READ_BUFFER: usize = 64 * 1024;
 /// Longest line accepted: real records are under 200 bytes.
 const MAX_LINE: usize = 64 * 1024;
 /// Magnitude bound on any field: beyond it times and counts overflow arithmetic.
@@ -153,10 +155,13 @@ pub(crate) fn open_text(path: &Path) -> Result<Box<dyn BufRead>> {
         path: path.to_path_buf(),
         source,
     };
-    let mut file = BufReader::new(File::open(path).map_err(io)?);
+    let mut file = BufReader::with_capacity(READ_BUFFER, File::open(path).map_err(io)?);
     let is_gzip = file.fill_buf().map_err(io)?.starts_with(&[0x1f, 0x8b]);
     Ok(if is_gzip {
-        Box::new(BufReader::new(MultiGzDecoder::new(file)))
+        Box::new(BufReader::with_capacity(
+            READ_BUFFER,
+            MultiGzDecoder::new(file),
+        ))
     } else {
         Box::new(file)
     })
@@ -165,6 +170,10 @@ pub(crate) fn open_text(path: &Path) -> Result<Box<dyn BufRead>> {
 /// A text file's lines, bounded: each is at most [`MAX_LINE`] bytes (a longer one is an
 /// error, never an allocation as large as the file), valid UTF-8, without a leading byte
 /// order mark; errors name the line.
+///
+/// A line lying whole in the reader's buffer (nearly all of them) is handed out from
+/// there; only one that crosses the buffer's end is copied (reading is most of a short
+/// run's time, issue 26).
 pub struct TextLines<R> {
     input: R,
     pub path: PathBuf,
@@ -173,6 +182,8 @@ pub struct TextLines<R> {
     /// Bytes read so far.
     pub bytes: u64,
     buf: Vec<u8>,
+    /// Bytes of the input's buffer handed out as the last line, consumed at the next call.
+    lent: usize,
 }
 
 impl<R: BufRead> TextLines<R> {
@@ -183,6 +194,7 @@ impl<R: BufRead> TextLines<R> {
             line: 0,
             bytes: 0,
             buf: Vec::new(),
+            lent: 0,
         }
     }
 
@@ -194,38 +206,56 @@ impl<R: BufRead> TextLines<R> {
         }
     }
 
+    fn read_error(&self, e: std::io::Error) -> SimError {
+        read_error(&self.path, self.line + 1, e)
+    }
+
     /// The next line, trimmed, with its number; `None` at the end.
     pub(crate) fn next_text(&mut self) -> Result<Option<(usize, &str)>> {
-        self.buf.clear();
-        let limit = (MAX_LINE + 1) as u64;
-        let n = (&mut self.input)
-            .take(limit)
-            .read_until(b'\n', &mut self.buf)
-            .map_err(|e| {
-                let hint = if e.kind() == std::io::ErrorKind::UnexpectedEof
-                    || e.kind() == std::io::ErrorKind::InvalidInput
-                    || e.kind() == std::io::ErrorKind::InvalidData
-                {
-                    " (corrupt or truncated gzip stream?)"
-                } else {
-                    ""
-                };
-                SimError::Trace {
-                    path: self.path.clone(),
-                    line: self.line + 1,
-                    message: format!("read error: {e}{hint}"),
+        self.input.consume(std::mem::take(&mut self.lent));
+        let whole_line = match self.input.fill_buf() {
+            Ok(buffered) => memchr_newline(buffered).filter(|&end| end < MAX_LINE),
+            Err(e) => return Err(self.read_error(e)),
+        };
+        let n = match whole_line {
+            Some(end) => {
+                self.lent = end + 1;
+                self.lent
+            }
+            None => {
+                self.buf.clear();
+                let limit = (MAX_LINE + 1) as u64;
+                let n = (&mut self.input)
+                    .take(limit)
+                    .read_until(b'\n', &mut self.buf)
+                    .map_err(|e| self.read_error(e))?;
+                if n == 0 {
+                    return Ok(None);
                 }
-            })?;
-        if n == 0 {
-            return Ok(None);
-        }
+                n
+            }
+        };
         self.line += 1;
         self.bytes += n as u64;
-        if self.buf.len() > MAX_LINE && !self.buf.ends_with(b"\n") {
-            return Err(self.error(format!("line longer than {MAX_LINE} bytes")));
-        }
-        let Ok(text) = std::str::from_utf8(&self.buf) else {
-            return Err(self.error("not text (invalid UTF-8)"));
+        let bytes = match whole_line {
+            // Asked again for what it holds, the buffer reads nothing.
+            Some(_) => match self.input.fill_buf() {
+                Ok(buffered) => &buffered[..n],
+                Err(e) => return Err(read_error(&self.path, self.line, e)),
+            },
+            None => {
+                if self.buf.len() > MAX_LINE && !self.buf.ends_with(b"\n") {
+                    return Err(self.error(format!("line longer than {MAX_LINE} bytes")));
+                }
+                &self.buf[..]
+            }
+        };
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            return Err(SimError::Trace {
+                path: self.path.clone(),
+                line: self.line,
+                message: "not text (invalid UTF-8)".into(),
+            });
         };
         let text = if self.line == 1 {
             text.strip_prefix('\u{feff}').unwrap_or(text)
@@ -234,6 +264,28 @@ impl<R: BufRead> TextLines<R> {
         };
         Ok(Some((self.line, text.trim())))
     }
+}
+
+fn read_error(path: &Path, line: usize, e: std::io::Error) -> SimError {
+    let hint = if e.kind() == std::io::ErrorKind::UnexpectedEof
+        || e.kind() == std::io::ErrorKind::InvalidInput
+        || e.kind() == std::io::ErrorKind::InvalidData
+    {
+        " (corrupt or truncated gzip stream?)"
+    } else {
+        ""
+    };
+    SimError::Trace {
+        path: path.to_path_buf(),
+        line,
+        message: format!("read error: {e}{hint}"),
+    }
+}
+
+/// Where the first line feed in `bytes` is.
+#[inline]
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    memchr::memchr(b'\n', bytes)
 }
 
 /// Reads header and records; records come from [`Iterator::next`], the header fills as
@@ -290,17 +342,34 @@ fn parse_record(text: &str, line: usize) -> std::result::Result<SwfRecord, Strin
     let mut whole = [0i32; FIELD_COUNT];
     // Set from the first field that is not a 32-bit integer on.
     let mut exact: Option<[f64; FIELD_COUNT]> = None;
+    let bytes = text.as_bytes();
     let mut count = 0;
-    for token in text.split_ascii_whitespace() {
+    let mut at = 0;
+    // One pass over the bytes: each token is read as an integer while it is scanned, and
+    // only one that turns out not to be a plain 32-bit integer is parsed again as a float.
+    loop {
+        while at < bytes.len() && bytes[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        if at == bytes.len() {
+            break;
+        }
         if count == FIELD_COUNT {
             let found = text.split_ascii_whitespace().count();
             return Err(format!("expected {FIELD_COUNT} fields, found {found}"));
         }
-        match (whole_field(token.as_bytes()), &mut exact) {
+        let start = at;
+        let (value, end) = whole_token(bytes, at);
+        at = end;
+        match (value, &mut exact) {
             (Some(value), None) => whole[count] = value,
             (Some(value), Some(fields)) => fields[count] = f64::from(value),
             (None, _) => {
-                let value = float_field(token, count)?;
+                while at < bytes.len() && !bytes[at].is_ascii_whitespace() {
+                    at += 1;
+                }
+                // Token ends are ASCII, so they fall on character boundaries.
+                let value = float_field(&text[start..at], count)?;
                 let fields = exact.get_or_insert_with(|| whole.map(f64::from));
                 fields[count] = value;
             }
@@ -320,24 +389,26 @@ fn parse_record(text: &str, line: usize) -> std::result::Result<SwfRecord, Strin
     })
 }
 
-/// A plain integer of 32 bits (nearly every field of every real trace), in one pass.
+/// The token starting at `at` as a plain integer of 32 bits (nearly every field of every
+/// real trace), and where reading it stopped: at the token's end when it is one, else
+/// somewhere inside it.
 #[inline]
-fn whole_field(token: &[u8]) -> Option<i32> {
-    let (negative, digits) = match token.first() {
-        Some(b'-') => (true, &token[1..]),
-        _ => (false, token),
-    };
-    if digits.is_empty() || digits.len() > 10 {
-        return None;
-    }
+fn whole_token(bytes: &[u8], mut at: usize) -> (Option<i32>, usize) {
+    let negative = bytes[at] == b'-';
+    at += usize::from(negative);
+    let digits = at;
     let mut magnitude = 0i64;
-    for &d in digits {
-        if !d.is_ascii_digit() {
-            return None;
-        }
-        magnitude = magnitude * 10 + i64::from(d - b'0');
+    // Eleven digits at most: beyond 32 bits either way, and far from overflowing.
+    while at < bytes.len() && at - digits < 11 && bytes[at].is_ascii_digit() {
+        magnitude = magnitude * 10 + i64::from(bytes[at] - b'0');
+        at += 1;
     }
-    i32::try_from(if negative { -magnitude } else { magnitude }).ok()
+    let ends = at == bytes.len() || bytes[at].is_ascii_whitespace();
+    if at == digits || !ends {
+        return (None, at);
+    }
+    let value = i32::try_from(if negative { -magnitude } else { magnitude }).ok();
+    (value, at)
 }
 
 /// Field `index` (0-based) that is not a 32-bit integer: any finite number within
@@ -481,6 +552,37 @@ mod tests {
         assert_eq!(SwfRecord::new(whole.fields(), 2), *whole);
         assert_eq!(SwfRecord::new(exact.fields(), 1), *exact);
         assert!(std::mem::size_of::<SwfRecord>() <= 88);
+    }
+
+    /// Lines handed out from the reader's buffer and lines copied across its end read the
+    /// same: every buffer size from one byte up gives the records, header and errors of
+    /// reading the text whole.
+    #[test]
+    fn lines_read_the_same_whatever_the_buffer() {
+        let text = "\u{feff}; MaxProcs: 100\r\n;MaxNodes: 50\n\n\
+                    1 0 5 10 4 552.21 -1 4 60 -1 1 3 2 -1 1 -1 -1 -1\r\n\
+                    2 3000000000 -0 10 4 -1 -1 4 60 -1 1 3 2 -1 1 -1 -1 1e3\n   \n\
+                    3 0 5 10 4 -1 -1 4 60 -1 1 3 2 -1 1 -1 -1\n\
+                    4 0 5 1x 4 -1 -1 4 60 -1 1 3 2 -1 1 -1 -1 -1\n\
+                    5 0 5 10 4 -1 -1 4 60 -1 1 3 2 -1 1 -1 -1 -1";
+        let describe = |(header, records): (SwfHeader, Vec<Result<SwfRecord>>)| {
+            let records: Vec<String> = records
+                .into_iter()
+                .map(|r| match r {
+                    Ok(r) => format!("{}: {:?}", r.line, r.fields()),
+                    Err(e) => e.to_string(),
+                })
+                .collect();
+            (header.pairs, records)
+        };
+        let whole = describe(read(text));
+        assert_eq!(whole.1.len(), 5, "{whole:?}");
+        for capacity in 1..=text.len() + 1 {
+            let input = BufReader::with_capacity(capacity, text.as_bytes());
+            let mut r = SwfReader::new(input, PathBuf::from("t.swf"));
+            let records: Vec<_> = r.by_ref().collect();
+            assert_eq!(describe((r.header, records)), whole, "buffer of {capacity}");
+        }
     }
 
     #[test]
