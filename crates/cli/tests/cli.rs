@@ -692,6 +692,41 @@ fn inspect_windows_shows_the_guides_figure_like_showbf() {
     assert_eq!(json["reservations"][0]["start"], 3600);
 }
 
+/// Later in a run, `inspect … windows` shows only the standing windows that still hold
+/// (none that ended before the instant) and a window open for ever as one without limit.
+#[test]
+fn inspect_windows_later_shows_only_standing_windows_ahead() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = write(
+        tmp.path(),
+        "t.swf",
+        "; MaxProcs: 8\n\
+         1 0 -1 3600 3 -1 -1 3 3600 -1 1 1 1 -1 1 -1 -1 -1\n\
+         2 200000 -1 3600 1 -1 -1 1 3600 -1 1 1 1 -1 1 -1 -1 -1\n"
+            .as_bytes(),
+    );
+    let config = write(
+        tmp.path(),
+        "maui.cfg",
+        b"SRCFG[debug] STARTTIME=8:00:00 ENDTIME=18:00:00 TASKCOUNT=2 USERLIST=7 DEPTH=3\n",
+    );
+    let (trace, config) = (trace.to_str().unwrap(), config.to_str().unwrap());
+    // 200,000 s is day 2 at 7:33:20, job 2 running; the two days before have their
+    // windows over.
+    let text = succeeds(&["inspect", trace, "-c", config, "--at", "200000", "windows"]);
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("standing reservation debug"))
+        .collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    assert!(rows[0].contains("from 0:26:40 to 10:26:40"), "{text}");
+    assert!(!text.contains(" to -"), "{text}");
+    assert!(
+        text.contains("       7 procs available with no timelimit\n"),
+        "{text}"
+    );
+}
+
 #[test]
 fn scenario_checks_its_expectations_and_fails_when_one_does_not_hold() {
     let file = repo().join("scenarios/guide/post-game-show.toml");

@@ -45,6 +45,23 @@ impl Entry {
         self.values.iter().map(parse_attr).collect()
     }
 
+    /// The attributes as Maui 3.3.1 reads an object line (MCred.c `MCredProcessConfig`,
+    /// `MUGetPair`): every value token an attribute, but a bare word (no `=`, no `[`), which
+    /// 3.3.1 passes over; those words come back apart. `QLIST=high low` is `QLIST=high`.
+    pub fn attrs_skipping_words(&self) -> Result<(Vec<Attr>, Vec<&Token>), ConfigError> {
+        let mut attrs = Vec::new();
+        let mut words = Vec::new();
+        for token in &self.values {
+            let text = token.text.as_str();
+            if !text.is_empty() && text.chars().all(is_name_char) {
+                words.push(token);
+            } else {
+                attrs.push(parse_attr(token)?);
+            }
+        }
+        Ok((attrs, words))
+    }
+
     /// The values joined by single spaces (for plain parameters), e.g. `FIRSTFIT`.
     pub fn value_text(&self) -> String {
         let texts: Vec<&str> = self.values.iter().map(|t| t.text.as_str()).collect();

@@ -33,8 +33,9 @@ pub struct Nodes {
     pub partition_numbers: [u32; mauisim_core::PARTITION_SLOTS],
     /// Maui 3.3.1's partition table by index, when its partitions are simulated.
     pub partition_table: Option<Vec<String>>,
-    /// A warning per node whose partition found no slot left in the table.
-    pub dropped_partitions: Vec<String>,
+    /// What building the machine from the config warns of: a node whose partition found
+    /// no slot left in the table, a standing reservation 3.3.1 makes no window of.
+    pub warnings: Vec<String>,
     hosts: HostNames,
 }
 
@@ -165,6 +166,8 @@ pub fn build(
             (generated(machine), source, false)
         }
     };
+    // Every problem binding the config to the nodes is told in one run.
+    let mut errors = Vec::new();
     for object in config.named() {
         match base.iter_mut().find(|b| b.name == object.name) {
             Some(node) => overlay(&mut node.cfg, object),
@@ -178,10 +181,10 @@ pub fn build(
                 } else {
                     format!("the generated nodes ({source}: n0, n1, …)")
                 };
-                return Err(usage(format!(
+                errors.push(format!(
                     "{at}NODECFG[{}]: no node of that name in {what}",
                     object.name
-                )));
+                ));
             }
         }
     }
@@ -194,7 +197,7 @@ pub fn build(
     if partition_table.is_none() && config.maui_partitions && any_partition {
         partition_table = Some(vec!["ALL".into(), DEFAULT_PARTITION_NAME.into()]);
     }
-    let mut dropped_partitions = Vec::new();
+    let mut warnings = Vec::new();
     if let Some(table) = &mut partition_table {
         for b in &base {
             let Some(p) = &b.cfg.partition else { continue };
@@ -204,7 +207,7 @@ pub fn build(
             if table.len() < mauisim_core::PARTITION_SLOTS {
                 table.push(p.clone());
             } else {
-                dropped_partitions.push(format!(
+                warnings.push(format!(
                     "warning: node {} PARTITION={p}: Maui 3.3.1 holds two partitions besides DEFAULT; the node stays in DEFAULT",
                     b.name
                 ));
@@ -299,8 +302,29 @@ pub fn build(
         });
     }
     for sr in &config.standing {
-        if let Some(r) = lay_standing(sr, &specs, &node_names, &features, names, calendar)? {
-            reservations.push(r);
+        let laid = lay_standing(
+            sr,
+            &specs,
+            &node_names,
+            &features,
+            names,
+            calendar,
+            &mut warnings,
+        );
+        match laid {
+            Ok(Some(r)) => reservations.push(r),
+            Ok(None) => {}
+            Err(e) => errors.push(e),
+        }
+    }
+    match errors.len() {
+        0 => {}
+        1 => return Err(usage(errors.remove(0))),
+        n => {
+            return Err(usage(format!(
+                "{n} errors in the config:\n{}",
+                errors.join("\n")
+            )))
         }
     }
     if reservations.len() > mauisim_core::MAX_STANDING {
@@ -347,7 +371,7 @@ pub fn build(
         source,
         partition_numbers,
         partition_table,
-        dropped_partitions,
+        warnings,
     })
 }
 
@@ -644,25 +668,23 @@ fn lay_standing(
     features: &[String],
     names: &mut Names,
     calendar: Time,
-) -> Result<Option<StandingReservation>> {
+    warnings: &mut Vec<String>,
+) -> std::result::Result<Option<StandingReservation>, String> {
     let at = sr
         .location
         .as_ref()
         .map_or(String::new(), |l| format!("{l}: "));
     let what = format!("{at}SRCFG[{}]", sr.name);
+    let warn = |message: String| format!("{at}warning: SRCFG[{}]{message}", sr.name);
     if sr.holds_nothing.is_some() {
         return Ok(None);
     }
-    let wanted = feature_mask_of(features, &sr.features)
-        .map_err(|e| usage(format!("{what} NODEFEATURES: {e}")))?;
+    let wanted =
+        feature_mask_of(features, &sr.features).map_err(|e| format!("{what} NODEFEATURES: {e}"))?;
     let partition = match &sr.partition {
         Some(p) => match names.partition_number(p) {
             Some(number) => number,
-            None => {
-                return Err(usage(format!(
-                    "{what} PARTITION: no node is in partition `{p}`"
-                )))
-            }
+            None => return Err(format!("{what} PARTITION: no node is in partition `{p}`")),
         },
         None => 0,
     };
@@ -682,13 +704,17 @@ fn lay_standing(
     let held = |tasks: u64, n: usize| per_task.map_or(specs[n].procs, |p| p * tasks);
     let mut nodes = Vec::new();
     let mut procs = Vec::new();
+    // 3.3.1 reads HOSTLIST as regular expressions (MUtil.c `MUREToList`): `ALL` is no
+    // keyword there (Moab's), and matches only names holding "all" in any case. With no
+    // node so named, the reservation is laid by TASKCOUNT alone, or not at all.
+    let mut all_is_no_keyword = false;
     if let Some(hosts) = &sr.hosts {
         // Every feasible listed host, busy or not; TASKCOUNT only bounds each node's tasks.
         let patterns: Vec<regex::Regex> = hosts
             .iter()
             .map(|h| crate::params::standing::host_pattern(h))
             .collect::<std::result::Result<_, _>>()
-            .map_err(|e| usage(format!("{what} HOSTLIST: {e}")))?;
+            .map_err(|e| format!("{what} HOSTLIST: {e}"))?;
         for (n, name) in node_names.iter().enumerate() {
             if feasible(n) && patterns.iter().any(|p| p.is_match(name)) {
                 let mut tasks = tasks_on(n);
@@ -701,23 +727,40 @@ fn lay_standing(
                 }
             }
         }
-        if nodes.is_empty() {
-            let named = node_names
-                .iter()
-                .enumerate()
-                .any(|(n, name)| feasible(n) && patterns.iter().any(|p| p.is_match(name)));
+        let named = node_names
+            .iter()
+            .enumerate()
+            .any(|(n, name)| feasible(n) && patterns.iter().any(|p| p.is_match(name)));
+        all_is_no_keyword = !named && hosts.iter().all(|h| h.eq_ignore_ascii_case("ALL"));
+        if nodes.is_empty() && !all_is_no_keyword {
             if named {
-                return Err(usage(format!(
+                return Err(format!(
                     "{what} HOSTLIST: no node it lists can hold one of its tasks ({} processors each)",
                     per_task.unwrap_or(1)
-                )));
+                ));
             }
-            return Err(usage(format!(
+            return Err(format!(
                 "{what} HOSTLIST: no node's name matches {} (node names: {})",
                 hosts.join(","),
                 sample_names(node_names)
-            )));
+            ));
         }
+    }
+    if all_is_no_keyword {
+        let laid = if sr.task_count > 0 {
+            "lays it by TASKCOUNT alone, as if HOSTLIST were not given"
+        } else {
+            "makes no reservation of it (no TASKCOUNT); write the nodes' names, or give a TASKCOUNT"
+        };
+        warnings.push(warn(format!(
+            " HOSTLIST=ALL: Maui 3.3.1 reads a host list as regular expressions, with no keyword ALL, and no node's name here holds \"all\": it {laid}"
+        )));
+        if sr.task_count == 0 {
+            return Ok(None);
+        }
+    }
+    if sr.hosts.is_some() && !all_is_no_keyword {
+        // Laid on the listed hosts above.
     } else if sr.task_count > 0 {
         // 3.3.1 lays a TASKCOUNT reservation by MINRESOURCE whatever the allocation
         // policy: the smallest memory class first (64 MB … 8 GB), the last node first.
@@ -736,34 +779,36 @@ fn lay_standing(
             }
         }
         if left == sr.task_count {
-            return Err(usage(format!(
+            return Err(format!(
                 "{what} TASKCOUNT: no node can hold one of its tasks"
-            )));
+            ));
         }
     } else {
-        return Err(usage(format!(
+        return Err(format!(
             "{what}: neither HOSTLIST nor TASKCOUNT, so it holds no node (Maui 3.3.1 makes no window of it); give one, or remove the reservation"
-        )));
+        ));
     }
     let when = match sr.period {
         Period::Day => {
             let close = if sr.end == 0 { DAY } else { sr.end };
             if close <= sr.start {
                 // 3.3.1's window length wraps and the reservation is never made.
-                return Err(usage(format!(
-                    "{what}: ENDTIME {} is not after STARTTIME {}, and Maui 3.3.1 makes no window then (no wrap past midnight): write an overnight window as STARTTIME=18:00:00 ENDTIME=1:06:00:00",
+                warnings.push(warn(format!(
+                    ": ENDTIME {} is not after STARTTIME {}, and Maui 3.3.1 makes no window then (no wrap past midnight): no reservation, here as there; an overnight window is STARTTIME=18:00:00 ENDTIME=1:06:00:00",
                     crate::units::clock(close),
                     crate::units::clock(sr.start)
                 )));
+                return Ok(None);
             }
             Recurrence::calendar(DAY, calendar, sr.start, close, sr.days, sr.depth)
         }
         Period::Week => {
             let close = if sr.week_end == 0 { WEEK } else { sr.week_end };
             if close <= sr.week_start {
-                return Err(usage(format!(
-                    "{what}: WENDTIME is not after WSTARTTIME, and Maui 3.3.1 makes no window then"
-                )));
+                warnings.push(warn(
+                    ": WENDTIME is not after WSTARTTIME, and Maui 3.3.1 makes no window then: no reservation, here as there".into(),
+                ));
+                return Ok(None);
             }
             Recurrence::calendar(WEEK, calendar, sr.week_start, close, EVERY_DAY, sr.depth)
         }

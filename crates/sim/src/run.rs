@@ -215,9 +215,7 @@ pub fn bind(
     )?;
     params::partitions::bind(&mut policy, &config.config, &nodes)
         .map_err(error::SimError::Usage)?;
-    config
-        .warnings
-        .extend(nodes.dropped_partitions.iter().cloned());
+    config.warnings.extend(nodes.warnings.iter().cloned());
     params::qos_flags::check_simulated(&policy, &config.config).map_err(error::SimError::Usage)?;
     resolve_node_asks(&mut workload.jobs, &nodes)?;
     let pinned = workload

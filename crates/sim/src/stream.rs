@@ -93,7 +93,7 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
     let calendar = nodes::calendar_of(&reader.header);
     let nodes = nodes::build(None, machine, &config.nodes, &mut names, calendar)?;
     crate::params::partitions::bind(&mut policy, &config, &nodes).map_err(SimError::Usage)?;
-    warnings.extend(nodes.dropped_partitions.iter().cloned());
+    warnings.extend(nodes.warnings.iter().cloned());
     crate::params::qos_flags::check_simulated(&policy, &config).map_err(SimError::Usage)?;
     // Pooled only if no SWF job could need its nodes tracked (memory, partitions).
     let any_swf_job = Request {

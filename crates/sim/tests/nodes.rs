@@ -858,6 +858,63 @@ fn node_config_builds_the_machine() {
     );
 }
 
+/// Standing reservations Maui 3.3.1 makes no window of are warned of and left out, as it
+/// leaves them out: an overnight ENDTIME before STARTTIME, and `HOSTLIST=ALL` (a regular
+/// expression there) matching no node's name, which lays a TASKCOUNT reservation as if no
+/// host list were given. Every problem binding a config to the nodes is told at once.
+#[test]
+fn standing_reservations_3_3_1_makes_no_window_of_are_warned_of() {
+    use mauisim_sim::nodes;
+    use mauisim_sim::params::credentials::Names;
+    use mauisim_sim::trace::workload::Machine;
+    let machine = Machine {
+        nodes: 8,
+        procs_per_node: 1,
+    };
+    let build = |text: &str| {
+        let config = mauisim_sim::params::from_str(text, "maui.cfg")
+            .unwrap()
+            .config
+            .nodes;
+        nodes::build(None, machine, &config, &mut Names::default(), 0)
+    };
+    let built = build(
+        "SRCFG[night] STARTTIME=20:00:00 ENDTIME=6:00:00 HOSTLIST=n1\n\
+         SRCFG[all] HOSTLIST=ALL PERIOD=INFINITY\n\
+         SRCFG[some] HOSTLIST=all TASKCOUNT=3 PERIOD=INFINITY\n",
+    )
+    .unwrap();
+    let laid: Vec<(&str, &[u32])> = built
+        .spec
+        .standing
+        .iter()
+        .map(|r| (r.name.as_str(), &r.nodes[..]))
+        .collect();
+    // TASKCOUNT's nodes: 3.3.1's MINRESOURCE order, the last node first.
+    assert_eq!(laid, [("some", &[7u32, 6, 5][..])]);
+    assert_eq!(
+        built.warnings,
+        [
+            "maui.cfg:1:1: warning: SRCFG[night]: ENDTIME 6:00:00 is not after STARTTIME 20:00:00, and Maui 3.3.1 makes no window then (no wrap past midnight): no reservation, here as there; an overnight window is STARTTIME=18:00:00 ENDTIME=1:06:00:00",
+            "maui.cfg:2:1: warning: SRCFG[all] HOSTLIST=ALL: Maui 3.3.1 reads a host list as regular expressions, with no keyword ALL, and no node's name here holds \"all\": it makes no reservation of it (no TASKCOUNT); write the nodes' names, or give a TASKCOUNT",
+            "maui.cfg:3:1: warning: SRCFG[some] HOSTLIST=ALL: Maui 3.3.1 reads a host list as regular expressions, with no keyword ALL, and no node's name here holds \"all\": it lays it by TASKCOUNT alone, as if HOSTLIST were not given",
+        ]
+    );
+    let e = build(
+        "NODECFG[gpu7] PRIORITY=5\nNODECFG[n3] PRIORITY=1\nNODECFG[gpu8] PRIORITY=5\n\
+         SRCFG[a] HOSTLIST=cn[0-9]+ PERIOD=INFINITY\n",
+    )
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        e,
+        "3 errors in the config:\n\
+         maui.cfg:1:1: NODECFG[gpu7]: no node of that name in the generated nodes (8 nodes x 1 processor: n0, n1, …)\n\
+         maui.cfg:3:1: NODECFG[gpu8]: no node of that name in the generated nodes (8 nodes x 1 processor: n0, n1, …)\n\
+         maui.cfg:4:1: SRCFG[a] HOSTLIST: no node's name matches cn[0-9]+ (node names: n0, n1, n2, n3, …)"
+    );
+}
+
 /// A job asking for more memory per task than any node has is held and reported, not
 /// dropped; the others run.
 /// `jobs` on `spec`'s nodes tracked one by one, under Maui's default policy.

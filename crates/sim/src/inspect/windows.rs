@@ -53,9 +53,12 @@ pub fn report(prepared: &Prepared, snapshot: &Snapshot) -> WindowsReport {
     let jobs = &prepared.workload.jobs;
     let spec = &prepared.nodes.spec;
     let machine = snapshot.scheduler.machine();
+    // The machine lets a window go at its next change after the window ends: one that
+    // has ended by now holds nothing.
     let standing = machine
         .standing_windows()
         .iter()
+        .filter(|&&(_, _, end)| end > now)
         .map(|&(k, start, end)| {
             let sr = &spec.standing[k as usize];
             StandingRow {
@@ -88,7 +91,8 @@ pub fn report(prepared: &Prepared, snapshot: &Snapshot) -> WindowsReport {
             .iter()
             .map(|w| WindowRow {
                 procs: w.procs,
-                duration: (w.duration < FOREVER).then_some(w.duration),
+                // A window open for ever ends at FOREVER, not FOREVER from now.
+                duration: (now.saturating_add(w.duration) < FOREVER).then_some(w.duration),
             })
             .collect(),
     }

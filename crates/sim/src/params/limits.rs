@@ -252,7 +252,7 @@ pub(crate) fn system_cfg(
     e: &Entry,
     w: &mut Vec<String>,
 ) -> Result<(), ConfigError> {
-    for attr in e.attrs()? {
+    for attr in super::object_attrs(e, w)? {
         let at = &attr.location;
         let what = format!("SYSTEMCFG {}", attr.name);
         if matches!(attr.name.as_str(), "PLIST" | "PDEF") {

@@ -237,9 +237,9 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "METAMAXTASKS",
         "max tasks per meta-job/reservation allocation",
     ),
-    schedules(
+    no_effect(
         "MINADMINSTIME",
-        "minimum suspend time after resource-limit suspension",
+        "minimum suspend time after a RESOURCELIMITPOLICY suspension, which no simulated job meets",
     ),
     no_effect(
         "MINDISPATCHTIME",
@@ -294,6 +294,10 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
     no_effect(
         "PARIGNQUEUELIST",
         "ignored by 3.3.1: stored, never read (queues ignoring partitions)",
+    ),
+    no_effect(
+        "PARTITIONMODE",
+        "ignored by 3.3.1: not in its parameter table (the partition mode is compiled in, DEFAULT_PARTITIONMODE)",
     ),
     no_effect("PLOTMAXPROC", "statistics display matrix bounds"),
     no_effect("PLOTMAXTIME", "statistics display matrix bounds"),
@@ -546,6 +550,17 @@ pub(super) fn keeps_default(name: &str, value: &str) -> bool {
         "NODEUNTRACKEDLOADFACTOR" => value.parse::<f64>() == Ok(1.2),
         // A node's load limit counts only above 0.01 (MNode.c).
         "NODEMAXLOAD" => value.parse::<f64>().is_ok_and(|v| v <= 0.01),
+        // Server.c forces a scheduling pass every MAXSLEEPITERATION iterations: 1, every one.
+        "MAXSLEEPITERATION" => value.parse::<i64>() == Ok(1),
+        // Each acts only above 0 (MJob.c `MRLLimitTC`; MPBSI.c scales nodes by a factor > 0;
+        // a factor of 1 scales nothing).
+        "METAMAXTASKS" | "UJOBWEIGHT" | "UPROCWEIGHT" => value.parse::<i64>().is_ok_and(|v| v <= 0),
+        "NODECPUOVERCOMMITFACTOR" | "NODEMEMOVERCOMMITFACTOR" => {
+            value.parse::<f64>().is_ok_and(|v| v <= 0.0 || v == 1.0)
+        }
+        "NODEALLOCMAXPS" | "SIMRANDOMIZEJOBSIZE" => !MAUI_TRUE.contains(&value),
+        // MSim.c reads only PARTITIONED (UNIFORM is never tested).
+        "SIMNODECONFIGURATION" => value != "PARTITIONED",
         _ => false,
     }
 }

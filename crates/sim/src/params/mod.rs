@@ -321,10 +321,16 @@ fn old_qos_param(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<()
         "QOSPRIORITY" => "PRIORITY",
         "QOSQTWEIGHT" => "QTWEIGHT",
         "QOSXFWEIGHT" => "XFWEIGHT",
-        "QOSTARGETQT" => "QTTARGET",
-        "QOSTARGETXF" => "XFTARGET",
+        "QOSTARGETQT" | "QOSQTTARGET" => "QTTARGET",
+        "QOSTARGETXF" | "QOSXFTARGET" => "XFTARGET",
         _ => "QFLAGS",
     };
+    if let Some(own) = guide_spelling(&e.name) {
+        w.push(format!(
+            "{}: note: {} is the admin guide's name (5.1.2) of 3.3.1's {own}, read as the guide means it; Maui 3.3.1 itself knows no {} and would ignore the line: write {own} (or QOSCFG[q] {attribute}=…) for a real Maui",
+            e.location, e.name, e.name
+        ));
+    }
     let Some(qos) = e.index.as_deref().filter(|q| !q.is_empty()) else {
         return Err(ConfigError::at(
             e.location.clone(),
@@ -360,6 +366,15 @@ fn old_qos_param(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<()
         location: first.location.clone(),
     };
     credential_attr(c, &attr, w, CredKind::Qos, qos)
+}
+
+/// The name Maui 3.3.1 has for a parameter the admin guide spells otherwise.
+fn guide_spelling(name: &str) -> Option<&'static str> {
+    match name {
+        "QOSQTTARGET" => Some("QOSTARGETQT"),
+        "QOSXFTARGET" => Some("QOSTARGETXF"),
+        _ => None,
+    }
 }
 
 /// PREEMPTPOLICY as 3.3.1 reads it (MSched.c: an exact, case-sensitive match, anything
@@ -692,6 +707,8 @@ const PARAMS: &[Param] = &[
             "QOSTARGETQT",
             "QOSTARGETXF",
             "QOSFLAGS",
+            "QOSQTTARGET",
+            "QOSXFTARGET",
         ],
         apply: old_qos_param,
     },
@@ -1673,10 +1690,23 @@ fn credential_cfg(
     // The line defines the object whatever its attributes (a QOSCFG[q] with only QFLAGS
     // still makes q a QOS that a QDEF may name).
     c.credentials.object_mut(kind, name);
-    for attr in e.attrs()? {
+    for attr in object_attrs(e, w)? {
         credential_attr(c, &attr, w, kind, name)?;
     }
     Ok(())
+}
+
+/// An object line's attributes, as 3.3.1 reads them: a bare word among them is passed
+/// over there (a list written with spaces keeps its first item), and warned of here.
+pub(super) fn object_attrs(e: &Entry, w: &mut Vec<String>) -> Result<Vec<Attr>, ConfigError> {
+    let (attrs, words) = e.attrs_skipping_words()?;
+    for word in words {
+        w.push(format!(
+            "{}: warning: `{}` on a {} line is no ATTRIBUTE=VALUE, and Maui 3.3.1 passes over it: ignored, here as there (a list is one word: QLIST=high,low)",
+            word.location, word.text, e.name
+        ));
+    }
+    Ok(attrs)
 }
 
 fn credential_attr(
@@ -2571,6 +2601,36 @@ mod tests {
             e,
             "maui.cfg:1:1: QOSPRIORITY needs the QOS it sets: QOSPRIORITY[name] VALUE (or QOSCFG[name] PRIORITY=VALUE)"
         );
+        // The guide's spellings (5.1.2) set the same targets, with a note that 3.3.1
+        // itself would pass over them.
+        let c = load("QOSQTTARGET[hi] 2:00:00\nQOSXFTARGET[hi] 4\n").unwrap();
+        let hi = &c.config.credentials.qos["hi"].settings;
+        assert_eq!((hi.qt_target, hi.xf_target), (Some(7200), Some(4.0)));
+        assert_eq!(
+            c.warnings,
+            [
+                "maui.cfg:1:1: note: QOSQTTARGET is the admin guide's name (5.1.2) of 3.3.1's QOSTARGETQT, read as the guide means it; Maui 3.3.1 itself knows no QOSQTTARGET and would ignore the line: write QOSTARGETQT (or QOSCFG[q] QTTARGET=…) for a real Maui",
+                "maui.cfg:2:1: note: QOSXFTARGET is the admin guide's name (5.1.2) of 3.3.1's QOSTARGETXF, read as the guide means it; Maui 3.3.1 itself knows no QOSXFTARGET and would ignore the line: write QOSTARGETXF (or QOSCFG[q] XFTARGET=…) for a real Maui",
+            ]
+        );
+    }
+
+    /// A bare word on an object line (a list written with spaces) is passed over, as 3.3.1
+    /// passes over it, and warned of; PARTITIONMODE, which 3.3.1 never reads, is without
+    /// effect.
+    #[test]
+    fn bare_words_on_object_lines_are_passed_over() {
+        let c = load("QOSCFG[high] PRIORITY=10\nQOSCFG[low] PRIORITY=1\nUSERCFG[u1] QLIST=high low MAXJOB=2\nPARTITIONMODE SINGLE\n").unwrap();
+        let u1 = &c.config.credentials.user["u1"];
+        assert_eq!(u1.qlist.as_deref(), Some(&["high".to_string()][..]));
+        assert!(u1.settings.limits.active[mauisim_core::Metric::Job as usize].is_some());
+        assert_eq!(
+            c.warnings,
+            [
+                "maui.cfg:3:24: warning: `low` on a USERCFG line is no ATTRIBUTE=VALUE, and Maui 3.3.1 passes over it: ignored, here as there (a list is one word: QLIST=high,low)",
+                "maui.cfg: note: 1 parameter without effect on what Maui 3.3.1 schedules in a simulation ignored: PARTITIONMODE",
+            ]
+        );
     }
 
     /// QFLAGS as 3.3.1 reads it: names found anywhere, in capitals; IGN* flags set the
@@ -2695,14 +2755,23 @@ mod tests {
         let c = load(
             "ENABLEMULTINODEJOBS TRUE\nUSEMACHINESPEED OFF\nTASKDISTRIBUTIONPOLICY DEFAULT\n\
              NODELOADPOLICY ADJUSTSTATE\nUSESYSTEMQUEUETIME On\nNODEUNTRACKEDLOADFACTOR 1.2\n\
-             NODEMAXLOAD 0\n",
+             NODEMAXLOAD 0\nMAXSLEEPITERATION 1\nMETAMAXTASKS 0\nUJOBWEIGHT 0\nUPROCWEIGHT 0\n\
+             NODECPUOVERCOMMITFACTOR 1.0\nNODEMEMOVERCOMMITFACTOR 0\nNODEALLOCMAXPS FALSE\n\
+             SIMRANDOMIZEJOBSIZE FALSE\nSIMNODECONFIGURATION NORMAL\nMINADMINSTIME 0:10:00\n",
         )
         .unwrap();
         assert_eq!(
             c.warnings,
-            ["maui.cfg: note: 7 parameters without effect on what Maui 3.3.1 schedules in a simulation ignored: ENABLEMULTINODEJOBS, USEMACHINESPEED, TASKDISTRIBUTIONPOLICY, NODELOADPOLICY, USESYSTEMQUEUETIME, NODEUNTRACKEDLOADFACTOR, NODEMAXLOAD"]
+            ["maui.cfg: note: 17 parameters without effect on what Maui 3.3.1 schedules in a simulation ignored: ENABLEMULTINODEJOBS, USEMACHINESPEED, TASKDISTRIBUTIONPOLICY, NODELOADPOLICY, USESYSTEMQUEUETIME, NODEUNTRACKEDLOADFACTOR, NODEMAXLOAD, MAXSLEEPITERATION, METAMAXTASKS, UJOBWEIGHT, UPROCWEIGHT, NODECPUOVERCOMMITFACTOR, NODEMEMOVERCOMMITFACTOR, NODEALLOCMAXPS, SIMRANDOMIZEJOBSIZE, SIMNODECONFIGURATION, MINADMINSTIME"]
         );
         for text in [
+            "MAXSLEEPITERATION 5\n",
+            "METAMAXTASKS 4\n",
+            "UJOBWEIGHT 10\n",
+            "NODECPUOVERCOMMITFACTOR 1.5\n",
+            "NODEALLOCMAXPS TRUE\n",
+            "SIMRANDOMIZEJOBSIZE TRUE\n",
+            "SIMNODECONFIGURATION PARTITIONED\n",
             "ENABLEMULTINODEJOBS FALSE\n",
             "USEMACHINESPEED TRUE\n",
             "TASKDISTRIBUTIONPOLICY PACK\n",

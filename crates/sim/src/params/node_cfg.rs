@@ -298,7 +298,7 @@ pub(crate) fn node_cfg(
             ))
         }
     };
-    for attr in e.attrs()? {
+    for attr in super::object_attrs(e, w)? {
         let at = attr.location.clone();
         let what = format!("NODECFG[{name}] {}", attr.name);
         let err = |m: String| ConfigError::at(at.clone(), format!("{what}: {m}"));

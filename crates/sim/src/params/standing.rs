@@ -201,7 +201,7 @@ pub(crate) fn sr_cfg(
 ) -> Result<(), ConfigError> {
     let name = name_of(e, "SRCFG")?;
     let mut errors = Vec::new();
-    for attr in e.attrs()? {
+    for attr in super::object_attrs(e, w)? {
         let sr = object(all, &name, &e.location);
         let what = format!("SRCFG[{name}] {}", attr.name);
         let value = attr.value.trim();
