@@ -89,7 +89,14 @@ impl Nodes {
     }
 
     pub(crate) fn host_list(&self, ranges: &[(u32, u32)]) -> String {
-        self.hosts.list(ranges)
+        let mut out = String::new();
+        self.hosts.write_list(ranges, &mut out);
+        out
+    }
+
+    /// [`Self::host_list`], appended to `out`.
+    pub(crate) fn write_host_list(&self, ranges: &[(u32, u32)], out: &mut String) {
+        self.hosts.write_list(ranges, out);
     }
 }
 
@@ -559,8 +566,16 @@ impl HostNames {
 
     /// Node-index ranges as a host list: consecutive names `prefix<number>` with the same
     /// prefix (and zero padding) fold into `prefix[a-b,c]`; others are listed by name.
+    #[cfg(test)]
     pub(crate) fn list(&self, ranges: &[(u32, u32)]) -> String {
         let mut out = String::new();
+        self.write_list(ranges, &mut out);
+        out
+    }
+
+    /// [`Self::list`], appended to `out` (one buffer for a whole `jobs.csv`).
+    pub(crate) fn write_list(&self, ranges: &[(u32, u32)], out: &mut String) {
+        let start = out.len();
         // The group being folded: ((prefix id, width), number ranges).
         let mut group: Option<Fold> = None;
         for &(first, last) in ranges {
@@ -580,14 +595,14 @@ impl HostNames {
                                 }
                             }
                             _ => {
-                                self.flush(group.take(), &mut out);
+                                self.flush(group.take(), out, start);
                                 group = Some(((p, w), vec![(n, m)]));
                             }
                         }
                     }
                     None => {
-                        self.flush(group.take(), &mut out);
-                        if !out.is_empty() {
+                        self.flush(group.take(), out, start);
+                        if out.len() > start {
                             out.push(',');
                         }
                         out.push_str(&self.names[i as usize]);
@@ -596,21 +611,20 @@ impl HostNames {
                 i = end + 1;
             }
         }
-        self.flush(group, &mut out);
-        out
+        self.flush(group, out, start);
     }
 
-    fn flush(&self, group: Option<Fold>, out: &mut String) {
-        use std::fmt::Write;
+    /// Appends a folded group, after a comma unless `out` holds nothing past `start`.
+    fn flush(&self, group: Option<Fold>, out: &mut String, start: usize) {
         let Some(((p, width), nums)) = group else {
             return;
         };
-        if !out.is_empty() {
+        if out.len() > start {
             out.push(',');
         }
         out.push_str(&self.prefixes[p as usize]);
         if nums.len() == 1 && nums[0].0 == nums[0].1 {
-            let _ = write!(out, "{:0width$}", nums[0].0);
+            push_padded(out, nums[0].0, width);
             return;
         }
         out.push('[');
@@ -618,14 +632,24 @@ impl HostNames {
             if k > 0 {
                 out.push(',');
             }
-            if a == b {
-                let _ = write!(out, "{a:0width$}");
-            } else {
-                let _ = write!(out, "{a:0width$}-{b:0width$}");
+            push_padded(out, a, width);
+            if a != b {
+                out.push('-');
+                push_padded(out, b, width);
             }
         }
         out.push(']');
     }
+}
+
+/// `number` in at least `width` digits, zeros before (as `{:0width$}` writes it).
+fn push_padded(out: &mut String, number: u64, width: usize) {
+    let mut digits = itoa::Buffer::new();
+    let digits = digits.format(number);
+    for _ in digits.len()..width {
+        out.push('0');
+    }
+    out.push_str(digits);
 }
 
 /// Names being folded: ((prefix id, padded width), number ranges).

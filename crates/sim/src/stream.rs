@@ -392,7 +392,7 @@ impl Sink for Writer<'_> {
         let o = &done.outcome;
         let names = self.names.borrow();
         self.jobs_csv
-            .row(&job, o, &names, self.nodes.host_list(&done.nodes))?;
+            .row(&job, o, &names, &self.nodes.host_list(&done.nodes))?;
         self.schedule.row(&job, o)?;
         let first = *self.first_submit.get_or_insert(job.submit);
         self.min_submit = Some(self.min_submit.map_or(job.submit, |t| t.min(job.submit)));

@@ -29,34 +29,13 @@ pub const FILES: [&str; 6] = [
     "timeline.csv",
 ];
 
-#[derive(Serialize)]
-struct JobRow<'a> {
-    id: u64,
-    submit: i64,
-    start: i64,
-    end: i64,
-    wait: i64,
-    runtime: i64,
-    wcl: i64,
-    procs: u64,
-    user: &'a str,
-    group: &'a str,
-    account: &'a str,
-    qos: &'a str,
-    class: &'a str,
-    backfilled: u8,
-    cancelled: u8,
-    /// Times it was preempted and requeued before the run shown.
-    preemptions: u32,
-    /// Times a lower-priority job was backfilled ahead of this one (Maui's BYPASS).
-    bypass: u32,
-    /// The first start a reservation promised (empty if never reserved).
-    first_reservation: Option<i64>,
-    /// Start − first promise: > 0 when the job started later than first promised.
-    reservation_delay: Option<i64>,
-    /// The nodes it ran on, as a host list (`n[0-15,20]`).
-    nodes: String,
-}
+/// `jobs.csv`'s columns. Besides the names: `backfilled` and `cancelled` are 0 or 1,
+/// `preemptions` the times the job was preempted and requeued before the run shown,
+/// `bypass` Maui's BYPASS (times a lower-priority job was backfilled ahead of it),
+/// `first_reservation` the first start a reservation promised and `reservation_delay` the
+/// start less that promise (both empty if never reserved), `nodes` a host list
+/// (`n[0-15,20]`).
+const JOBS_CSV_HEADER: &str = "id,submit,start,end,wait,runtime,wcl,procs,user,group,account,qos,class,backfilled,cancelled,preemptions,bypass,first_reservation,reservation_delay,nodes\n";
 
 fn io_err(path: &Path) -> impl Fn(std::io::Error) -> SimError + '_ {
     move |source| SimError::Io {
@@ -281,74 +260,112 @@ fn publish(staging: &Path, dir: &Path, names: &[&str]) -> Result<()> {
 
 fn write_jobs_csv(path: &Path, report: &RunReport) -> Result<()> {
     let mut out = JobsCsv::create(path)?;
+    let mut hosts = String::new();
     let jobs = report.workload.jobs.iter().zip(&report.outcomes);
     for ((job, o), nodes) in jobs.zip(&report.stats.job_nodes) {
-        out.row(
-            job,
-            o,
-            &report.workload.names,
-            report.nodes.host_list(nodes),
-        )?;
+        hosts.clear();
+        report.nodes.write_host_list(nodes, &mut hosts);
+        out.row(job, o, &report.workload.names, &hosts)?;
     }
     out.finish()
 }
 
-/// `jobs.csv`, written a row at a time (streamed runs write each job as it finishes).
+/// `jobs.csv`, written a row at a time (streamed runs write each job as it finishes): the
+/// header with the first row, each row made in one buffer, fields quoted as the csv crate
+/// quotes them (only where one holds a comma, a quote or a line end).
 pub(crate) struct JobsCsv {
-    out: csv::Writer<BufWriter<fs::File>>,
+    out: BufWriter<fs::File>,
     path: PathBuf,
+    /// The row being written.
+    line: Vec<u8>,
+    rows: u64,
 }
 
 impl JobsCsv {
     pub(crate) fn create(path: &Path) -> Result<Self> {
         let file = fs::File::create(path).map_err(io_err(path))?;
         Ok(JobsCsv {
-            out: csv::Writer::from_writer(BufWriter::new(file)),
+            out: BufWriter::with_capacity(1 << 16, file),
             path: path.to_path_buf(),
+            line: Vec::with_capacity(256),
+            rows: 0,
         })
     }
 
     /// One job that ran, with its nodes as a host list.
-    pub(crate) fn row(
-        &mut self,
-        job: &Job,
-        o: &Outcome,
-        names: &Names,
-        nodes: String,
-    ) -> Result<()> {
-        let name = |kind| names.name(kind, job.creds.get(kind));
-        self.out
-            .serialize(JobRow {
-                id: job.id,
-                submit: job.submit,
-                start: o.start,
-                end: o.end,
-                wait: o.wait(job),
-                runtime: o.processing(),
-                wcl: job.wcl,
-                procs: job.procs,
-                user: name(CredKind::User),
-                group: name(CredKind::Group),
-                account: name(CredKind::Account),
-                qos: name(CredKind::Qos),
-                class: name(CredKind::Class),
-                backfilled: o.backfilled as u8,
-                cancelled: o.cancelled as u8,
-                preemptions: o.preemptions,
-                bypass: o.bypass,
-                first_reservation: o.first_reservation,
-                reservation_delay: o.first_reservation.map(|promised| o.start - promised),
-                nodes,
-            })
-            .map_err(|e| SimError::Input {
-                path: self.path.clone(),
-                message: e.to_string(),
-            })
+    pub(crate) fn row(&mut self, job: &Job, o: &Outcome, names: &Names, nodes: &str) -> Result<()> {
+        let line = &mut self.line;
+        line.clear();
+        if self.rows == 0 {
+            line.extend_from_slice(JOBS_CSV_HEADER.as_bytes());
+        }
+        self.rows += 1;
+        let start = o.start;
+        for number in [job.id as i64, job.submit, start, o.end, o.wait(job)] {
+            push_int(line, number);
+        }
+        for number in [o.processing(), job.wcl, job.procs as i64] {
+            push_int(line, number);
+        }
+        for kind in [
+            CredKind::User,
+            CredKind::Group,
+            CredKind::Account,
+            CredKind::Qos,
+            CredKind::Class,
+        ] {
+            push_text(line, names.name(kind, job.creds.get(kind)));
+        }
+        push_int(line, i64::from(o.backfilled));
+        push_int(line, i64::from(o.cancelled));
+        push_int(line, i64::from(o.preemptions));
+        push_int(line, i64::from(o.bypass));
+        match o.first_reservation {
+            Some(promised) => {
+                push_int(line, promised);
+                push_int(line, start - promised);
+            }
+            None => line.extend_from_slice(b",,"),
+        }
+        push_text(line, nodes);
+        // The last field ends the row, not a comma.
+        line.pop();
+        line.push(b'\n');
+        self.out.write_all(line).map_err(io_err(&self.path))
     }
 
     pub(crate) fn finish(mut self) -> Result<()> {
         self.out.flush().map_err(io_err(&self.path))
     }
+}
+
+/// Appends `value` and a comma.
+#[inline]
+fn push_int(line: &mut Vec<u8>, value: i64) {
+    line.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
+    line.push(b',');
+}
+
+/// Appends a text field and a comma, in quotes (inner quotes doubled) where it holds a
+/// comma, a quote or a line end: the csv crate's `QuoteStyle::Necessary`.
+fn push_text(line: &mut Vec<u8>, text: &str) {
+    let bytes = text.as_bytes();
+    if bytes
+        .iter()
+        .any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+    {
+        line.push(b'"');
+        for &b in bytes {
+            if b == b'"' {
+                line.push(b'"');
+            }
+            line.push(b);
+        }
+        line.push(b'"');
+    } else {
+        line.extend_from_slice(bytes);
+    }
+    line.push(b',');
 }
 
 fn write_timeline_csv(path: &Path, report: &RunReport) -> Result<()> {
@@ -528,5 +545,43 @@ impl ScheduleSwf {
 
     pub(crate) fn finish(mut self) -> Result<()> {
         self.out.flush().map_err(io_err(&self.path))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A row made by hand is the row the csv crate writes for the same fields (text
+        /// with commas, quotes, line ends and spaces quoted where it quotes them).
+        #[test]
+        fn rows_are_written_as_the_csv_crate_writes_them(
+            numbers in prop::collection::vec(any::<i64>(), 3),
+            texts in prop::collection::vec("[a-z ,\"\r\n\t;']{0,6}", 3),
+        ) {
+            let mut line = Vec::new();
+            push_int(&mut line, numbers[0]);
+            for t in &texts {
+                push_text(&mut line, t);
+            }
+            push_int(&mut line, numbers[1]);
+            push_int(&mut line, numbers[2]);
+            line.pop();
+            line.push(b'\n');
+            let mut csv = csv::Writer::from_writer(Vec::new());
+            let record = [
+                numbers[0].to_string(),
+                texts[0].clone(),
+                texts[1].clone(),
+                texts[2].clone(),
+                numbers[1].to_string(),
+                numbers[2].to_string(),
+            ];
+            csv.write_record(&record).unwrap();
+            let expected = csv.into_inner().unwrap();
+            prop_assert_eq!(String::from_utf8_lossy(&line), String::from_utf8_lossy(&expected));
+        }
     }
 }

@@ -447,12 +447,12 @@ fn format_field(value: f64) -> String {
 /// Appends a field as SWF files write it: integers plainly, others shortest.
 fn push_field(line: &mut String, value: f64) {
     use std::fmt::Write as _;
-    // Writing to a String cannot fail.
-    let _ = if value.fract() == 0.0 {
-        write!(line, "{}", value as i64)
+    if value.fract() == 0.0 {
+        line.push_str(itoa::Buffer::new().format(value as i64));
     } else {
-        write!(line, "{value}")
-    };
+        // Writing to a String cannot fail.
+        let _ = write!(line, "{value}");
+    }
 }
 
 /// Writes one record line, made in `line` (a buffer the caller keeps, so that writing a
