@@ -9,6 +9,7 @@ mod check;
 mod cred;
 mod cred_settings;
 mod fairshare;
+mod fit_index;
 mod job;
 mod limits;
 mod machine;

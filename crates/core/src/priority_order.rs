@@ -46,6 +46,8 @@ pub(crate) struct PriorityOrder {
     out_of_queue_order: usize,
     /// Queue positions in priority order, highest first.
     order: Vec<usize>,
+    /// Whether `order` is every queue position in queue order (rank = position).
+    identity: bool,
     /// Priority sort keys, kept in the last iteration's order (so the next iteration's
     /// sort sees nearly sorted input); in bounded iterations, in queue order.
     keys: Vec<Key>,
@@ -84,6 +86,7 @@ impl PriorityOrder {
             queue_order,
             out_of_queue_order: 0,
             order: Vec::new(),
+            identity: false,
             keys: Vec::new(),
             bounded,
             exhaustive: false,
@@ -182,6 +185,13 @@ impl PriorityOrder {
     #[inline]
     pub(crate) fn current(&self) -> &[usize] {
         &self.order
+    }
+
+    /// Whether the order [`Self::prioritize`] made is every queue position in queue
+    /// order, so that a job's rank is its position.
+    #[inline]
+    pub(crate) fn is_identity(&self) -> bool {
+        self.identity
     }
 
     /// Brings the last iteration's keys up to date with the queue, assuming the caller
@@ -319,6 +329,7 @@ impl PriorityOrder {
         parked: usize,
     ) {
         self.order.clear();
+        self.identity = false;
         if self.in_queue_order() {
             debug_assert!(
                 !queue.iter().any(|job| job.breaks_queue_order()),
@@ -328,6 +339,7 @@ impl PriorityOrder {
             if parked > 0 {
                 self.order.retain(|&pos| queue[pos].parked.is_none());
             }
+            self.identity = parked == 0;
             self.start_over();
             self.last_started.clear();
             return;
@@ -448,6 +460,7 @@ impl PriorityOrder {
     /// iteration come nearly sorted, the others are sorted apart and merged in.
     fn rank_contenders(&mut self) {
         let keys = &mut self.keys;
+        self.identity = false;
         self.order.clear();
         for &pos in &self.ranked {
             if keys[pos].contends {

@@ -8,6 +8,7 @@
 //! of the jobs submitted last): both arrays are double-ended, so removing a job moves the
 //! entries on its shorter side only, and those are pointers, not records.
 
+use crate::fit_index::{self, FitIndex, Marks};
 use crate::job::QueuedJob;
 use crate::Time;
 use std::collections::VecDeque;
@@ -30,6 +31,15 @@ impl Shape {
             no_backfill: job.cred_factors.no_backfill,
         }
     }
+
+    /// What the fit index holds of it: nothing for a job backfill never considers.
+    fn key(self) -> (u64, Time) {
+        if self.no_backfill {
+            fit_index::EMPTY
+        } else {
+            (self.procs, self.wcl)
+        }
+    }
 }
 
 /// The idle queue. A job's processors, wallclock limit and QOS flags must not change
@@ -43,6 +53,17 @@ pub struct Queue {
     /// keep their trace order, whose ids need not rise): binary search by that key may
     /// miss. Removals never set it, nor clear it.
     out_of_order: bool,
+    /// Each job's slot in the fit index, rising with the position (a job entering
+    /// anywhere but at the back numbers them anew).
+    slots: VecDeque<usize>,
+    next_slot: usize,
+    /// Kept up to date once a FIRSTFIT scan asked for it ([`Self::first_fitting`]),
+    /// until the slots outgrow it or are numbered anew.
+    index: Option<FitIndex>,
+    /// BYPASS not yet added to the jobs: a mark at the slot of each job backfilled since
+    /// (beside the index, over its slots); a queued job's BYPASS is its own count plus
+    /// the marks behind its slot ([`Self::count_bypasses_lazily`]).
+    bypass_marks: Option<Marks>,
 }
 
 impl Queue {
@@ -60,8 +81,17 @@ impl Queue {
 
     pub fn push(&mut self, job: QueuedJob) {
         self.out_of_order |= self.jobs.back().is_some_and(|last| key(last) > key(&job));
-        self.shapes.push_back(Shape::of(&job));
+        let shape = Shape::of(&job);
+        self.shapes.push_back(shape);
         self.jobs.push_back(Box::new(job));
+        let slot = self.next_slot;
+        self.next_slot += 1;
+        self.slots.push_back(slot);
+        match &mut self.index {
+            Some(index) if slot < index.slots() => index.set(slot, shape.key()),
+            // Made again, larger, when next asked for.
+            _ => self.drop_index(),
+        }
     }
 
     /// Puts `job` at position `at`, moving the later ones back.
@@ -71,10 +101,13 @@ impl Queue {
             || self.jobs.get(at).is_some_and(|a| key(&job) > key(a));
         self.shapes.insert(at, Shape::of(&job));
         self.jobs.insert(at, Box::new(job));
+        self.slots.insert(at, 0);
+        self.number_slots_anew();
     }
 
     pub fn remove(&mut self, at: usize) -> QueuedJob {
         self.shapes.remove(at);
+        self.leave_slot(at);
         *self.jobs.remove(at).expect("a position in the queue")
     }
 
@@ -82,6 +115,103 @@ impl Queue {
         self.out_of_order |= a != b;
         self.shapes.swap(a, b);
         self.jobs.swap(a, b);
+        if a != b {
+            self.number_slots_anew();
+        }
+    }
+
+    /// Frees the slot of the job at `at`, which leaves the queue.
+    fn leave_slot(&mut self, at: usize) {
+        let slot = self.slots.remove(at).expect("a position in the queue");
+        if let Some(index) = &mut self.index {
+            index.set(slot, fit_index::EMPTY);
+        }
+    }
+
+    /// Slots 0, 1, … in queue order, and no index until the next scan asks for one.
+    fn number_slots_anew(&mut self) {
+        self.drop_index();
+        for (k, slot) in self.slots.iter_mut().enumerate() {
+            *slot = k;
+        }
+        self.next_slot = self.slots.len();
+    }
+
+    /// No index (nor marks) until the next scan asks for one; the marks are added to
+    /// the jobs first.
+    fn drop_index(&mut self) {
+        self.settle_bypasses();
+        self.index = None;
+        self.bypass_marks = None;
+    }
+
+    /// Whether BYPASS may be held as marks ([`Self::count_bypasses_lazily`]): the index
+    /// is there.
+    pub(crate) fn counts_bypasses_lazily(&self) -> bool {
+        self.bypass_marks.is_some()
+    }
+
+    /// Adds each job's BYPASS still held as marks to the job.
+    pub(crate) fn settle_bypasses(&mut self) {
+        let Some(marks) = self.bypass_marks.as_mut().filter(|m| m.any()) else {
+            return;
+        };
+        for (job, &slot) in self.jobs.iter_mut().zip(&self.slots) {
+            job.bypass += marks.after(slot);
+        }
+        marks.clear();
+    }
+
+    /// BYPASS (MAUI-SEMANTICS §1) of an iteration whose priority order is the queue order
+    /// and whose backfill found its jobs through the index: each job at `backfilled` adds
+    /// one to every job waiting ahead of it, which is marked rather than added (one mark,
+    /// not a visit to every job ahead). The jobs at `started` (all the iteration started,
+    /// ascending) leave the queue: their BYPASS is settled first, without this
+    /// iteration's.
+    pub(crate) fn count_bypasses_lazily(&mut self, started: &[usize], backfilled: &[usize]) {
+        let Some(marks) = self.bypass_marks.as_mut() else {
+            assert!(
+                backfilled.is_empty(),
+                "backfill found its jobs by the index"
+            );
+            return;
+        };
+        for &pos in started {
+            self.jobs[pos].bypass += marks.after(self.slots[pos]);
+        }
+        for &pos in backfilled {
+            marks.mark(self.slots[pos]);
+        }
+    }
+
+    /// The first position at or after `from` whose job backfill considers (not NOBF) and
+    /// whose processors and limit `fits`, where `fits` is monotone: a shape no wider and
+    /// no longer than one that fits, fits too. Costs what it passes over in ranges of
+    /// jobs that cannot fit, not a visit to each.
+    pub(crate) fn first_fitting(
+        &mut self,
+        from: usize,
+        fits: impl Fn(u64, Time) -> bool,
+    ) -> Option<usize> {
+        if from >= self.slots.len() {
+            return None;
+        }
+        if self.index.is_none() {
+            // Numbered anew, with room for as many jobs again to enter at the back.
+            self.number_slots_anew();
+            let mut index = FitIndex::new((2 * self.slots.len()).max(64));
+            index.fill(self.shapes.iter().map(|s| s.key()));
+            self.bypass_marks = Some(Marks::new(index.slots()));
+            self.index = Some(index);
+        }
+        let index = self.index.as_ref().expect("made above");
+        let from_slot = self.slots[from];
+        let slot = index.first(from_slot, &|procs, wcl| fits(procs, wcl))?;
+        let pos = self
+            .slots
+            .binary_search(&slot)
+            .expect("the index holds only the queue's slots");
+        Some(pos)
     }
 
     /// Removes the jobs at the positions `sorted` lists (ascending), keeping the order of
@@ -98,10 +228,17 @@ impl Queue {
             for &pos in sorted.iter().rev() {
                 self.shapes.remove(pos);
                 self.jobs.remove(pos);
+                self.leave_slot(pos);
             }
         } else {
+            if let Some(index) = &mut self.index {
+                for &pos in sorted {
+                    index.set(self.slots[pos], fit_index::EMPTY);
+                }
+            }
             retain_except(&mut self.shapes, sorted);
             retain_except(&mut self.jobs, sorted);
+            retain_except(&mut self.slots, sorted);
         }
     }
 

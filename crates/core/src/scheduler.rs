@@ -827,7 +827,32 @@ impl Scheduler {
                     self.backfill(now, &order, queue, out, Level::Hard, &mut soft_only);
             }
         }
-        if any_backfilled {
+        // BYPASS is counted lazily where no job's fate keeps it from counting (no
+        // selection), rank is position and nothing reads a waiting job's BYPASS; by marks
+        // that the index's slots hold.
+        let lazy_bypass = self.ranking.is_identity()
+            && !selects
+            && !maui
+            && !matches!(
+                self.policy.reservation_threshold,
+                ReservationThreshold::Bypass(_)
+            )
+            && (queue.counts_bypasses_lazily() || !any_backfilled);
+        if !lazy_bypass {
+            // Every job's BYPASS is read as it stands from here.
+            queue.settle_bypasses();
+        }
+        if lazy_bypass && !out.starts.is_empty() {
+            let (mut started, mut backfilled) = (Vec::new(), Vec::new());
+            for s in &out.starts {
+                started.push(s.queue_pos);
+                if s.backfilled && self.fate[s.queue_pos] == Fate::Backfilled {
+                    backfilled.push(s.queue_pos);
+                }
+            }
+            started.sort_unstable();
+            queue.count_bypasses_lazily(&started, &backfilled);
+        } else if any_backfilled && !lazy_bypass {
             count_bypasses(&order, &self.fate, queue);
             if bounded {
                 let backfilled = order
@@ -1756,6 +1781,16 @@ impl Scheduler {
         // `within_limits` answers yes without limits too, but the call in this loop over
         // every candidate cost RICC 15 % (measured): asked only where there are limits.
         let limited = self.throttle.is_some();
+        let every_candidate = depth == usize::MAX && level == Level::Soft;
+        if every_candidate
+            && !limited
+            && !strict
+            && chunk_ends.is_none()
+            && self.ranking.is_identity()
+            && !self.machine.is_exhaustive()
+        {
+            return self.first_fit_by_index(now, queue, out);
+        }
         let mut free_now = self.machine.free_now(now);
         // Shapes that did not fit the free processors over time. Starts only take
         // processors away, so a candidate at least as wide and as long as one of them does
@@ -1806,6 +1841,39 @@ impl Scheduler {
             } else if chunk_ends.is_some() && shape.procs >= chunk.size {
                 chunk_blocks = true;
             }
+        }
+        any
+    }
+
+    /// FIRSTFIT over every candidate in queue order, without limits or chunking: each job
+    /// left waiting that fits now around the reservations starts, found through the
+    /// queue's fit index rather than by visiting every job (issue 26). The same starts as
+    /// [`Self::first_fit`]'s scan: a job's rank is its position, and whether it fits over
+    /// time is monotone in its processors and limit (the index passes over the ranges
+    /// whose least of both does not fit).
+    fn first_fit_by_index(&mut self, now: Time, queue: &mut Queue, out: &mut Decisions) -> bool {
+        let mut any = false;
+        let mut from = 0;
+        loop {
+            let free_now = self.machine.free_now(now);
+            if free_now <= 0 {
+                break;
+            }
+            let machine = &self.machine;
+            // (An empty range's key, u64::MAX processors, is wider than any machine.)
+            let fits = |procs: u64, wcl: Time| {
+                procs <= free_now as u64 && machine.fits_shape(now, procs, wcl)
+            };
+            let Some(pos) = queue.first_fitting(from, fits) else {
+                break;
+            };
+            from = pos + 1;
+            if self.fate[pos] != Fate::Waits || !self.machine.fits_nodes(now, &queue[pos]) {
+                continue;
+            }
+            self.start(now, &queue[pos], pos, true, out);
+            self.fate[pos] = Fate::Backfilled;
+            any = true;
         }
         any
     }
@@ -2129,6 +2197,7 @@ impl Scheduler {
     /// Brings every queued job's state up to date, parked ones too (their queue time
     /// restarts lazily): before the queue is looked at from outside.
     pub fn settle(&mut self, queue: &mut Queue) {
+        queue.settle_bypasses();
         self.bring_back_all(queue);
         self.unparked.clear();
         self.ranking.forget_keys();

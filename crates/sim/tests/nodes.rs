@@ -650,6 +650,33 @@ proptest! {
         shortcuts_match_the_long_way(&jobs, spec, policy, per_event, pooled)?;
     }
 
+    /// FIRSTFIT through the queue's fit index (and BYPASS counted by marks) gives the
+    /// schedule, BYPASS included, of visiting every candidate, on queues long enough for
+    /// the index to be outgrown and made again, with jobs of a NOBF QOS among them.
+    #[test]
+    fn indexed_backfill_matches_the_scan_on_long_queues(
+        raw in prop::collection::vec((0i64..3000, 1i64..400, 0i64..300, 1u64..=8, any::<bool>()), 60..400),
+        per_event in any::<bool>(),
+        depth in 1u32..3,
+    ) {
+        let mut jobs: Vec<Job> = raw
+            .iter()
+            .enumerate()
+            .map(|(i, &(submit, runtime, slack, procs, nobf))| {
+                let mut j = Job::synthetic(i as u64 + 1, submit, runtime, runtime + slack, procs);
+                j.creds.set(CredKind::Qos, CredId(u32::from(nobf && i % 5 == 0)));
+                j
+            })
+            .collect();
+        jobs.sort_by_key(|j| (j.submit, j.id));
+        let mut spec = MachineSpec::homogeneous(0, 1);
+        spec.nodes = vec![NodeSpec::with_procs(1); 8];
+        let mut policy = PolicyConfig::with_backfill(BackfillPolicy::FirstFit, depth);
+        policy.semantics = Semantics::ResearchEasy;
+        policy.creds.own_mut(CredKind::Qos, CredId(1)).no_backfill = true;
+        shortcuts_match_the_long_way(&jobs, Arc::new(spec), policy, per_event, true)?;
+    }
+
     /// With exact estimates, queue-time priority and one reservation (EASY), a
     /// reservation laid on nodes is a promise: the job never starts after it. (Deeper,
     /// a reservation re-laid by the policy on other nodes can take nodes a lower job's
