@@ -328,22 +328,32 @@ impl PriorityOrder {
         unparked: &[usize],
         parked: usize,
     ) {
-        self.order.clear();
-        self.identity = false;
+        let was_identity = std::mem::replace(&mut self.identity, false);
         if self.in_queue_order() {
             debug_assert!(
                 !queue.iter().any(|job| job.breaks_queue_order()),
                 "a job breaking the queue order was not admitted"
             );
-            self.order.extend(0..queue.len());
-            if parked > 0 {
-                self.order.retain(|&pos| queue[pos].parked.is_none());
+            if was_identity && parked == 0 {
+                // The last order (lent out and given back as it was) holds 0..its length:
+                // only the length moves, not a pass over the queue.
+                debug_assert!(self.order.iter().enumerate().all(|(r, &p)| r == p));
+                let (had, wanted) = (self.order.len(), queue.len());
+                self.order.truncate(wanted);
+                self.order.extend(had..wanted);
+            } else {
+                self.order.clear();
+                self.order.extend(0..queue.len());
+                if parked > 0 {
+                    self.order.retain(|&pos| queue[pos].parked.is_none());
+                }
             }
             self.identity = parked == 0;
             self.start_over();
             self.last_started.clear();
             return;
         }
+        self.order.clear();
         let carried = self.carry_keys_over(queue, unparked)
             && self.keys.len() + parked == queue.len()
             && self.evaluate_keys(at, queue);
