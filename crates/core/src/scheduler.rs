@@ -1782,7 +1782,9 @@ impl Scheduler {
         // every candidate cost RICC 15 % (measured): asked only where there are limits.
         let limited = self.throttle.is_some();
         let every_candidate = depth == usize::MAX && level == Level::Soft;
+        // A short queue is scanned faster than the index is searched (KTH-SP2, measured).
         if every_candidate
+            && queue.len() >= INDEXED_FROM
             && !limited
             && !strict
             && chunk_ends.is_none()
@@ -2222,6 +2224,10 @@ impl Scheduler {
         self.ranking.order_by_bounds(at, queue, free, depth)
     }
 }
+
+/// The queue length from which FIRSTFIT finds its candidates through the fit index
+/// ([`Scheduler::first_fit_by_index`]) rather than by a scan.
+const INDEXED_FROM: usize = 128;
 
 /// Whether iterations may order the jobs from priority bounds
 /// ([`PriorityOrder::order_by_bounds`]): the policy must look no further down the order than

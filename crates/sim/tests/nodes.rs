@@ -652,11 +652,13 @@ proptest! {
 
     /// FIRSTFIT through the queue's fit index (and BYPASS counted by marks) gives the
     /// schedule, BYPASS included, of visiting every candidate, on queues long enough for
-    /// the index to be outgrown and made again, with jobs of a NOBF QOS among them.
+    /// the index to be used, outgrown and made again, with jobs of a NOBF QOS among them,
+    /// on pooled processors and node by node.
     #[test]
     fn indexed_backfill_matches_the_scan_on_long_queues(
         raw in prop::collection::vec((0i64..3000, 1i64..400, 0i64..300, 1u64..=8, any::<bool>()), 60..400),
         per_event in any::<bool>(),
+        pooled in any::<bool>(),
         depth in 1u32..3,
     ) {
         let mut jobs: Vec<Job> = raw
@@ -674,7 +676,7 @@ proptest! {
         let mut policy = PolicyConfig::with_backfill(BackfillPolicy::FirstFit, depth);
         policy.semantics = Semantics::ResearchEasy;
         policy.creds.own_mut(CredKind::Qos, CredId(1)).no_backfill = true;
-        shortcuts_match_the_long_way(&jobs, Arc::new(spec), policy, per_event, true)?;
+        shortcuts_match_the_long_way(&jobs, Arc::new(spec), policy, per_event, pooled)?;
     }
 
     /// With exact estimates, queue-time priority and one reservation (EASY), a
