@@ -12,6 +12,9 @@ use crate::Time;
 /// The key of a slot no job holds, or whose job backfill never considers: it fits nothing.
 pub(crate) const EMPTY: (u64, Time) = (u64::MAX, Time::MAX);
 
+/// Leaves below which a search reads them one by one rather than walking the tree.
+const SCANNED: usize = 64;
+
 #[derive(Debug, Clone)]
 pub(crate) struct FitIndex {
     /// Leaves, a power of two; leaf `i` is slot `i`.
@@ -83,8 +86,13 @@ impl FitIndex {
         if hi <= from || !fits(self.procs[node], self.wcl[node]) {
             return None;
         }
-        if node >= self.leaves {
-            return Some(lo);
+        if hi - lo <= SCANNED {
+            // A few leaves side by side are read faster than their subtrees are walked.
+            let first = lo.max(from);
+            let procs = &self.procs[self.leaves + first..self.leaves + hi];
+            let wcl = &self.wcl[self.leaves + first..self.leaves + hi];
+            let found = procs.iter().zip(wcl).position(|(&p, &w)| fits(p, w));
+            return found.map(|i| first + i);
         }
         let mid = lo + (hi - lo) / 2;
         self.first_below(2 * node, lo, mid, from, fits)

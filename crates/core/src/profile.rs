@@ -210,6 +210,31 @@ impl Profile {
         m.steps.get(falls).is_none_or(|&(t, _)| t >= end)
     }
 
+    /// The first instant after `start` at which fewer processors are free than at
+    /// `start`, with how many are free then (`None`: never fewer). With the processors
+    /// free at `start`, a bound on every [`Self::fits_from`] answer: a job fits only if it
+    /// is no wider than those, and either ends by that instant or is no wider than the
+    /// processors free from it.
+    pub(crate) fn first_fall(&self, start: Time) -> Option<(Time, i64)> {
+        let mut m = self.minima.borrow_mut();
+        if (m.version, m.start) != (self.version, start) {
+            let first = self.segment(start);
+            m.version = self.version;
+            m.start = start;
+            m.scanned = first + 1;
+            m.steps.clear();
+            m.steps.push((start, self.slots[first].free));
+        }
+        while m.steps.len() < 2 && m.scanned < self.slots.len() {
+            let slot = self.slots[m.scanned];
+            if slot.free < m.steps[0].1 {
+                m.steps.push((slot.time, slot.free));
+            }
+            m.scanned += 1;
+        }
+        m.steps.get(1).copied()
+    }
+
     /// The earliest `t >= after` at which `procs` processors are free during
     /// `[t, t + duration)`, or `None` if the machine is too small. O(n).
     pub(crate) fn earliest_start(&self, after: Time, duration: Time, procs: u64) -> Option<Time> {

@@ -186,8 +186,9 @@ impl Queue {
 
     /// The first position at or after `from` whose job backfill considers (not NOBF) and
     /// whose processors and limit `fits`, where `fits` is monotone: a shape no wider and
-    /// no longer than one that fits, fits too. Costs what it passes over in ranges of
-    /// jobs that cannot fit, not a visit to each.
+    /// no longer than one that fits, fits too. Costs what it passes over in ranges of jobs
+    /// that cannot fit, not a visit to each. (`fits` may be a bound of what fits: the
+    /// caller asks each job found the question itself.)
     pub(crate) fn first_fitting(
         &mut self,
         from: usize,
@@ -205,8 +206,7 @@ impl Queue {
             self.index = Some(index);
         }
         let index = self.index.as_ref().expect("made above");
-        let from_slot = self.slots[from];
-        let slot = index.first(from_slot, &|procs, wcl| fits(procs, wcl))?;
+        let slot = index.first(self.slots[from], &fits)?;
         let pos = self
             .slots
             .binary_search(&slot)

@@ -652,8 +652,8 @@ proptest! {
 
     /// FIRSTFIT through the queue's fit index (and BYPASS counted by marks) gives the
     /// schedule, BYPASS included, of visiting every candidate, on queues long enough for
-    /// the index to be used, outgrown and made again, with jobs of a NOBF QOS among them,
-    /// on pooled processors and node by node.
+    /// the index to be used, outgrown and made again, with jobs of a NOBF QOS among them
+    /// (on pooled processors; node by node, where the scan is kept, the same schedule).
     #[test]
     fn indexed_backfill_matches_the_scan_on_long_queues(
         raw in prop::collection::vec((0i64..3000, 1i64..400, 0i64..300, 1u64..=8, any::<bool>()), 60..400),

@@ -819,6 +819,12 @@ impl Machine {
         self.profile.fits_from(now, wcl, procs)
     }
 
+    /// [`Profile::first_fall`] from `now`.
+    pub(crate) fn first_fall(&self, now: Time) -> Option<(Time, i64)> {
+        self.assert_settled();
+        self.profile.first_fall(now)
+    }
+
     /// The second half of [`Self::fits`]: whether nodes host `job` now, once the
     /// processors are known to be free.
     #[inline]
