@@ -230,8 +230,12 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
     Ok(LoadedConfig { config, warnings })
 }
 
-/// DEFERTIME and DEFERCOUNT: mauisim defers no job, which 3.3.1 matches only where
-/// DEFERTIME is 0 (DEFERCOUNT is moot then).
+/// DEFERTIME and DEFERCOUNT. Maui 3.3.1 defers (holds for DEFERTIME, by default an hour) a
+/// job that can never run, which mauisim holds for good instead, the other jobs' schedule
+/// the same; and, under CURRENTHIGHEST, where every priority reservation is destroyed before
+/// the check (MQueue.c `MQueueScheduleRJobs`), only a RESERVEALWAYS job whose reservation is
+/// due while a soft active limit stops it, which mauisim lets sit the iteration out. So the
+/// schedules differ only where a QOS has RESERVEALWAYS, with or without the parameters.
 fn deferral(c: &SimConfig, warnings: &mut Vec<String>) {
     let (time, count) = &c.deferral;
     if let Some((at, true)) = time {
@@ -240,10 +244,33 @@ fn deferral(c: &SimConfig, warnings: &mut Vec<String>) {
         ));
         return;
     }
-    let lines = time.iter().map(|(at, _)| (at, "DEFERTIME"));
-    for (at, name) in lines.chain(count.iter().map(|at| (at, "DEFERCOUNT"))) {
+    let reserve_always = c
+        .credentials
+        .qos
+        .values()
+        .any(|q| q.settings.reserve_always);
+    let lines: Vec<(&Location, &str)> = time
+        .iter()
+        .map(|(at, _)| (at, "DEFERTIME"))
+        .chain(count.iter().map(|at| (at, "DEFERCOUNT")))
+        .collect();
+    if reserve_always {
+        let what = "Maui 3.3.1 defers (DEFERTIME, by default 1:00:00) a RESERVEALWAYS job whose reservation is due while a soft active limit stops it; mauisim lets it sit the iteration out and tries it again at the next";
+        if lines.is_empty() {
+            let flag = c
+                .set_at
+                .get("RESERVEALWAYS")
+                .map_or_else(|| "maui.cfg".to_string(), |l| l.to_string());
+            warnings.push(format!("{flag}: warning: {what}"));
+        }
+        for (at, name) in lines {
+            warnings.push(format!("{at}: warning: {name}: {what}"));
+        }
+        return;
+    }
+    for (at, name) in lines {
         warnings.push(format!(
-            "{at}: warning: {name}: mauisim holds a job that can never run for good and does not defer a reserved job that a limit stops at its reservation's start; Maui 3.3.1 defers both"
+            "{at}: note: {name}: Maui 3.3.1 defers a job that can never run, which mauisim holds for good (the other jobs' schedule is the same), and a RESERVEALWAYS job a soft limit stops at its reservation's start, which no QOS here has"
         ));
     }
 }
@@ -2207,12 +2234,20 @@ mod tests {
             "{:?}",
             c.warnings
         );
+        // Without a RESERVEALWAYS QOS, 3.3.1's deferral changes no other job's schedule;
+        // with one, the deferral of a RESERVEALWAYS job is not simulated, line or no line.
         let c = load("DEFERTIME 0:05:00\n").unwrap();
-        assert!(
-            c.warnings[0].contains("warning: DEFERTIME: mauisim holds a job"),
-            "{:?}",
-            c.warnings
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg:1:1: note: DEFERTIME: Maui 3.3.1 defers a job that can never run, which mauisim holds for good (the other jobs' schedule is the same), and a RESERVEALWAYS job a soft limit stops at its reservation's start, which no QOS here has"]
         );
+        for text in ["QOSCFG[ra] QFLAGS=RESERVEALWAYS\nDEFERTIME 0:05:00\n", "QOSCFG[ra] QFLAGS=RESERVEALWAYS\n"] {
+            let c = load(text).unwrap();
+            let hiding = c.warnings.iter().filter(|w| {
+                w.contains("warning:") && w.contains("Maui 3.3.1 defers (DEFERTIME, by default 1:00:00) a RESERVEALWAYS job")
+            });
+            assert_eq!(hiding.count(), 1, "{text}: {:?}", c.warnings);
+        }
     }
 
     #[test]
