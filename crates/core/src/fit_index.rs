@@ -1,11 +1,13 @@
-//! The least processors and the shortest wallclock limit over ranges of the idle queue, in
-//! queue order: a FIRSTFIT scan finds its next candidate that fits without visiting the
+//! The idle queue's jobs by processors and wallclock limit, over ranges of the queue in
+//! queue order: a FIRSTFIT scan finds its next candidate that may fit without visiting the
 //! jobs that cannot (issue 26: an iteration's cost independent of the queue's length).
 //!
-//! A segment tree over slots (each queued job holds one, in queue order). Whether a job
-//! fits is monotone in its shape (a job no wider and no longer than one that fits, fits
-//! too), so a range whose least processors and shortest limit together do not fit holds
-//! no job that fits, and the search passes it over whole.
+//! A segment tree over slots (each queued job holds one, in queue order). A backfill
+//! candidate fits only within a [`Bound`] of the plan's answer (no wider than the
+//! processors free now; and no wider than those free from their first fall, or ending
+//! before it). Each tree node keeps, per band of limits (doubling from a minute), the
+//! fewest processors a job below it asks: a range holding no job the bound admits is
+//! passed over whole, whatever mix of narrow long jobs and wide short ones it holds.
 
 use crate::Time;
 
@@ -15,14 +17,43 @@ pub(crate) const EMPTY: (u64, Time) = (u64::MAX, Time::MAX);
 /// Leaves below which a search reads them one by one rather than walking the tree.
 const SCANNED: usize = 64;
 
+/// Bands of limits a node keeps its fewest processors by: up to a minute, two, four, …
+/// and the last for every limit beyond 2^14 minutes (eleven days).
+const BANDS: usize = 16;
+
+/// The band of a limit: limits of a lower band are shorter.
+#[inline]
+fn band(wcl: Time) -> usize {
+    let minutes = (wcl.max(1) as u64).div_ceil(60);
+    ((u64::BITS - (minutes - 1).leading_zeros()) as usize).min(BANDS - 1)
+}
+
+/// The jobs that may fit: no wider than `now` processors, and either no wider than
+/// `then` or of a limit of at most `within` seconds (`then` at most `now`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Bound {
+    pub now: u64,
+    pub then: u64,
+    pub within: Time,
+}
+
+impl Bound {
+    #[inline]
+    pub(crate) fn admits(&self, (procs, wcl): (u64, Time)) -> bool {
+        procs <= self.now && (procs <= self.then || wcl <= self.within)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub(crate) struct FitIndex {
     /// Leaves, a power of two; leaf `i` is slot `i`.
     leaves: usize,
-    /// Per tree node (the root is 1, node k's children 2k and 2k + 1, leaf i is node
-    /// `leaves + i`): the least processors and the shortest limit below it.
+    /// Per slot: its job's processors and limit.
     procs: Vec<u64>,
     wcl: Vec<Time>,
+    /// Per inner node (the root is 1, node k's children 2k and 2k + 1; the nodes from
+    /// `leaves` on are the slots): per band, the fewest processors below it.
+    fewest: Vec<[u64; BANDS]>,
 }
 
 impl FitIndex {
@@ -31,8 +62,9 @@ impl FitIndex {
         let leaves = leaves.max(1).next_power_of_two();
         FitIndex {
             leaves,
-            procs: vec![EMPTY.0; 2 * leaves],
-            wcl: vec![EMPTY.1; 2 * leaves],
+            procs: vec![EMPTY.0; leaves],
+            wcl: vec![EMPTY.1; leaves],
+            fewest: vec![[u64::MAX; BANDS]; leaves],
         }
     }
 
@@ -44,8 +76,8 @@ impl FitIndex {
     /// Sets the leaves from `keys` (slot 0 first) and every node above them, in one pass.
     pub(crate) fn fill(&mut self, keys: impl Iterator<Item = (u64, Time)>) {
         for (i, (procs, wcl)) in keys.enumerate() {
-            self.procs[self.leaves + i] = procs;
-            self.wcl[self.leaves + i] = wcl;
+            self.procs[i] = procs;
+            self.wcl[i] = wcl;
         }
         for node in (1..self.leaves).rev() {
             self.pull(node);
@@ -54,25 +86,49 @@ impl FitIndex {
 
     /// Sets slot `slot`'s key.
     pub(crate) fn set(&mut self, slot: usize, (procs, wcl): (u64, Time)) {
-        let mut node = self.leaves + slot;
-        self.procs[node] = procs;
-        self.wcl[node] = wcl;
-        while node > 1 {
+        self.procs[slot] = procs;
+        self.wcl[slot] = wcl;
+        let mut node = (self.leaves + slot) / 2;
+        // Above a node whose bands did not change, none do.
+        while node >= 1 && self.pull(node) {
             node /= 2;
-            self.pull(node);
         }
     }
 
-    fn pull(&mut self, node: usize) {
-        let (l, r) = (2 * node, 2 * node + 1);
-        self.procs[node] = self.procs[l].min(self.procs[r]);
-        self.wcl[node] = self.wcl[l].min(self.wcl[r]);
+    /// A node's bands from its children's (a child past the inner nodes is a slot);
+    /// whether they changed.
+    fn pull(&mut self, node: usize) -> bool {
+        let mut fewest = [u64::MAX; BANDS];
+        for child in [2 * node, 2 * node + 1] {
+            if child >= self.leaves {
+                let slot = child - self.leaves;
+                let b = band(self.wcl[slot]);
+                fewest[b] = fewest[b].min(self.procs[slot]);
+            } else {
+                for (f, &c) in fewest.iter_mut().zip(&self.fewest[child]) {
+                    *f = (*f).min(c);
+                }
+            }
+        }
+        let changed = self.fewest[node] != fewest;
+        self.fewest[node] = fewest;
+        changed
     }
 
-    /// The first slot at or after `from` whose key `fits`, where `fits` is monotone: a key
-    /// no larger in either part than one that fits, fits too.
-    pub(crate) fn first(&self, from: usize, fits: &impl Fn(u64, Time) -> bool) -> Option<usize> {
-        self.first_below(1, 0, self.leaves, from, fits)
+    /// Whether some job below inner node `node` may be admitted: exactly where one is no
+    /// wider than `then` or of a band of limits all within the bound; taking the band that
+    /// holds `within` whole otherwise.
+    #[inline]
+    fn may_admit(&self, node: usize, bound: &Bound, within_band: usize) -> bool {
+        let fewest = &self.fewest[node];
+        fewest.iter().any(|&p| p <= bound.then)
+            || fewest[..=within_band].iter().any(|&p| p <= bound.now)
+    }
+
+    /// The first slot at or after `from` whose key `bound` admits.
+    pub(crate) fn first(&self, from: usize, bound: &Bound) -> Option<usize> {
+        let within_band = band(bound.within);
+        self.first_below(1, 0, self.leaves, from, bound, within_band)
     }
 
     fn first_below(
@@ -81,22 +137,29 @@ impl FitIndex {
         lo: usize,
         hi: usize,
         from: usize,
-        fits: &impl Fn(u64, Time) -> bool,
+        bound: &Bound,
+        within_band: usize,
     ) -> Option<usize> {
-        if hi <= from || !fits(self.procs[node], self.wcl[node]) {
+        if hi <= from {
             return None;
         }
         if hi - lo <= SCANNED {
-            // A few leaves side by side are read faster than their subtrees are walked.
+            // A few slots side by side are read faster than their subtrees are walked.
             let first = lo.max(from);
-            let procs = &self.procs[self.leaves + first..self.leaves + hi];
-            let wcl = &self.wcl[self.leaves + first..self.leaves + hi];
-            let found = procs.iter().zip(wcl).position(|(&p, &w)| fits(p, w));
+            let procs = &self.procs[first..hi];
+            let wcl = &self.wcl[first..hi];
+            let found = procs
+                .iter()
+                .zip(wcl)
+                .position(|(&p, &w)| bound.admits((p, w)));
             return found.map(|i| first + i);
         }
+        if !self.may_admit(node, bound, within_band) {
+            return None;
+        }
         let mid = lo + (hi - lo) / 2;
-        self.first_below(2 * node, lo, mid, from, fits)
-            .or_else(|| self.first_below(2 * node + 1, mid, hi, from, fits))
+        self.first_below(2 * node, lo, mid, from, bound, within_band)
+            .or_else(|| self.first_below(2 * node + 1, mid, hi, from, bound, within_band))
     }
 }
 
@@ -160,14 +223,13 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        /// The first slot found is the first a scan of every slot finds, for any
-        /// staircase of what fits (processors allowed falling with the limit).
+        /// The first slot found is the first a scan of every slot finds, for any bound.
         #[test]
-        fn the_first_fitting_slot_is_the_scans(
-            keys in prop::collection::vec(prop::option::of((1u64..40, 1i64..50)), 0..120),
-            sets in prop::collection::vec((0usize..120, prop::option::of((1u64..40, 1i64..50))), 0..30),
-            stairs in prop::collection::vec((1i64..50, 0u64..40), 1..4),
-            from in 0usize..130,
+        fn the_first_admitted_slot_is_the_scans(
+            keys in prop::collection::vec(prop::option::of((1u64..40, 1i64..200_000)), 0..300),
+            sets in prop::collection::vec((0usize..300, prop::option::of((1u64..40, 1i64..200_000))), 0..30),
+            (now, then, within) in (0u64..40, 0u64..40, 0i64..250_000),
+            from in 0usize..310,
         ) {
             let mut keys: Vec<(u64, Time)> = keys.into_iter().map(|k| k.unwrap_or(EMPTY)).collect();
             let mut index = FitIndex::new(keys.len() + 5);
@@ -178,10 +240,17 @@ mod tests {
                     index.set(slot, keys[slot]);
                 }
             }
-            // Free processors over time: a job fits if every step it overlaps has room.
-            let fits = |procs: u64, wcl: Time| stairs.iter().all(|&(t, free)| wcl <= t || procs <= free);
-            let scan = (from..keys.len()).find(|&s| fits(keys[s].0, keys[s].1));
-            prop_assert_eq!(index.first(from, &fits), scan);
+            let bound = Bound { now, then: then.min(now), within };
+            let scan = (from..keys.len()).find(|&s| bound.admits(keys[s]));
+            prop_assert_eq!(index.first(from, &bound), scan);
+        }
+
+        /// Bands rise with the limit.
+        #[test]
+        fn bands_rise_with_the_limit(a in 0i64..10_000_000, b in 0i64..10_000_000) {
+            if band(a) < band(b) {
+                prop_assert!(a < b);
+            }
         }
 
         /// The marks after a slot are those of every later slot.

@@ -8,7 +8,7 @@
 //! of the jobs submitted last): both arrays are double-ended, so removing a job moves the
 //! entries on its shorter side only, and those are pointers, not records.
 
-use crate::fit_index::{self, FitIndex, Marks};
+use crate::fit_index::{self, Bound, FitIndex, Marks};
 use crate::job::QueuedJob;
 use crate::Time;
 use std::collections::VecDeque;
@@ -185,15 +185,9 @@ impl Queue {
     }
 
     /// The first position at or after `from` whose job backfill considers (not NOBF) and
-    /// whose processors and limit `fits`, where `fits` is monotone: a shape no wider and
-    /// no longer than one that fits, fits too. Costs what it passes over in ranges of jobs
-    /// that cannot fit, not a visit to each. (`fits` may be a bound of what fits: the
-    /// caller asks each job found the question itself.)
-    pub(crate) fn first_fitting(
-        &mut self,
-        from: usize,
-        fits: impl Fn(u64, Time) -> bool,
-    ) -> Option<usize> {
+    /// `bound` admits. Costs what it passes over in ranges of jobs the bound keeps out,
+    /// not a visit to each.
+    pub(crate) fn first_fitting(&mut self, from: usize, bound: &Bound) -> Option<usize> {
         if from >= self.slots.len() {
             return None;
         }
@@ -206,7 +200,7 @@ impl Queue {
             self.index = Some(index);
         }
         let index = self.index.as_ref().expect("made above");
-        let slot = index.first(self.slots[from], &fits)?;
+        let slot = index.first(self.slots[from], bound)?;
         let pos = self
             .slots
             .binary_search(&slot)

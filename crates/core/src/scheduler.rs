@@ -28,6 +28,7 @@ use crate::backfill::{best_fit, greedy_start, Candidate};
 use crate::check::{Rule, Violation};
 use crate::cred::{CredId, CredKind};
 use crate::fairshare::Fairshare;
+use crate::fit_index::Bound;
 use crate::job::{JobIdx, QueuedJob};
 use crate::limits::{Blocked, Level, LimitKind, Metric, Owner, Scope, Shortfall, Source};
 use crate::machine::{HeldId, Machine, Unfit};
@@ -1872,11 +1873,12 @@ impl Scheduler {
                 .machine
                 .first_fall(now)
                 .unwrap_or((Time::MAX, free_now));
-            let (free_now, free_then) = (free_now as u64, free_then.max(0) as u64);
-            let may_fit = |procs: u64, wcl: Time| {
-                procs <= free_now && (procs <= free_then || now.saturating_add(wcl) <= falls_at)
+            let bound = Bound {
+                now: free_now as u64,
+                then: (free_then.max(0) as u64).min(free_now as u64),
+                within: falls_at.saturating_sub(now),
             };
-            let Some(pos) = queue.first_fitting(from, may_fit) else {
+            let Some(pos) = queue.first_fitting(from, &bound) else {
                 break;
             };
             from = pos + 1;

@@ -2241,10 +2241,16 @@ mod tests {
             c.warnings,
             ["maui.cfg:1:1: note: DEFERTIME: Maui 3.3.1 defers a job that can never run, which mauisim holds for good (the other jobs' schedule is the same), and a RESERVEALWAYS job a soft limit stops at its reservation's start, which no QOS here has"]
         );
-        for text in ["QOSCFG[ra] QFLAGS=RESERVEALWAYS\nDEFERTIME 0:05:00\n", "QOSCFG[ra] QFLAGS=RESERVEALWAYS\n"] {
+        for text in [
+            "QOSCFG[ra] QFLAGS=RESERVEALWAYS\nDEFERTIME 0:05:00\n",
+            "QOSCFG[ra] QFLAGS=RESERVEALWAYS\n",
+        ] {
             let c = load(text).unwrap();
             let hiding = c.warnings.iter().filter(|w| {
-                w.contains("warning:") && w.contains("Maui 3.3.1 defers (DEFERTIME, by default 1:00:00) a RESERVEALWAYS job")
+                w.contains("warning:")
+                    && w.contains(
+                        "Maui 3.3.1 defers (DEFERTIME, by default 1:00:00) a RESERVEALWAYS job",
+                    )
             });
             assert_eq!(hiding.count(), 1, "{text}: {:?}", c.warnings);
         }
