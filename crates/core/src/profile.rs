@@ -189,22 +189,8 @@ impl Profile {
             return false;
         }
         let end = start.saturating_add(duration.max(1));
-        let mut m = self.minima.borrow_mut();
-        if (m.version, m.start) != (self.version, start) {
-            let first = self.segment(start);
-            m.version = self.version;
-            m.start = start;
-            m.scanned = first + 1;
-            m.steps.clear();
-            m.steps.push((start, self.slots[first].free));
-        }
-        while m.scanned < self.slots.len() && self.slots[m.scanned].time < end {
-            let slot = self.slots[m.scanned];
-            if slot.free < m.steps.last().expect("the first step").1 {
-                m.steps.push((slot.time, slot.free));
-            }
-            m.scanned += 1;
-        }
+        let mut m = self.minima_from(start);
+        self.extend_minima(&mut m, |_, slot| slot.time < end);
         // The first fall below `need`, if any, must come at or after the end.
         let falls = m.steps.partition_point(|&(_, least)| least >= need);
         m.steps.get(falls).is_none_or(|&(t, _)| t >= end)
@@ -216,6 +202,14 @@ impl Profile {
     /// is no wider than those, and either ends by that instant or is no wider than the
     /// processors free from it.
     pub(crate) fn first_fall(&self, start: Time) -> Option<(Time, i64)> {
+        let mut m = self.minima_from(start);
+        self.extend_minima(&mut m, |m, _| m.steps.len() < 2);
+        m.steps.get(1).copied()
+    }
+
+    /// The staircase of the least free processors from `start` on, begun anew where the
+    /// profile or the instant changed since it was last extended.
+    fn minima_from(&self, start: Time) -> std::cell::RefMut<'_, Minima> {
         let mut m = self.minima.borrow_mut();
         if (m.version, m.start) != (self.version, start) {
             let first = self.segment(start);
@@ -225,14 +219,18 @@ impl Profile {
             m.steps.clear();
             m.steps.push((start, self.slots[first].free));
         }
-        while m.steps.len() < 2 && m.scanned < self.slots.len() {
+        m
+    }
+
+    /// Extends the staircase over the slots while `more` says so.
+    fn extend_minima(&self, m: &mut Minima, more: impl Fn(&Minima, &Slot) -> bool) {
+        while m.scanned < self.slots.len() && more(m, &self.slots[m.scanned]) {
             let slot = self.slots[m.scanned];
-            if slot.free < m.steps[0].1 {
+            if slot.free < m.steps.last().expect("the first step").1 {
                 m.steps.push((slot.time, slot.free));
             }
             m.scanned += 1;
         }
-        m.steps.get(1).copied()
     }
 
     /// The earliest `t >= after` at which `procs` processors are free during
