@@ -120,6 +120,29 @@ impl ConfigError {
         }
     }
 
+    /// Every error as its own line, and the warnings drawn with them, in file order: for
+    /// telling them with problems found later (binding the config to a machine's nodes).
+    pub fn into_messages(self) -> (Vec<String>, Vec<String>) {
+        match self {
+            ConfigError::Several(errors) => {
+                let mut lines = Vec::new();
+                let mut warnings = Vec::new();
+                for e in errors {
+                    let (more, drawn) = e.into_messages();
+                    lines.extend(more);
+                    warnings.extend(drawn);
+                }
+                (lines, warnings)
+            }
+            ConfigError::WithWarnings { error, warnings } => {
+                let (lines, mut drawn) = error.into_messages();
+                drawn.extend(warnings);
+                (lines, drawn)
+            }
+            one => (vec![one.to_string()], Vec::new()),
+        }
+    }
+
     /// One error as itself, several as [`ConfigError::Several`]; `None` for none.
     pub fn all(mut errors: Vec<ConfigError>) -> Option<ConfigError> {
         match errors.len() {
@@ -160,6 +183,19 @@ mod tests {
             ValueError("nope".into()).at(loc.clone()).to_string(),
             "maui.cfg:3:14: nope"
         );
+    }
+
+    #[test]
+    fn messages_flatten_nested_errors_and_keep_every_warning() {
+        let at = |line| Location::new("maui.cfg", line, 1);
+        let e = ConfigError::Several(vec![
+            ConfigError::at(at(1), "first"),
+            ConfigError::at(at(4), "second").with_warnings(vec!["inner".into()]),
+        ])
+        .with_warnings(vec!["outer".into()]);
+        let (errors, warnings) = e.into_messages();
+        assert_eq!(errors, ["maui.cfg:1:1: first", "maui.cfg:4:1: second"]);
+        assert_eq!(warnings, ["inner", "outer"]);
     }
 
     #[test]

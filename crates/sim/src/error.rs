@@ -22,6 +22,14 @@ pub enum SimError {
     Config(#[from] mauisim_config::ConfigError),
     #[error("{0}")]
     Usage(String),
+    /// Every problem found binding a config to the machine's nodes (each message names its
+    /// line), with the refused entries' errors when the entries had some, and the warnings
+    /// of both: one run tells a site every problem of its file.
+    #[error("{}", config_problems(.errors, .warnings))]
+    ConfigErrors {
+        errors: Vec<String>,
+        warnings: Vec<String>,
+    },
     /// `--check` found a broken invariant (see [`mauisim_core::Rule`]).
     #[error("check failed at time {}: {}{}{}: {}", .0.time, .0.rule.name(), .0.job.map(|j| format!(", job {j}")).unwrap_or_default(), .0.node.as_ref().map(|n| format!(", node {n}")).unwrap_or_default(), .0.detail)]
     Check(Box<CheckFailure>),
@@ -39,3 +47,19 @@ pub struct CheckFailure {
 }
 
 pub type Result<T, E = SimError> = std::result::Result<T, E>;
+
+fn config_problems(errors: &[String], warnings: &[String]) -> String {
+    let mut text = match errors {
+        [one] => one.clone(),
+        _ => format!(
+            "{} errors in the config:\n{}",
+            errors.len(),
+            errors.join("\n")
+        ),
+    };
+    for warning in warnings {
+        text.push('\n');
+        text.push_str(warning);
+    }
+    text
+}

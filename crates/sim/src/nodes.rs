@@ -324,15 +324,11 @@ pub fn build(
             Err(e) => errors.push(e),
         }
     }
-    match errors.len() {
-        0 => {}
-        1 => return Err(usage(errors.remove(0))),
-        n => {
-            return Err(usage(format!(
-                "{n} errors in the config:\n{}",
-                errors.join("\n")
-            )))
-        }
+    if !errors.is_empty() {
+        return Err(SimError::ConfigErrors {
+            errors,
+            warnings: Vec::new(),
+        });
     }
     if reservations.len() > mauisim_core::MAX_STANDING {
         return Err(usage(format!(

@@ -11,6 +11,7 @@ use crate::params::{self, LoadedConfig, SimConfig};
 use crate::trace::accounts::{self, AccountFrom};
 use crate::trace::transform;
 use crate::trace::workload::{self, Estimate, Filter, LoadOptions, MachineOverride, Workload};
+use mauisim_config::ConfigError;
 use mauisim_core::{Blocked, CredKind, PolicyConfig, Semantics, Time};
 use std::path::PathBuf;
 
@@ -107,9 +108,51 @@ pub struct Prepared {
 
 /// Reads the config and the trace and gives every job its credentials.
 pub fn prepare(options: &RunOptions) -> Result<Prepared> {
-    let config = load_config(options)?;
-    let workload = workload::load(&options.trace, &load_options(options, &config.config))?;
-    prepare_with(config, workload, options)
+    let config = read_config(options)?;
+    let Some(errors) = config.errors else {
+        let config = config.loaded;
+        let workload = workload::load(&options.trace, &load_options(options, &config.config))?;
+        return prepare_with(config, workload, options);
+    };
+    Err(with_binding_errors(errors, config.loaded, options))
+}
+
+/// The errors of a config's refused entries, and what binding the rest to the trace's
+/// machine finds wrong besides: a site fixes its file in one go. (A trace that cannot be
+/// read is told in the next run, once the config is right.)
+fn with_binding_errors(
+    errors: ConfigError,
+    partial: LoadedConfig,
+    options: &RunOptions,
+) -> error::SimError {
+    let warnings = partial.warnings.clone();
+    let binding = workload::load(&options.trace, &load_options(options, &partial.config))
+        .ok()
+        .and_then(|workload| prepare_with(partial, workload, options).err());
+    told_together(errors, warnings, binding)
+}
+
+/// A config's refused entries' `errors` and the problems `binding` the rest to the nodes
+/// found, in one list with the warnings of both (those of the entries alone when binding
+/// found none).
+pub(crate) fn told_together(
+    errors: ConfigError,
+    warnings: Vec<String>,
+    binding: Option<error::SimError>,
+) -> error::SimError {
+    let Some(error::SimError::ConfigErrors {
+        errors: more,
+        warnings,
+    }) = binding
+    else {
+        return errors.with_warnings(warnings).into();
+    };
+    let (mut all, _) = errors.into_messages();
+    all.extend(more);
+    error::SimError::ConfigErrors {
+        errors: all,
+        warnings,
+    }
 }
 
 /// How the trace's records become jobs under `options` and `config`.
@@ -197,26 +240,18 @@ pub fn bind(
         account_from,
         &mut workload.adjusted,
     );
-    params::partitions::for_semantics(&mut config.config).map_err(error::SimError::Usage)?;
-    params::node_sets::for_semantics(&config.config).map_err(error::SimError::Usage)?;
-    let mut policy = policy_for(&config.config, resolver.tables, &mut workload.names);
+    let machine = MachineSource {
+        base,
+        size: workload.machine,
+        calendar: nodes::calendar_of(&workload.header),
+    };
+    let (policy, nodes) =
+        bind_to_nodes(&mut config, resolver.tables, &mut workload.names, machine)?;
     if !config.config.class_overrun.is_empty() {
         for job in &mut workload.jobs {
             set_class_overrun(job, &config.config, &workload.names);
         }
     }
-    let calendar = nodes::calendar_of(&workload.header);
-    let nodes = nodes::build(
-        base,
-        workload.machine,
-        &config.config.nodes,
-        &mut workload.names,
-        calendar,
-    )?;
-    params::partitions::bind(&mut policy, &config.config, &nodes)
-        .map_err(error::SimError::Usage)?;
-    config.warnings.extend(nodes.warnings.iter().cloned());
-    params::qos_flags::check_simulated(&policy, &config.config).map_err(error::SimError::Usage)?;
     resolve_node_asks(&mut workload.jobs, &nodes)?;
     let pinned = workload
         .jobs
@@ -256,6 +291,60 @@ pub fn bind(
     })
 }
 
+/// The machine a config is bound to: its nodes as a node file gives them (or none), its
+/// size from the trace or the command line, and the trace's calendar.
+pub(crate) struct MachineSource {
+    pub base: Option<nodes::NodeSource>,
+    pub size: workload::Machine,
+    pub calendar: Time,
+}
+
+/// The config's policy bound to the machine's nodes, the nodes' warnings added to the
+/// config's. Every problem the binding finds is told at once, with the config's warnings
+/// ([`error::SimError::ConfigErrors`]).
+pub(crate) fn bind_to_nodes(
+    config: &mut LoadedConfig,
+    creds: mauisim_core::CredTables,
+    names: &mut credentials::Names,
+    machine: MachineSource,
+) -> Result<(PolicyConfig, Nodes)> {
+    let c = &mut config.config;
+    let mut errors = Vec::new();
+    errors.extend(params::partitions::for_semantics(c).err());
+    errors.extend(params::node_sets::for_semantics(c).err());
+    let mut policy = policy_for(c, creds, names);
+    let nodes = match nodes::build(
+        machine.base,
+        machine.size,
+        &c.nodes,
+        names,
+        machine.calendar,
+    ) {
+        Ok(nodes) => Some(nodes),
+        Err(error::SimError::ConfigErrors { errors: more, .. }) => {
+            errors.extend(more);
+            None
+        }
+        Err(e) if errors.is_empty() => return Err(e),
+        Err(e) => {
+            errors.push(e.to_string());
+            None
+        }
+    };
+    if let Some(nodes) = &nodes {
+        errors.extend(params::partitions::bind(&mut policy, c, nodes).err());
+        config.warnings.extend(nodes.warnings.iter().cloned());
+    }
+    errors.extend(params::qos_flags::check_simulated(&policy, &config.config).err());
+    match nodes {
+        Some(nodes) if errors.is_empty() => Ok((policy, nodes)),
+        _ => Err(error::SimError::ConfigErrors {
+            errors,
+            warnings: config.warnings.clone(),
+        }),
+    }
+}
+
 /// The config's policy with its credential tables and RESERVATIONQOSLIST names as ids.
 pub(crate) fn policy_for(
     config: &SimConfig,
@@ -293,14 +382,23 @@ pub(crate) fn set_class_overrun(
 }
 
 /// The config of `options`, or the defaults without one.
-pub(crate) fn load_config(options: &RunOptions) -> Result<LoadedConfig> {
+/// The config of `options` as far as its entries allow ([`params::read_file`]).
+pub(crate) fn read_config(options: &RunOptions) -> Result<params::PartlyRead> {
     Ok(match &options.config {
-        Some(path) => params::from_file(path)?,
-        None => LoadedConfig {
-            config: SimConfig::default(),
-            warnings: Vec::new(),
+        Some(path) => params::read_file(path)?,
+        None => params::PartlyRead {
+            loaded: no_config(),
+            errors: None,
         },
     })
+}
+
+/// The defaults, when no config is given.
+fn no_config() -> LoadedConfig {
+    LoadedConfig {
+        config: SimConfig::default(),
+        warnings: Vec::new(),
+    }
 }
 
 /// Turns the features and nodes jobs ask for by name into the machine's masks and indexes.

@@ -17,9 +17,9 @@ use crate::params::credentials::{Names, Resolver};
 use crate::params::{LoadedConfig, SimConfig};
 use crate::summary::{self, Summary};
 use crate::trace::accounts::{self, AccountFrom};
-use crate::trace::swf::{self, SwfReader};
+use crate::trace::swf::{self, SwfReader, SwfRecord};
 use crate::trace::transform::{self, OfferedLoad};
-use crate::trace::workload::{self, Builder, Counts, Job};
+use crate::trace::workload::{self, Builder, Counts, Job, LoadOptions, Machine};
 use crate::{nodes, RunOptions};
 use mauisim_core::{Blocked, CredId, CredKind, Request, Time};
 use std::borrow::Cow;
@@ -68,13 +68,9 @@ fn refuse_whole_trace_options(o: &RunOptions) -> Result<()> {
     }
 }
 
-fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
-    let LoadedConfig {
-        mut config,
-        mut warnings,
-    } = crate::run::load_config(options)?;
-    config.policy.semantics = options.semantics;
-    let path = &options.trace;
+/// The SWF trace at `path` opened, its header read (and the first record after it), and
+/// the machine it asks for under `load`.
+fn open_swf(path: &Path, load: &LoadOptions) -> Result<OpenedSwf> {
     if crate::trace::maui::is_maui_trace(path)? {
         return Err(SimError::Usage(
             "--stream reads SWF traces; run a Maui workload trace without --stream".into(),
@@ -82,19 +78,60 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
     }
     let mut reader = swf::open(path)?;
     let first = reader.read_header()?;
-    let input_header = reader.header.clone();
-    let load = crate::load_options(options, &config);
     let machine = workload::machine_size(&reader.header, &load.machine, path)?;
+    Ok(OpenedSwf {
+        reader,
+        first,
+        machine,
+    })
+}
+
+/// An SWF trace opened by [`open_swf`].
+struct OpenedSwf {
+    reader: SwfReader<Box<dyn BufRead>>,
+    /// The first record, read with the header.
+    first: Option<SwfRecord>,
+    machine: Machine,
+}
+
+fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
+    let read = crate::run::read_config(options)?;
+    let mut loaded = read.loaded;
+    loaded.config.policy.semantics = options.semantics;
+    let path = &options.trace;
+    let load = crate::load_options(options, &loaded.config);
+    let OpenedSwf {
+        reader,
+        first,
+        machine,
+    } = match open_swf(path, &load) {
+        Ok(opened) => opened,
+        // The config's own errors come first: the trace is told once they are mended.
+        Err(e) => {
+            return Err(match read.errors {
+                Some(errors) => errors.with_warnings(loaded.warnings).into(),
+                None => e,
+            })
+        }
+    };
+    let input_header = reader.header.clone();
+    let source = crate::run::MachineSource {
+        base: None,
+        size: machine,
+        calendar: nodes::calendar_of(&reader.header),
+    };
     let mut names = Names::default();
-    let resolver = Resolver::new(&config.credentials, &mut names);
-    crate::params::partitions::for_semantics(&mut config).map_err(SimError::Usage)?;
-    crate::params::node_sets::for_semantics(&config).map_err(SimError::Usage)?;
-    let mut policy = crate::run::policy_for(&config, resolver.tables.clone(), &mut names);
-    let calendar = nodes::calendar_of(&reader.header);
-    let nodes = nodes::build(None, machine, &config.nodes, &mut names, calendar)?;
-    crate::params::partitions::bind(&mut policy, &config, &nodes).map_err(SimError::Usage)?;
-    warnings.extend(nodes.warnings.iter().cloned());
-    crate::params::qos_flags::check_simulated(&policy, &config).map_err(SimError::Usage)?;
+    let resolver = Resolver::new(&loaded.config.credentials, &mut names);
+    let bound = crate::run::bind_to_nodes(&mut loaded, resolver.tables.clone(), &mut names, source);
+    if let Some(errors) = read.errors {
+        return Err(crate::run::told_together(
+            errors,
+            loaded.warnings,
+            bound.err(),
+        ));
+    }
+    let (policy, nodes) = bound?;
+    let LoadedConfig { config, warnings } = loaded;
     // Pooled only if no SWF job could need its nodes tracked (memory, partitions).
     let any_swf_job = Request {
         mem: 1,

@@ -944,6 +944,72 @@ fn standing_reservations_3_3_1_makes_no_window_of_are_warned_of() {
     );
 }
 
+/// A config with refused entries and with entries the nodes do not bind tells both in one
+/// run (issue 25: every problem of a file at once), in memory and streamed, with the
+/// warnings of both stages; without refused entries the binding's problems come alone.
+#[test]
+fn refused_entries_and_binding_problems_are_told_in_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("jobs.swf");
+    std::fs::write(
+        &trace,
+        "; MaxProcs: 4\n1 0 -1 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n",
+    )
+    .unwrap();
+    let config = dir.path().join("maui.cfg");
+    let write = |text: &str| std::fs::write(&config, text).unwrap();
+    let told = |stream: bool| {
+        let options = mauisim_sim::RunOptions {
+            config: Some(config.clone()),
+            ..mauisim_sim::RunOptions::new(trace.clone())
+        };
+        let e = if stream {
+            mauisim_sim::stream::run(&options, &dir.path().join("out"))
+                .err()
+                .unwrap()
+        } else {
+            mauisim_sim::prepare(&options).err().unwrap()
+        };
+        let text = e.to_string();
+        text.strip_prefix(&format!(
+            "streaming the run into {}: ",
+            dir.path().join("out").display()
+        ))
+        .map_or(text.clone(), str::to_string)
+    };
+    let at = config.display();
+    write(
+        "BACKFILLPOLICY FOO\n\
+         NODECFG[gpu1] PRIORITY=5\n\
+         RESERVATIONDEPTH x\n\
+         SRCFG[a] HOSTLIST=cn[0-9]+ PERIOD=INFINITY\n\
+         LOGLEVEL 3\n",
+    );
+    let both = format!(
+        "4 errors in the config:\n\
+         {at}:1:16: BACKFILLPOLICY: expected FIRSTFIT, BESTFIT, GREEDY or NONE, found `FOO`\n\
+         {at}:3:18: RESERVATIONDEPTH: expected an integer, found `x`\n\
+         {at}:2:1: NODECFG[gpu1]: no node of that name in the generated nodes (4 nodes x 1 processor: n0, n1, …)\n\
+         {at}:4:1: SRCFG[a] HOSTLIST: no node's name matches cn[0-9]+ (node names: n0, n1, n2, n3)\n"
+    );
+    for stream in [false, true] {
+        let e = told(stream);
+        assert!(e.starts_with(&both), "stream {stream}:\n{e}");
+        assert!(e.contains("LOGLEVEL"), "the warnings are told too:\n{e}");
+    }
+    // Without refused entries, the binding's problems alone.
+    write("NODECFG[gpu1] PRIORITY=5\nSRCFG[a] HOSTLIST=cn[0-9]+ PERIOD=INFINITY\n");
+    assert!(told(false).starts_with("2 errors in the config:\n"));
+    // Refused entries the nodes bind: those alone.
+    write("BACKFILLPOLICY FOO\nNODECFG[n1] PRIORITY=5\n");
+    assert_eq!(
+        told(false),
+        format!(
+            "{at}:1:16: BACKFILLPOLICY: expected FIRSTFIT, BESTFIT, GREEDY or NONE, found `FOO`"
+        )
+    );
+}
+
 /// A job asking for more memory per task than any node has is held and reported, not
 /// dropped; the others run.
 /// `jobs` on `spec`'s nodes tracked one by one, under Maui's default policy.

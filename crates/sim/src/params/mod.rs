@@ -184,8 +184,33 @@ pub struct LoadedConfig {
     pub warnings: Vec<String>,
 }
 
+/// A config read as far as its entries allow: `loaded` without the entries refused, and
+/// the errors that refused them (or a check across entries found), if any.
+#[derive(Debug)]
+pub struct PartlyRead {
+    pub loaded: LoadedConfig,
+    pub errors: Option<ConfigError>,
+}
+
+impl PartlyRead {
+    /// The config, or its errors with every warning it drew.
+    pub fn whole(self) -> Result<LoadedConfig, ConfigError> {
+        match self.errors {
+            None => Ok(self.loaded),
+            Some(e) => Err(e.with_warnings(self.loaded.warnings)),
+        }
+    }
+}
+
 pub fn from_file(path: &Path) -> Result<LoadedConfig, ConfigError> {
     interpret(cfg::parse_file(path)?)
+}
+
+/// [`from_file`], keeping what was read when some entries are refused (so that binding the
+/// rest to the nodes can tell its problems in the same run). `Err` when the file cannot be
+/// read or parsed.
+pub fn read_file(path: &Path) -> Result<PartlyRead, ConfigError> {
+    Ok(read(cfg::parse_file(path)?))
 }
 
 pub fn from_str(text: &str, name: &str) -> Result<LoadedConfig, ConfigError> {
@@ -195,6 +220,11 @@ pub fn from_str(text: &str, name: &str) -> Result<LoadedConfig, ConfigError> {
 /// The meaning of entries already parsed (a base file's, with a sweep's settings after
 /// them: a later entry overrides an earlier one, as in Maui).
 pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
+    read(parsed).whole()
+}
+
+/// [`interpret`], keeping what the entries not refused made of the config.
+pub fn read(parsed: cfg::Parsed) -> PartlyRead {
     let mut warnings: Vec<String> = parsed.warnings.iter().map(|w| w.to_string()).collect();
     let mut config = SimConfig::default();
     let mut errors = Vec::new();
@@ -210,24 +240,27 @@ pub fn interpret(parsed: cfg::Parsed) -> Result<LoadedConfig, ConfigError> {
             no_effect.add_name(&entry.location.file, &name);
         }
     }
-    // The checks across entries would repeat what a refused entry left out.
-    if let Some(e) = ConfigError::all(errors) {
-        warnings.extend(no_effect.summary());
-        deferral(&config, &mut warnings);
-        return Err(e.with_warnings(warnings));
-    }
     warnings.extend(no_effect.summary());
-    old_limits::settle(&mut config);
-    partitions::settle(&mut config, &mut warnings);
-    partition_params::settle(&config, &mut warnings)?;
-    node_sets::settle(&config, &mut warnings)?;
-    config.credentials.check()?;
-    node_cfg::check_proc_usage_limit(&config.nodes)?;
-    check_fairshare(&config, &mut warnings)?;
-    reservation_groups(&mut config, &mut warnings);
-    reservation_threshold(&mut config, &mut warnings)?;
+    // The checks across entries would repeat what a refused entry left out; each is told.
+    if errors.is_empty() {
+        old_limits::settle(&mut config);
+        partitions::settle(&mut config, &mut warnings);
+        let mut checks = vec![
+            partition_params::settle(&config, &mut warnings),
+            node_sets::settle(&config, &mut warnings),
+            config.credentials.check(),
+            node_cfg::check_proc_usage_limit(&config.nodes),
+            check_fairshare(&config, &mut warnings),
+        ];
+        reservation_groups(&mut config, &mut warnings);
+        checks.push(reservation_threshold(&mut config, &mut warnings));
+        errors.extend(checks.into_iter().filter_map(Result::err));
+    }
     deferral(&config, &mut warnings);
-    Ok(LoadedConfig { config, warnings })
+    PartlyRead {
+        loaded: LoadedConfig { config, warnings },
+        errors: ConfigError::all(errors),
+    }
 }
 
 /// DEFERTIME and DEFERCOUNT. Maui 3.3.1 defers (holds for DEFERTIME, by default an hour) a
