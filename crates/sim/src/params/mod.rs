@@ -2396,6 +2396,21 @@ mod tests {
         );
     }
 
+    /// The checks across entries each tell their problem, in one run, when no entry is
+    /// refused; what they find is kept from the config read so far.
+    #[test]
+    fn every_check_across_entries_is_told_at_once() {
+        let text = "FSPOLICY DEDICATEDPS%\nFSUSERWEIGHT 1\nUSERCFG[a] FSTARGET=0\n\
+                    RESERVATIONTHRESHOLDTYPE SOMETIMES\nRESERVATIONDEPTH 3\n";
+        let read = read(cfg::parse_str(text, "maui.cfg").unwrap());
+        assert_eq!(read.loaded.config.policy.reservation_depth(), 3);
+        assert_eq!(
+            read.errors.unwrap().to_string(),
+            "2 errors in the config:\n\
+             maui.cfg:3:12: USERCFG[a] FSTARGET=0 cannot be used with a ratio FSPOLICY (…%): 1 − usage/target divides by the target\n\
+             maui.cfg:4:26: RESERVATIONTHRESHOLDTYPE: expected NONE, BYPASS, QUEUETIME or XFACTOR, found `SOMETIMES`"
+        );
+    }
     #[test]
     fn bad_values_are_located_errors() {
         let e = load("RESERVATIONDEPTH two\n").unwrap_err().to_string();
