@@ -254,12 +254,38 @@ pub fn read(parsed: cfg::Parsed) -> PartlyRead {
         ];
         reservation_groups(&mut config, &mut warnings);
         checks.push(reservation_threshold(&mut config, &mut warnings));
+        checks.push(system_queue_time(&config, &mut warnings));
         errors.extend(checks.into_iter().filter_map(Result::err));
     }
     deferral(&config, &mut warnings);
     PartlyRead {
         loaded: LoadedConfig { config, warnings },
         errors: ConfigError::all(errors),
+    }
+}
+
+/// USESYSTEMQUEUETIME on. Maui 3.3.1 then counts a job's queue time from its system queue
+/// time instead of its submission only where its `EffQueueDuration` (the queue time it had
+/// when last selected) is 0 (MPriority.c), and in a simulation the system queue time is the
+/// submit time (MSim.c) until a preemption requeues the job (MJob.c `MJobPreempt`) or a
+/// deferral's hold is released, which mauisim has not. So without a PREEMPTOR QOS it
+/// changes nothing; with one it is refused, as mauisim does not follow that time.
+fn system_queue_time(c: &SimConfig, warnings: &mut Vec<String>) -> Result<(), ConfigError> {
+    let Some(at) = c.set_at.get("USESYSTEMQUEUETIME") else {
+        return Ok(());
+    };
+    let preemptor = c.credentials.qos.iter().find(|(_, q)| q.settings.preemptor);
+    match preemptor {
+        None => {
+            warnings.push(format!(
+                "{at}: note: USESYSTEMQUEUETIME on: Maui 3.3.1 counts queue time from a job's system queue time only while its queue time at its last selection is 0, and in a simulation that time is the submit time until a preemption requeues the job; no QOS here is a PREEMPTOR, so it changes nothing"
+            ));
+            Ok(())
+        }
+        Some((name, _)) => Err(ConfigError::at(
+            at.clone(),
+            format!("USESYSTEMQUEUETIME on with a PREEMPTOR QOS ({name}): Maui 3.3.1 then counts a requeued job's queue time from its requeue while the queue time it had at its last selection is 0, which mauisim does not follow: it changes what Maui schedules, and the schedule would not be your Maui's; remove the line to simulate without it"),
+        )),
     }
 }
 
@@ -964,6 +990,12 @@ fn apply(
                 if maui_names::keeps_default(&entry.name, entry.value_text().trim()) =>
             {
                 no_effect.add(entry)
+            }
+            // Judged once every QOS's flags are read ([`system_queue_time`]).
+            maui_names::Kind::Schedules if entry.name == "USESYSTEMQUEUETIME" => {
+                config
+                    .set_at
+                    .insert(entry.name.clone(), entry.location.clone());
             }
             maui_names::Kind::Schedules => {
                 return Err(ConfigError::at(
@@ -2865,13 +2897,34 @@ mod tests {
             "USEMACHINESPEED TRUE\n",
             "TASKDISTRIBUTIONPOLICY PACK\n",
             "NODELOADPOLICY ADJUSTPROCS\n",
-            "USESYSTEMQUEUETIME ON\n",
+            "USESYSTEMQUEUETIME ON\nQOSCFG[hi] QFLAGS=PREEMPTOR\n",
             "NODEUNTRACKEDLOADFACTOR 2\n",
             "NODEMAXLOAD 2.5\n",
         ] {
             let e = load(text).map(|_| ()).unwrap_err().to_string();
             assert!(e.contains("changes what Maui schedules"), "{text}: {e}");
         }
+    }
+
+    /// USESYSTEMQUEUETIME on changes nothing in 3.3.1's simulation unless a preemption
+    /// requeues a job: a note without a PREEMPTOR QOS, refused with one (after the QOS line
+    /// too).
+    #[test]
+    fn system_queue_time_counts_only_where_a_preemption_requeues() {
+        let loaded = load("USESYSTEMQUEUETIME TRUE\nQOSCFG[hi] PRIORITY=5\n").unwrap();
+        assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+        assert!(loaded.warnings[0].starts_with(
+            "maui.cfg:1:1: note: USESYSTEMQUEUETIME on: Maui 3.3.1 counts queue time"
+        ));
+        assert!(load("USESYSTEMQUEUETIME FALSE\n").unwrap().warnings[0]
+            .contains("without effect on what Maui 3.3.1 schedules in a simulation ignored: USESYSTEMQUEUETIME"));
+        let e = load("USESYSTEMQUEUETIME TRUE\nQOSCFG[hi] QFLAGS=PREEMPTOR\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("maui.cfg:1:1: USESYSTEMQUEUETIME on with a PREEMPTOR QOS (hi)"),
+            "{e}"
+        );
     }
 
     /// The bad-input list: each is a located error and nothing runs.
