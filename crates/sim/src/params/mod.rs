@@ -265,26 +265,55 @@ pub fn read(parsed: cfg::Parsed) -> PartlyRead {
 }
 
 /// USESYSTEMQUEUETIME on. Maui 3.3.1 then counts a job's queue time from its system queue
-/// time instead of its submission only where its `EffQueueDuration` (the queue time it had
-/// when last selected) is 0 (MPriority.c), and in a simulation the system queue time is the
-/// submit time (MSim.c) until a preemption requeues the job (MJob.c `MJobPreempt`) or a
-/// deferral's hold is released, which mauisim has not. So without a PREEMPTOR QOS it
-/// changes nothing; with one it is refused, as mauisim does not follow that time.
+/// time instead of its submission only where its `EffQueueDuration` is 0 (MPriority.c):
+/// where the selection that let it through (MPolicy.c) came at the very second its system
+/// queue time was set. In a simulation that time is the submit time (MSim.c), set anew only
+/// by a hard-level policy block (MPolicy.c; a later selection of the same iteration lets
+/// the job through only once idle jobs have started, under an idle limit), a preemption's
+/// requeue (MJob.c `MJobPreempt`) or a deferral's release (which mauisim has not). So
+/// without an idle limit or a PREEMPTOR QOS it changes nothing; with either it is refused,
+/// as mauisim does not follow that time.
 fn system_queue_time(c: &SimConfig, warnings: &mut Vec<String>) -> Result<(), ConfigError> {
     let Some(at) = c.set_at.get("USESYSTEMQUEUETIME") else {
         return Ok(());
     };
-    let preemptor = c.credentials.qos.iter().find(|(_, q)| q.settings.preemptor);
-    match preemptor {
+    let creds = &c.credentials;
+    let objects = CredKind::ALL.into_iter().flat_map(|kind| {
+        creds
+            .objects(kind)
+            .iter()
+            .map(move |(name, o)| (kind, name, o))
+    });
+    let mut why = None;
+    for (kind, name, object) in objects {
+        let limits = &object.settings.limits;
+        if kind == CredKind::Qos && object.settings.preemptor {
+            why = Some(format!("a PREEMPTOR QOS ({name})"));
+            break;
+        }
+        let idle = limits
+            .idle
+            .iter()
+            .chain(&limits.override_idle)
+            .any(Option::is_some);
+        if idle && why.is_none() {
+            why = Some(format!("an idle limit ({}[{name}])", kind.cfg_name()));
+        }
+    }
+    let system = &c.policy.system_limits;
+    if why.is_none() && system.idle.iter().any(Option::is_some) {
+        why = Some("an idle limit (SYSCFG)".to_string());
+    }
+    match why {
         None => {
             warnings.push(format!(
-                "{at}: note: USESYSTEMQUEUETIME on: Maui 3.3.1 counts queue time from a job's system queue time only while its queue time at its last selection is 0, and in a simulation that time is the submit time until a preemption requeues the job; no QOS here is a PREEMPTOR, so it changes nothing"
+                "{at}: note: USESYSTEMQUEUETIME on: Maui 3.3.1 counts queue time from a job's system queue time only where the selection letting the job through comes at the second that time was set, which in a simulation takes an idle limit or a preemption, neither of which this config has: it changes nothing"
             ));
             Ok(())
         }
-        Some((name, _)) => Err(ConfigError::at(
+        Some(why) => Err(ConfigError::at(
             at.clone(),
-            format!("USESYSTEMQUEUETIME on with a PREEMPTOR QOS ({name}): Maui 3.3.1 then counts a requeued job's queue time from its requeue while the queue time it had at its last selection is 0, which mauisim does not follow: it changes what Maui schedules, and the schedule would not be your Maui's; remove the line to simulate without it"),
+            format!("USESYSTEMQUEUETIME on with {why}: Maui 3.3.1 then counts the queue time of a job let through at the second a hard limit blocked it, or it was requeued, from that second, which mauisim does not follow: it changes what Maui schedules, and the schedule would not be your Maui's; remove the line to simulate without it"),
         )),
     }
 }
@@ -2906,11 +2935,11 @@ mod tests {
         }
     }
 
-    /// USESYSTEMQUEUETIME on changes nothing in 3.3.1's simulation unless a preemption
-    /// requeues a job: a note without a PREEMPTOR QOS, refused with one (after the QOS line
-    /// too).
+    /// USESYSTEMQUEUETIME on changes nothing in 3.3.1's simulation unless an idle limit or a
+    /// preemption can let a job through at the second its system queue time was set: a note
+    /// without either, refused with one (given after the line too).
     #[test]
-    fn system_queue_time_counts_only_where_a_preemption_requeues() {
+    fn system_queue_time_counts_only_under_idle_limits_or_preemption() {
         let loaded = load("USESYSTEMQUEUETIME TRUE\nQOSCFG[hi] PRIORITY=5\n").unwrap();
         assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
         assert!(loaded.warnings[0].starts_with(
@@ -2925,6 +2954,18 @@ mod tests {
             e.starts_with("maui.cfg:1:1: USESYSTEMQUEUETIME on with a PREEMPTOR QOS (hi)"),
             "{e}"
         );
+        for (limit, owner) in [
+            ("USERCFG[DEFAULT] MAXIJOB=2", "USERCFG[DEFAULT]"),
+            ("QOSCFG[q] OMAXIPROC=8", "QOSCFG[q]"),
+            ("SYSCFG MAXIJOB=4", "SYSCFG"),
+        ] {
+            let e = load(&format!("USESYSTEMQUEUETIME TRUE\n{limit}\n"))
+                .unwrap_err()
+                .to_string();
+            let want = format!("maui.cfg:1:1: USESYSTEMQUEUETIME on with an idle limit ({owner})");
+            assert!(e.starts_with(&want), "{limit}: {e}");
+        }
+        assert!(load("USESYSTEMQUEUETIME TRUE\nUSERCFG[DEFAULT] MAXJOB=2\n").is_ok());
     }
 
     /// The bad-input list: each is a located error and nothing runs.
