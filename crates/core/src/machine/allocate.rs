@@ -251,7 +251,8 @@ pub(super) fn take_in_order(
     tasks: u64,
 ) -> Option<Allocation> {
     let mut left = tasks;
-    let mut alloc = Vec::new();
+    // A node holds one task at least: room for the common job at once, not grown by doubling.
+    let mut alloc = Vec::with_capacity(tasks.min(64) as usize);
     for c in cands {
         if left == 0 {
             break;
