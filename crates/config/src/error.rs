@@ -120,26 +120,14 @@ impl ConfigError {
         }
     }
 
-    /// Every error as its own line, and the warnings drawn with them, in file order: for
-    /// telling them with problems found later (binding the config to a machine's nodes).
-    pub fn into_messages(self) -> (Vec<String>, Vec<String>) {
+    /// Every error as its own line, in file order, for telling them with problems found
+    /// later (binding the config to a machine's nodes). Warnings attached are left out: the
+    /// caller tells a file's warnings once.
+    pub fn into_lines(self) -> Vec<String> {
         match self {
-            ConfigError::Several(errors) => {
-                let mut lines = Vec::new();
-                let mut warnings = Vec::new();
-                for e in errors {
-                    let (more, drawn) = e.into_messages();
-                    lines.extend(more);
-                    warnings.extend(drawn);
-                }
-                (lines, warnings)
-            }
-            ConfigError::WithWarnings { error, warnings } => {
-                let (lines, mut drawn) = error.into_messages();
-                drawn.extend(warnings);
-                (lines, drawn)
-            }
-            one => (vec![one.to_string()], Vec::new()),
+            ConfigError::Several(errors) => errors.into_iter().flat_map(Self::into_lines).collect(),
+            ConfigError::WithWarnings { error, .. } => error.into_lines(),
+            one => vec![one.to_string()],
         }
     }
 
@@ -186,16 +174,17 @@ mod tests {
     }
 
     #[test]
-    fn messages_flatten_nested_errors_and_keep_every_warning() {
+    fn lines_flatten_nested_errors_without_their_warnings() {
         let at = |line| Location::new("maui.cfg", line, 1);
         let e = ConfigError::Several(vec![
             ConfigError::at(at(1), "first"),
             ConfigError::at(at(4), "second").with_warnings(vec!["inner".into()]),
         ])
         .with_warnings(vec!["outer".into()]);
-        let (errors, warnings) = e.into_messages();
-        assert_eq!(errors, ["maui.cfg:1:1: first", "maui.cfg:4:1: second"]);
-        assert_eq!(warnings, ["inner", "outer"]);
+        assert_eq!(
+            e.into_lines(),
+            ["maui.cfg:1:1: first", "maui.cfg:4:1: second"]
+        );
     }
 
     #[test]

@@ -78,6 +78,10 @@ pub struct QueuedJob {
     /// its first pass; set when the scheduler admits it.
     pub partitions: u8,
     pub default_partition: u8,
+    /// The nodes the job asks for by count, Maui 3.3.1's `Request.NC`: a Maui workload
+    /// trace's field 2, its tasks under JOBNODEMATCHPOLICY EXACTNODE, else 0 (an SWF trace
+    /// asks for none). Only its class's MAXNODEPERJOB reads it ([`crate::throttle`]).
+    pub nodes_asked: u32,
     /// Its [`JobTerms`], once the priority order has worked them out.
     pub(crate) priority_terms: Option<JobTerms>,
     /// Set aside while a hard active limit blocks it (`scheduler::parking`).
@@ -107,6 +111,7 @@ impl QueuedJob {
             bypass: 0,
             soft_violation: false,
             held_reservation: false,
+            nodes_asked: 0,
             first_reservation: None,
             reserved_seq: None,
             utilized: 1.0,

@@ -248,8 +248,9 @@ fn lookup(
 /// (MJob.c `MJobCheckClassJLimits`, MRM.c "job violates class configuration"): a job of a
 /// class may ask for no longer a walltime than the least of its class's MAX.WCLIMIT (else
 /// CLASSCFG[DEFAULT]'s), its user's own and its group's own (3.3.1 reads no DEFAULT user or
-/// group there), nor for more tasks than its class's MAXPROCPERJOB (else CLASSCFG[DEFAULT]'s).
-/// A job without a class is not checked.
+/// group there), nor for more nodes than its class's MAXNODEPERJOB, nor for more tasks than
+/// its class's MAXPROCPERJOB (each else CLASSCFG[DEFAULT]'s), checked in that order. A job
+/// without a class is not checked.
 fn class_job_limits(tables: &CredTables, job: &QueuedJob) -> Option<Blocked> {
     let class = job.creds.get(CredKind::Class);
     class.get()?;
@@ -280,6 +281,11 @@ fn class_job_limits(tables: &CredTables, job: &QueuedJob) -> Option<Blocked> {
     let tasks = job.procs / u64::from(job.request.procs_per_task.max(1));
     let checks = [
         (Metric::Wc, walltime, job.wcl.max(0) as u64),
+        (
+            Metric::Node,
+            of_class(Metric::Node),
+            u64::from(job.nodes_asked),
+        ),
         (Metric::Proc, of_class(Metric::Proc), tasks),
     ];
     checks.into_iter().find_map(|(metric, limit, amount)| {

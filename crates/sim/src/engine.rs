@@ -346,6 +346,8 @@ struct Sim<'a, S: Sink> {
     max_end: Time,
     options: EngineOptions,
     origin: Time,
+    /// JOBNODEMATCHPOLICY EXACTNODE: a job asks for as many nodes as it has tasks.
+    nodes_are_tasks: bool,
     scheduler: Scheduler,
     queue: Queue,
     events: BinaryHeap<Reverse<Event>>,
@@ -569,6 +571,7 @@ impl<'a, S: Sink> Sim<'a, S> {
         let origin = live.front().map_or(0, |l| l.job.submit);
         let max_window = live.len();
         let totals = Totals::of(&spec);
+        let nodes_are_tasks = spec.one_task_per_node;
         let mut scheduler = Scheduler::with_machine(spec, options.pooled, origin, policy);
         scheduler.set_exhaustive_priority(options.exhaustive_priority);
         scheduler.set_exhaustive_nodes(options.exhaustive_nodes);
@@ -585,6 +588,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             max_end: origin,
             options,
             origin,
+            nodes_are_tasks,
             scheduler,
             queue: Queue::new(),
             events: BinaryHeap::new(),
@@ -960,6 +964,12 @@ impl<'a, S: Sink> Sim<'a, S> {
         };
         queued.creds = job.creds;
         queued.request = job.request;
+        // 3.3.1 reads a trace job's node count as its tasks under EXACTNODE (MTrace.c).
+        queued.nodes_asked = if self.nodes_are_tasks {
+            u32::try_from(tasks as u64).unwrap_or(u32::MAX)
+        } else {
+            job.nodes_asked
+        };
         queued.utilized = job.utilized;
         queued.system_priority = job.system_priority;
         queued

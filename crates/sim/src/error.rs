@@ -48,6 +48,17 @@ pub struct CheckFailure {
 
 pub type Result<T, E = SimError> = std::result::Result<T, E>;
 
+impl SimError {
+    /// Problems binding a config, told with the config's `warnings`; any other error as
+    /// it is.
+    pub fn with_warnings(self, warnings: Vec<String>) -> SimError {
+        match self {
+            SimError::ConfigErrors { errors, .. } => SimError::ConfigErrors { errors, warnings },
+            other => other,
+        }
+    }
+}
+
 fn config_problems(errors: &[String], warnings: &[String]) -> String {
     let mut text = match errors {
         [one] => one.clone(),

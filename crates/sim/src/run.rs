@@ -111,48 +111,95 @@ pub fn prepare(options: &RunOptions) -> Result<Prepared> {
     let config = read_config(options)?;
     let Some(errors) = config.errors else {
         let config = config.loaded;
+        let warnings = config.warnings.clone();
         let workload = workload::load(&options.trace, &load_options(options, &config.config))?;
-        return prepare_with(config, workload, options);
+        // One run tells a config's binding problems with its warnings; a sweep's points
+        // (`run_from`) leave them to the sweep, which tells them once.
+        return prepare_with(config, workload, options).map_err(|e| e.with_warnings(warnings));
     };
     Err(with_binding_errors(errors, config.loaded, options))
 }
 
 /// The errors of a config's refused entries, and what binding the rest to the trace's
-/// machine finds wrong besides: a site fixes its file in one go. (A trace that cannot be
-/// read is told in the next run, once the config is right.)
+/// machine finds wrong besides: a site fixes its file in one go. Only the trace's header is
+/// read for it (its machine and calendar): a trace that cannot be read, or a run too large
+/// to set up quickly, is told in the next run, once the config is right.
 fn with_binding_errors(
     errors: ConfigError,
-    partial: LoadedConfig,
+    mut partial: LoadedConfig,
     options: &RunOptions,
 ) -> error::SimError {
-    let warnings = partial.warnings.clone();
-    let binding = workload::load(&options.trace, &load_options(options, &partial.config))
-        .ok()
-        .and_then(|workload| prepare_with(partial, workload, options).err());
-    told_together(errors, warnings, binding)
+    let binding = bind_partial(&mut partial, options).err();
+    told_together(errors, partial.warnings, binding)
 }
 
-/// A config's refused entries' `errors` and the problems `binding` the rest to the nodes
-/// found, in one list with the warnings of both (those of the entries alone when binding
-/// found none).
+/// [`bind_to_nodes`] for a config whose entries were refused in part, on the machine the
+/// trace's header (or the command line) and the node file give.
+fn bind_partial(partial: &mut LoadedConfig, options: &RunOptions) -> Result<()> {
+    partial.config.policy.semantics = options.semantics;
+    let load = load_options(options, &partial.config);
+    let (size, calendar) = workload::trace_machine(&options.trace, &load.machine)?;
+    let base = node_source(options)?;
+    let mut names = credentials::Names::default();
+    let tables = Resolver::new(&partial.config.credentials, &mut names).tables;
+    let machine = MachineSource {
+        base,
+        size,
+        calendar,
+    };
+    bind_to_nodes(partial, tables, &mut names, machine).map(|_| ())
+}
+
+/// A config's refused entries' `errors` with the problems `binding` the rest to the nodes
+/// found, in the file's order, and the config's `warnings`.
 pub(crate) fn told_together(
     errors: ConfigError,
     warnings: Vec<String>,
     binding: Option<error::SimError>,
 ) -> error::SimError {
-    let Some(error::SimError::ConfigErrors {
-        errors: more,
-        warnings,
-    }) = binding
-    else {
+    let Some(error::SimError::ConfigErrors { errors: more, .. }) = binding else {
         return errors.with_warnings(warnings).into();
     };
-    let (mut all, _) = errors.into_messages();
+    let mut all = errors.into_lines();
     all.extend(more);
+    all.sort_by_key(|message| place_in_file(message));
     error::SimError::ConfigErrors {
         errors: all,
         warnings,
     }
+}
+
+/// The file, line and column a message begins with (`maui.cfg:3:14: …`), those without
+/// one last.
+fn place_in_file(message: &str) -> (bool, String, usize, usize) {
+    let head = message.split(": ").next().unwrap_or("");
+    let mut parts = head.rsplitn(3, ':');
+    let (column, line, file) = (parts.next(), parts.next(), parts.next());
+    match (
+        file,
+        line.and_then(|l| l.parse().ok()),
+        column.and_then(|c| c.parse().ok()),
+    ) {
+        (Some(file), Some(line), Some(column)) => (false, file.to_string(), line, column),
+        _ => (true, String::new(), 0, 0),
+    }
+}
+
+/// The nodes of `options`' node file, if it names one.
+fn node_source(options: &RunOptions) -> Result<Option<nodes::NodeSource>> {
+    let Some(path) = &options.node_file else {
+        return Ok(None);
+    };
+    let (nodes, down) = nodes::read_resource_trace(path)?;
+    let mut source = path.display().to_string();
+    if down > 0 {
+        source.push_str(&format!(" ({down} nodes down, left out)"));
+    }
+    Ok(Some(nodes::NodeSource {
+        nodes,
+        source,
+        standing: Vec::new(),
+    }))
 }
 
 /// How the trace's records become jobs under `options` and `config`.
@@ -176,21 +223,7 @@ pub fn prepare_with(
     options: &RunOptions,
 ) -> Result<Prepared> {
     config.config.policy.semantics = options.semantics;
-    let base = match &options.node_file {
-        Some(path) => {
-            let (nodes, down) = nodes::read_resource_trace(path)?;
-            let mut source = path.display().to_string();
-            if down > 0 {
-                source.push_str(&format!(" ({down} nodes down, left out)"));
-            }
-            Some(nodes::NodeSource {
-                nodes,
-                source,
-                standing: Vec::new(),
-            })
-        }
-        None => None,
-    };
+    let base = node_source(options)?;
     let mut prepared = bind(
         config,
         workload,
@@ -247,6 +280,10 @@ pub fn bind(
     };
     let (policy, nodes) =
         bind_to_nodes(&mut config, resolver.tables, &mut workload.names, machine)?;
+    let any_job_asks = workload.jobs.iter().any(|j| j.nodes_asked > 0);
+    config
+        .warnings
+        .extend(params::node_count_unasked(&config.config, any_job_asks));
     if !config.config.class_overrun.is_empty() {
         for job in &mut workload.jobs {
             set_class_overrun(job, &config.config, &workload.names);
@@ -300,8 +337,9 @@ pub(crate) struct MachineSource {
 }
 
 /// The config's policy bound to the machine's nodes, the nodes' warnings added to the
-/// config's. Every problem the binding finds is told at once, with the config's warnings
-/// ([`error::SimError::ConfigErrors`]).
+/// config's. Every problem the binding finds is told at once
+/// ([`error::SimError::ConfigErrors`], without the config's warnings: a caller telling them
+/// adds them).
 pub(crate) fn bind_to_nodes(
     config: &mut LoadedConfig,
     creds: mauisim_core::CredTables,
@@ -340,7 +378,7 @@ pub(crate) fn bind_to_nodes(
         Some(nodes) if errors.is_empty() => Ok((policy, nodes)),
         _ => Err(error::SimError::ConfigErrors {
             errors,
-            warnings: config.warnings.clone(),
+            warnings: Vec::new(),
         }),
     }
 }
@@ -381,8 +419,8 @@ pub(crate) fn set_class_overrun(
         .copied();
 }
 
-/// The config of `options`, or the defaults without one.
-/// The config of `options` as far as its entries allow ([`params::read_file`]).
+/// The config of `options` as far as its entries allow ([`params::read_file`]), or the
+/// defaults without one.
 pub(crate) fn read_config(options: &RunOptions) -> Result<params::PartlyRead> {
     Ok(match &options.config {
         Some(path) => params::read_file(path)?,

@@ -130,7 +130,10 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
             bound.err(),
         ));
     }
-    let (policy, nodes) = bound?;
+    let (policy, nodes) = bound.map_err(|e| e.with_warnings(loaded.warnings.clone()))?;
+    loaded
+        .warnings
+        .extend(crate::params::node_count_unasked(&loaded.config, false));
     let LoadedConfig { config, warnings } = loaded;
     // Pooled only if no SWF job could need its nodes tracked (memory, partitions).
     let any_swf_job = Request {

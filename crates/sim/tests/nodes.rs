@@ -988,18 +988,34 @@ fn refused_entries_and_binding_problems_are_told_in_one_run() {
     let both = format!(
         "4 errors in the config:\n\
          {at}:1:16: BACKFILLPOLICY: expected FIRSTFIT, BESTFIT, GREEDY or NONE, found `FOO`\n\
-         {at}:3:18: RESERVATIONDEPTH: expected an integer, found `x`\n\
          {at}:2:1: NODECFG[gpu1]: no node of that name in the generated nodes (4 nodes x 1 processor: n0, n1, …)\n\
+         {at}:3:18: RESERVATIONDEPTH: expected an integer, found `x`\n\
          {at}:4:1: SRCFG[a] HOSTLIST: no node's name matches cn[0-9]+ (node names: n0, n1, n2, n3)\n"
     );
-    for stream in [false, true] {
-        let e = told(stream);
-        assert!(e.starts_with(&both), "stream {stream}:\n{e}");
-        assert!(e.contains("LOGLEVEL"), "the warnings are told too:\n{e}");
-    }
-    // Without refused entries, the binding's problems alone.
-    write("NODECFG[gpu1] PRIORITY=5\nSRCFG[a] HOSTLIST=cn[0-9]+ PERIOD=INFINITY\n");
-    assert!(told(false).starts_with("2 errors in the config:\n"));
+    let e = told(false);
+    assert!(e.starts_with(&both), "{e}");
+    assert!(e.contains("LOGLEVEL"), "the warnings are told too:\n{e}");
+    assert_eq!(told(true), e, "streamed and in memory alike");
+    // Without refused entries, the binding's problems alone, with the warnings.
+    write("NODECFG[gpu1] PRIORITY=5\nSRCFG[a] HOSTLIST=cn[0-9]+ PERIOD=INFINITY\nLOGLEVEL 3\n");
+    let e = told(false);
+    assert!(e.starts_with("2 errors in the config:\n"), "{e}");
+    assert!(e.contains("LOGLEVEL"), "{e}");
+    assert_eq!(told(true), e);
+    // A trace that cannot be read: the config's errors first.
+    write("BACKFILLPOLICY FOO\nSRCFG[a] HOSTLIST=cn[0-9]+ PERIOD=INFINITY\n");
+    std::fs::write(&trace, "not a trace\n").unwrap();
+    assert_eq!(
+        told(false),
+        format!(
+            "{at}:1:16: BACKFILLPOLICY: expected FIRSTFIT, BESTFIT, GREEDY or NONE, found `FOO`"
+        )
+    );
+    std::fs::write(
+        &trace,
+        "; MaxProcs: 4\n1 0 -1 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n",
+    )
+    .unwrap();
     // Refused entries the nodes bind: those alone.
     write("BACKFILLPOLICY FOO\nNODECFG[n1] PRIORITY=5\n");
     assert_eq!(

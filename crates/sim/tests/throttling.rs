@@ -379,6 +379,116 @@ fn class_maxima_hold_the_jobs_that_ask_for_more() {
     }
 }
 
+/// CLASSCFG MAXNODEPERJOB holds a job of the class asking for more nodes by count (a Maui
+/// workload trace's field 2; its tasks under EXACTNODE), else CLASSCFG[DEFAULT]'s, as 3.3.1
+/// checks it between MAX.WCLIMIT and MAXPROCPERJOB; on a trace where no job asks for a node
+/// count it holds none, with a warning.
+#[test]
+fn class_max_nodes_per_job_holds_the_jobs_asking_more_nodes() {
+    let dir = tempfile::tempdir().unwrap();
+    // id, nodes asked, tasks, class.
+    let jobs = [
+        (1, 2, 2, "batch"),
+        (2, 3, 3, "batch"),
+        (3, 0, 4, "batch"),
+        (4, 2, 2, "debug"),
+        (5, 1, 1, "debug"),
+    ];
+    let lines: Vec<String> = jobs
+        .iter()
+        .map(|(id, nodes, tasks, class)| {
+            format!(
+                "{id} {nodes} {tasks} u1 g1 3600 Completed [{class}:1] 100 100 100 1900 [NONE] [NONE] [NONE] >= 0 >= 0 [NONE] 100 {tasks} -1 [DEFAULT] [NONE] a1 cmd [NONE] 0 0 DEFAULT 1 0 0 0 0 0 [NONE] 0 [NONE] [NONE] [NONE] [NONE] 0"
+            )
+        })
+        .collect();
+    let trace = dir.path().join("workload");
+    std::fs::write(&trace, lines.join("\n") + "\n").unwrap();
+    let config = dir.path().join("maui.cfg");
+    let held_with = |cfg: &str| {
+        std::fs::write(&config, cfg).unwrap();
+        let options = mauisim_sim::RunOptions {
+            config: Some(config.clone()),
+            machine: mauisim_sim::trace::workload::MachineOverride {
+                procs: Some(8),
+                ..Default::default()
+            },
+            ..mauisim_sim::RunOptions::new(trace.clone())
+        };
+        let report = mauisim_sim::run(options).unwrap();
+        let held: Vec<(u64, String)> = report
+            .held
+            .iter()
+            .map(|(j, b)| (j.id, limits::describe(b, &report.workload.names)))
+            .collect();
+        (held, report.config.warnings)
+    };
+    let (held, warnings) =
+        held_with("CLASSCFG[DEFAULT] MAXNODEPERJOB=2\nCLASSCFG[debug] MAXNODEPERJOB=1\n");
+    let ids: Vec<u64> = held.iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, [2, 4], "{held:?}");
+    assert!(held[0].1.contains("MAXNODEPERJOB"), "{}", held[0].1);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    // Under EXACTNODE the tasks are the nodes asked: job 3's 4 tasks break batch's 2.
+    let (held, _) = held_with(
+        "JOBNODEMATCHPOLICY EXACTNODE\nCLASSCFG[DEFAULT] MAXNODEPERJOB=2\nCLASSCFG[debug] MAXNODEPERJOB=1\n",
+    );
+    let ids: Vec<u64> = held.iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, [2, 3, 4], "{held:?}");
+    // MAX.WCLIMIT is checked first: job 4 is held for its walltime.
+    let (held, _) = held_with("CLASSCFG[debug] MAXNODEPERJOB=1 MAX.WCLIMIT=0:30:00\n");
+    assert_eq!(held.len(), 2, "{held:?}");
+    assert!(
+        held.iter().all(|(_, why)| why.contains("MAX.WCLIMIT")),
+        "{held:?}"
+    );
+    // A user's MAXNODEPERJOB is not read (3.3.1 reads it nowhere).
+    let (held, warnings) = held_with("USERCFG[u1] MAXNODEPERJOB=1\n");
+    assert!(held.is_empty());
+    assert!(
+        warnings[0].contains("is ignored, as Maui 3.3.1 ignores it"),
+        "{warnings:?}"
+    );
+}
+
+/// On an SWF trace no job asks for a node count: MAXNODEPERJOB holds none, and says so,
+/// in memory and streamed.
+#[test]
+fn class_max_nodes_per_job_on_an_swf_trace_is_warned_of() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("jobs.swf");
+    // Queue (class) 1, 4 processors.
+    std::fs::write(
+        &trace,
+        "; MaxProcs: 4\n1 0 -1 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n",
+    )
+    .unwrap();
+    let config = dir.path().join("maui.cfg");
+    std::fs::write(&config, "CLASSCFG[1] MAXNODEPERJOB=1\n").unwrap();
+    let options = mauisim_sim::RunOptions {
+        config: Some(config.clone()),
+        ..mauisim_sim::RunOptions::new(trace)
+    };
+    let report = mauisim_sim::run(options.clone()).unwrap();
+    assert!(report.held.is_empty());
+    assert_eq!(report.outcomes[0].start, 0);
+    let warning = format!(
+        "{}:1:13: warning: MAXNODEPERJOB holds no job here",
+        config.display()
+    );
+    assert!(
+        report
+            .config
+            .warnings
+            .iter()
+            .any(|w| w.starts_with(&warning)),
+        "{:?}",
+        report.config.warnings
+    );
+    let streamed = mauisim_sim::stream::run(&options, &dir.path().join("out")).unwrap();
+    assert!(streamed.warnings.iter().any(|w| w.starts_with(&warning)));
+}
+
 /// An active limit a job can never meet (MAXPROC below its size) holds it at the end of
 /// the run, named; it is not an error.
 #[test]

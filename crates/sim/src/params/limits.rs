@@ -363,6 +363,7 @@ pub fn limit_name(b: &Blocked) -> String {
     if b.scope == Scope::PerJob && matches!(b.owner, Owner::Cred(..)) {
         return match b.metric {
             Metric::Wc => "MAX.WCLIMIT",
+            Metric::Node => "MAXNODEPERJOB",
             _ => "MAXPROCPERJOB",
         }
         .into();

@@ -15,10 +15,10 @@ pub(crate) mod partitions;
 pub(crate) mod qos_flags;
 pub mod standing;
 
-use crate::params::credentials::{CredConfig, DEFAULT};
+use crate::params::credentials::{CredConfig, CredObject, DEFAULT};
 use mauisim_config::{self as cfg, Attr, ConfigError, Duration, Entry, Location};
 use mauisim_core::{
-    AccrualPolicy, BackfillMetric, BackfillPolicy, Component, CredKind, FsMetric, FsTarget,
+    AccrualPolicy, BackfillMetric, BackfillPolicy, Component, CredKind, FsMetric, FsTarget, Limits,
     PolicyConfig, Preemption, ReservationGroup, ReservationPolicy, ReservationThreshold, Sub,
     TargetKind, Time, FS_MAX_DEPTH,
 };
@@ -241,10 +241,10 @@ pub fn read(parsed: cfg::Parsed) -> PartlyRead {
         }
     }
     warnings.extend(no_effect.summary());
+    old_limits::settle(&mut config);
+    partitions::settle(&mut config, &mut warnings);
     // The checks across entries would repeat what a refused entry left out; each is told.
     if errors.is_empty() {
-        old_limits::settle(&mut config);
-        partitions::settle(&mut config, &mut warnings);
         let mut checks = vec![
             partition_params::settle(&config, &mut warnings),
             node_sets::settle(&config, &mut warnings),
@@ -256,6 +256,8 @@ pub fn read(parsed: cfg::Parsed) -> PartlyRead {
         checks.push(reservation_threshold(&mut config, &mut warnings));
         checks.push(system_queue_time(&config, &mut warnings));
         errors.extend(checks.into_iter().filter_map(Result::err));
+    } else {
+        reservation_groups(&mut config, &mut warnings);
     }
     deferral(&config, &mut warnings);
     PartlyRead {
@@ -265,55 +267,60 @@ pub fn read(parsed: cfg::Parsed) -> PartlyRead {
 }
 
 /// USESYSTEMQUEUETIME on. Maui 3.3.1 then counts a job's queue time from its system queue
-/// time instead of its submission only where its `EffQueueDuration` is 0 (MPriority.c):
-/// where the selection that let it through (MPolicy.c) came at the very second its system
-/// queue time was set. In a simulation that time is the submit time (MSim.c), set anew only
-/// by a hard-level policy block (MPolicy.c; a later selection of the same iteration lets
-/// the job through only once idle jobs have started, under an idle limit), a preemption's
-/// requeue (MJob.c `MJobPreempt`) or a deferral's release (which mauisim has not). So
-/// without an idle limit or a PREEMPTOR QOS it changes nothing; with either it is refused,
-/// as mauisim does not follow that time.
+/// time instead of its submission where its `EffQueueDuration` is 0 (MPriority.c): a job
+/// never yet selected, whose priority is worked out before each selection (MPolicy.c
+/// `MQueueSelectAllJobs`). In a simulation the system queue time is the submit time
+/// (MSim.c), set anew by a block at the hard level (a limit under QUEUEPOLICY; under
+/// FULLPOLICY fairshare caps, negative priorities and more), a preemption's requeue (MJob.c
+/// `MJobPreempt`) or a deferral's release (a RESERVEALWAYS job, `deferral`). So with no
+/// limit, no preemptor and no RESERVEALWAYS QOS (or under accrual ALWAYS, which resets it
+/// at no block) it changes nothing; elsewhere it is refused, as mauisim does not follow that
+/// time.
 fn system_queue_time(c: &SimConfig, warnings: &mut Vec<String>) -> Result<(), ConfigError> {
     let Some(at) = c.set_at.get("USESYSTEMQUEUETIME") else {
         return Ok(());
     };
     let creds = &c.credentials;
-    let objects = CredKind::ALL.into_iter().flat_map(|kind| {
-        creds
-            .objects(kind)
-            .iter()
-            .map(move |(name, o)| (kind, name, o))
-    });
-    let mut why = None;
-    for (kind, name, object) in objects {
-        let limits = &object.settings.limits;
-        if kind == CredKind::Qos && object.settings.preemptor {
-            why = Some(format!("a PREEMPTOR QOS ({name})"));
-            break;
+    let objects = || {
+        CredKind::ALL.into_iter().flat_map(|kind| {
+            creds
+                .objects(kind)
+                .iter()
+                .map(move |(name, o)| (kind, name, o))
+        })
+    };
+    let qos_with = |flag: fn(&CredObject) -> bool, what: &str| {
+        let (_, name, _) = objects().find(|&(kind, _, o)| kind == CredKind::Qos && flag(o))?;
+        Some(format!("a {what} QOS ({name})"))
+    };
+    let accrual = c.policy.priority.accrual;
+    let blocks = || -> Option<String> {
+        if accrual == AccrualPolicy::FullPolicy {
+            return Some("JOBPRIOACCRUALPOLICY FULLPOLICY".to_string());
         }
-        let idle = limits
-            .idle
-            .iter()
-            .chain(&limits.override_idle)
-            .any(Option::is_some);
-        if idle && why.is_none() {
-            why = Some(format!("an idle limit ({}[{name}])", kind.cfg_name()));
-        }
-    }
-    let system = &c.policy.system_limits;
-    if why.is_none() && system.idle.iter().any(Option::is_some) {
-        why = Some("an idle limit (SYSCFG)".to_string());
-    }
+        let limited = |l: &Limits| *l != Limits::NONE;
+        let (kind, name, _) = objects().find(|(_, _, o)| limited(&o.settings.limits))?;
+        Some(format!("a limit ({}[{name}])", kind.cfg_name()))
+    };
+    let why = qos_with(|o| o.settings.preemptor, "PREEMPTOR")
+        .or_else(|| qos_with(|o| o.settings.reserve_always, "RESERVEALWAYS"))
+        .or_else(|| match accrual {
+            AccrualPolicy::Always => None,
+            _ => blocks().or_else(|| {
+                (c.policy.system_limits != Limits::NONE)
+                    .then(|| "a limit (SYSCFG or a SYSTEMMAX parameter)".to_string())
+            }),
+        });
     match why {
         None => {
             warnings.push(format!(
-                "{at}: note: USESYSTEMQUEUETIME on: Maui 3.3.1 counts queue time from a job's system queue time only where the selection letting the job through comes at the second that time was set, which in a simulation takes an idle limit or a preemption, neither of which this config has: it changes nothing"
+                "{at}: note: USESYSTEMQUEUETIME on: Maui 3.3.1 counts a job's queue time from its system queue time only where the job has never been selected, and in a simulation that time moves from the submit time only at a limit's block, a preemption or a RESERVEALWAYS deferral, none of which this config has: it changes nothing"
             ));
             Ok(())
         }
         Some(why) => Err(ConfigError::at(
             at.clone(),
-            format!("USESYSTEMQUEUETIME on with {why}: Maui 3.3.1 then counts the queue time of a job let through at the second a hard limit blocked it, or it was requeued, from that second, which mauisim does not follow: it changes what Maui schedules, and the schedule would not be your Maui's; remove the line to simulate without it"),
+            format!("USESYSTEMQUEUETIME on with {why}: Maui 3.3.1 then counts the queue time of a job never yet selected from its last block, requeue or deferral, which mauisim does not follow: it changes what Maui schedules, and the schedule would not be your Maui's; remove the line to simulate without it"),
         )),
     }
 }
@@ -1018,6 +1025,8 @@ fn apply(
             maui_names::Kind::Schedules
                 if maui_names::keeps_default(&entry.name, entry.value_text().trim()) =>
             {
+                // A later line at the default undoes an earlier one, as in 3.3.1.
+                config.set_at.remove(&entry.name);
                 no_effect.add(entry)
             }
             // Judged once every QOS's flags are read ([`system_queue_time`]).
@@ -1622,10 +1631,6 @@ const CRED_ATTRS_NOT_YET: &[(&str, &str)] = &[
         "node features every job of the class requires",
     ),
     (
-        "MAXNODEPERJOB",
-        "the most nodes one of its jobs may ask for",
-    ),
-    (
         "JOBFLAGS",
         "flags its jobs get (PREEMPTOR, PREEMPTEE, DEDICATED, …)",
     ),
@@ -1692,6 +1697,18 @@ pub(crate) fn one_name(text: &str) -> Result<String, String> {
     Ok(text.to_string())
 }
 
+/// The warning that a class's MAXNODEPERJOB holds no job where none asks for a node count
+/// (an SWF trace has none; 3.3.1 compares the count asked, 0, and under EXACTNODE the
+/// tasks): `None` where it can act.
+pub(crate) fn node_count_unasked(c: &SimConfig, any_job_asks: bool) -> Option<String> {
+    let at = c.set_at.get("MAXNODEPERJOB")?;
+    (!c.nodes.exact_node && !any_job_asks).then(|| {
+        format!(
+            "{at}: warning: MAXNODEPERJOB holds no job here: Maui 3.3.1 compares it with the nodes a job asks for by count, and no job of this trace asks for any (an SWF trace cannot; a Maui workload trace's field 2, or the tasks under JOBNODEMATCHPOLICY EXACTNODE)"
+        )
+    })
+}
+
 /// The refusal of an attribute of Maui 3.3.1 that changes the schedule and that mauisim
 /// does not simulate yet, with what it does.
 fn not_simulated_yet(at: &Location, object_name: &str, what: &str) -> ConfigError {
@@ -1701,10 +1718,10 @@ fn not_simulated_yet(at: &Location, object_name: &str, what: &str) -> ConfigErro
     )
 }
 
-/// MAX.WCLIMIT and MAXPROCPERJOB, which 3.3.1 stores for every credential (MCred.c) and
-/// reads only in its class check as a job is loaded (`mauisim_core`'s class job limits): a
-/// class's and CLASSCFG[DEFAULT]'s both, a user's or group's own MAX.WCLIMIT. Elsewhere
-/// they are ignored, with a warning.
+/// MAX.WCLIMIT, MAXNODEPERJOB and MAXPROCPERJOB, which 3.3.1 stores for every credential
+/// (MCred.c) and reads only in its class check as a job is loaded (`mauisim_core`'s class
+/// job limits): a class's and CLASSCFG[DEFAULT]'s, a user's or group's own MAX.WCLIMIT.
+/// Elsewhere they are ignored, with a warning.
 fn per_job_maximum(
     c: &mut SimConfig,
     attr: &Attr,
@@ -1722,7 +1739,7 @@ fn per_job_maximum(
     };
     if !read {
         w.push(format!(
-            "{at}: warning: {object_name} is ignored, as Maui 3.3.1 ignores it: its class check (MJob.c `MJobCheckClassJLimits`) reads a class's and CLASSCFG[DEFAULT]'s MAX.WCLIMIT and MAXPROCPERJOB, and a user's or group's own MAX.WCLIMIT, only"
+            "{at}: warning: {object_name} is ignored, as Maui 3.3.1 ignores it: its class check (MJob.c `MJobCheckClassJLimits`) reads a class's and CLASSCFG[DEFAULT]'s MAX.WCLIMIT, MAXNODEPERJOB and MAXPROCPERJOB, and a user's or group's own MAX.WCLIMIT, only"
         ));
         return Ok(());
     }
@@ -1735,7 +1752,13 @@ fn per_job_maximum(
     } else {
         let v = cfg::parse_int(&attr.value)
             .map_err(|e| ConfigError::at(at.clone(), format!("{object_name}: {}", e.0)))?;
-        (mauisim_core::Metric::Proc, v.max(0) as u64)
+        let metric = if attr.name == "MAXNODEPERJOB" {
+            c.set_at.insert(attr.name.clone(), at.clone());
+            mauisim_core::Metric::Node
+        } else {
+            mauisim_core::Metric::Proc
+        };
+        (metric, v.max(0) as u64)
     };
     let limits = &mut c.credentials.object_mut(kind, name).settings.limits;
     limits.per_job[metric as usize] = (value > 0).then_some(value);
@@ -1855,7 +1878,10 @@ fn credential_attr(
             return done;
         }
     }
-    if matches!(attr.name.as_str(), "MAX.WCLIMIT" | "MAXPROCPERJOB") {
+    if matches!(
+        attr.name.as_str(),
+        "MAX.WCLIMIT" | "MAXNODEPERJOB" | "MAXPROCPERJOB"
+    ) {
         return per_job_maximum(c, attr, w, kind, name);
     }
     if let Some(why) = ignored_by_3_3_1(kind, &attr.name) {
@@ -2935,37 +2961,55 @@ mod tests {
         }
     }
 
-    /// USESYSTEMQUEUETIME on changes nothing in 3.3.1's simulation unless an idle limit or a
-    /// preemption can let a job through at the second its system queue time was set: a note
-    /// without either, refused with one (given after the line too).
+    /// USESYSTEMQUEUETIME on changes nothing in 3.3.1's simulation unless a job's system
+    /// queue time can move from its submit time (a limit's block, a preemption, a
+    /// RESERVEALWAYS deferral): a note without any, refused with one (given after the line
+    /// too); a later line turning it off undoes it.
     #[test]
-    fn system_queue_time_counts_only_under_idle_limits_or_preemption() {
+    fn system_queue_time_counts_only_where_the_system_queue_time_moves() {
         let loaded = load("USESYSTEMQUEUETIME TRUE\nQOSCFG[hi] PRIORITY=5\n").unwrap();
         assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
         assert!(loaded.warnings[0].starts_with(
-            "maui.cfg:1:1: note: USESYSTEMQUEUETIME on: Maui 3.3.1 counts queue time"
+            "maui.cfg:1:1: note: USESYSTEMQUEUETIME on: Maui 3.3.1 counts a job's queue time"
         ));
         assert!(load("USESYSTEMQUEUETIME FALSE\n").unwrap().warnings[0]
             .contains("without effect on what Maui 3.3.1 schedules in a simulation ignored: USESYSTEMQUEUETIME"));
-        let e = load("USESYSTEMQUEUETIME TRUE\nQOSCFG[hi] QFLAGS=PREEMPTOR\n")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.starts_with("maui.cfg:1:1: USESYSTEMQUEUETIME on with a PREEMPTOR QOS (hi)"),
-            "{e}"
-        );
-        for (limit, owner) in [
-            ("USERCFG[DEFAULT] MAXIJOB=2", "USERCFG[DEFAULT]"),
-            ("QOSCFG[q] OMAXIPROC=8", "QOSCFG[q]"),
-            ("SYSCFG MAXIJOB=4", "SYSCFG"),
+        let off_again =
+            load("USESYSTEMQUEUETIME TRUE\nUSESYSTEMQUEUETIME FALSE\nUSERCFG[a] MAXJOB=1\n");
+        assert!(off_again.is_ok(), "{off_again:?}");
+        for (also, why) in [
+            ("QOSCFG[hi] QFLAGS=PREEMPTOR", "a PREEMPTOR QOS (hi)"),
+            (
+                "QOSCFG[hi] QFLAGS=RESERVEALWAYS",
+                "a RESERVEALWAYS QOS (hi)",
+            ),
+            ("USERCFG[DEFAULT] MAXJOB=2", "a limit (USERCFG[DEFAULT])"),
+            ("GROUPCFG[g] MAXIPROC=8", "a limit (GROUPCFG[g])"),
+            ("QOSCFG[q] OMAXIPROC=8", "a limit (QOSCFG[q])"),
+            (
+                "SYSCFG MAXIJOB=4",
+                "a limit (SYSCFG or a SYSTEMMAX parameter)",
+            ),
+            (
+                "SYSTEMMAXPROCPERJOB 4",
+                "a limit (SYSCFG or a SYSTEMMAX parameter)",
+            ),
+            (
+                "JOBPRIOACCRUALPOLICY FULLPOLICY",
+                "JOBPRIOACCRUALPOLICY FULLPOLICY",
+            ),
         ] {
-            let e = load(&format!("USESYSTEMQUEUETIME TRUE\n{limit}\n"))
+            let e = load(&format!("USESYSTEMQUEUETIME TRUE\n{also}\n"))
                 .unwrap_err()
                 .to_string();
-            let want = format!("maui.cfg:1:1: USESYSTEMQUEUETIME on with an idle limit ({owner})");
-            assert!(e.starts_with(&want), "{limit}: {e}");
+            let want = format!("maui.cfg:1:1: USESYSTEMQUEUETIME on with {why}:");
+            assert!(e.starts_with(&want), "{also}: {e}");
         }
-        assert!(load("USESYSTEMQUEUETIME TRUE\nUSERCFG[DEFAULT] MAXJOB=2\n").is_ok());
+        // Under accrual ALWAYS a limit resets nothing.
+        assert!(load(
+            "USESYSTEMQUEUETIME TRUE\nJOBPRIOACCRUALPOLICY ALWAYS\nUSERCFG[a] MAXJOB=1\n"
+        )
+        .is_ok());
     }
 
     /// The bad-input list: each is a located error and nothing runs.

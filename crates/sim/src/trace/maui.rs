@@ -25,6 +25,8 @@ pub struct MauiJob {
     pub qos: Option<String>,
     pub account: Option<String>,
     pub procs_per_task: u32,
+    /// Nodes asked for by count (field 2; 0 for none).
+    pub nodes: u32,
     pub mem: u32,
     pub disk: u32,
     pub swap: u32,
@@ -144,6 +146,7 @@ fn parse_line(text: &str, line: usize, sequence: u64) -> std::result::Result<Lin
         qos: name(24),
         account: name(26),
         procs_per_task,
+        nodes: small(2)?,
         mem: small(33)?,
         disk: small(34)?,
         swap: small(35)?,

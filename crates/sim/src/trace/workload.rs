@@ -215,6 +215,8 @@ pub struct Job {
     pub procs: u64,
     /// Nodes the processors span on the simulated machine.
     pub nodes: u64,
+    /// Nodes the job asks for by count: a Maui trace's field 2 (an SWF trace has none: 0).
+    pub nodes_asked: u32,
     /// User, group, class and partition from the trace; account and QOS once assigned
     /// from the config ([`crate::params::credentials::Resolver::assign`]).
     pub creds: JobCreds,
@@ -260,6 +262,7 @@ impl Job {
             wcl: wcl.max(1),
             procs,
             nodes: procs,
+            nodes_asked: 0,
             creds: JobCreds::default(),
             requested_account: CredId::NONE,
             requested_qos: CredId::NONE,
@@ -398,6 +401,20 @@ impl Trace {
     }
 }
 
+/// The machine a trace asks for (its SWF header's, or the command line's) and its
+/// calendar's origin, from the header alone.
+pub(crate) fn trace_machine(path: &Path, machine: &MachineOverride) -> Result<(Machine, Time)> {
+    let header = if crate::trace::maui::is_maui_trace(path)? {
+        SwfHeader::default()
+    } else {
+        let mut reader = swf::open(path)?;
+        reader.read_header()?;
+        reader.header
+    };
+    let size = machine_size(&header, machine, path)?;
+    Ok((size, crate::nodes::calendar_of(&header)))
+}
+
 /// A Maui workload trace: the fields SWF shares go through the same rules; names,
 /// QOS, account, processors per task, memory, disk, swap and features come from the line.
 fn build_maui(
@@ -434,6 +451,7 @@ fn build_maui(
         if let Some(a) = &m.account {
             job.requested_account = names.intern(CredKind::Account, a);
         }
+        job.nodes_asked = m.nodes;
         let tasks = job.procs / u64::from(m.procs_per_task);
         job.request = Request {
             procs_per_task: m.procs_per_task,
@@ -847,6 +865,7 @@ impl Builder<'_> {
             wcl: wcl.max(1),
             procs,
             nodes: procs.div_ceil(self.procs_per_node),
+            nodes_asked: 0,
             creds,
             requested_account: CredId::NONE,
             requested_qos: CredId::NONE,
