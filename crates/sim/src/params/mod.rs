@@ -1625,7 +1625,6 @@ const CRED_ATTRS: &[(&str, &[CredKind])] = &[
 /// Credential attributes of Maui 3.3.1 that change the schedule and that mauisim does not
 /// simulate yet, with what they do: refused, as the parameters of the kind are.
 const CRED_ATTRS_NOT_YET: &[(&str, &str)] = &[
-    ("MINPROC", "the fewest processors its jobs may ask for"),
     (
         "DEFAULT.FEATURES",
         "node features every job of the class requires",
@@ -1643,6 +1642,9 @@ fn ignored_by_3_3_1(kind: CredKind, attr: &str) -> Option<&'static str> {
     match (kind, attr) {
         (CredKind::Qos, "FLAGS") => Some("QOS flags are set with QFLAGS="),
         (_, "FLAGS") => Some("it is no credential attribute (job flags are JOBFLAGS=)"),
+        (_, "MINPROC") => Some(
+            "it stores it among the active limits (MCred.c) and no check reads it (MJob.c `MJobCheckLimits` and MPolicy.c test MAXJOB, MAXPROC, MAXNODE, MAXPS, MAXPE and MAXWC only)",
+        ),
         (CredKind::Qos, _) => None,
         (_, "QFLAGS") => Some("QFLAGS is an attribute of QOSCFG only"),
         (_, "MAXPROCPERNODE" | "MAXPROCPERNODEPERQUEUE" | "ID") => {
@@ -2718,15 +2720,22 @@ mod tests {
         );
     }
 
-    /// An attribute that changes the schedule and is not simulated (QOS flags, MINPROC)
+    /// An attribute that changes the schedule and is not simulated (QOS flags, JOBFLAGS)
     /// is refused with what it does, not quietly dropped (issue 25); the line still
     /// defines its QOS, so the only error is the attribute's, not the QDEF naming it.
+    /// MINPROC, which 3.3.1 stores and no check of its reads, is ignored with a warning.
     #[test]
     fn unsimulated_attributes_are_refused_with_what_they_do() {
-        let e = load("USERCFG[steve] MAXJOB=2,4 MINPROC=2 PRIORITY=3\n").unwrap_err();
+        let e = load("USERCFG[steve] MAXJOB=2,4 JOBFLAGS=PREEMPTEE PRIORITY=3\n").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "maui.cfg:1:27: USERCFG[steve] MINPROC (the fewest processors its jobs may ask for) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
+            "maui.cfg:1:27: USERCFG[steve] JOBFLAGS (flags its jobs get (PREEMPTOR, PREEMPTEE, DEDICATED, …)) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
+        );
+        assert!(load("QOSCFG[q] MINPROC=2\n").unwrap().warnings[0].contains("MINPROC is ignored"));
+        let loaded = load("USERCFG[steve] MAXJOB=2,4 MINPROC=2\n").unwrap();
+        assert_eq!(
+            loaded.warnings,
+            ["maui.cfg:1:27: warning: USERCFG[steve] MINPROC is ignored, as Maui 3.3.1 ignores it: it stores it among the active limits (MCred.c) and no check reads it (MJob.c `MJobCheckLimits` and MPolicy.c test MAXJOB, MAXPROC, MAXNODE, MAXPS, MAXPE and MAXWC only)"]
         );
         let e = load("QOSCFG[high] QFLAGS=USERESERVED\nUSERCFG[DEFAULT] QDEF=high\n").unwrap_err();
         assert_eq!(
