@@ -956,7 +956,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             f64::from(job.request.disk) * tasks,
         );
         queued.resources = Resources {
-            nodes: job.nodes,
+            nodes: u64::from(job.nodes),
             mem_mb: job.mem_mb,
             swap_mb,
             disk_mb,

@@ -213,8 +213,9 @@ pub struct Job {
     /// The wallclock limit: planned with, and enforced.
     pub wcl: Time,
     pub procs: u64,
-    /// Nodes the processors span on the simulated machine.
-    pub nodes: u64,
+    /// Nodes the processors span on the simulated machine (32 bits, beside
+    /// `nodes_asked`: a job's record is kept small, as a trace holds millions).
+    pub nodes: u32,
     /// Nodes the job asks for by count: a Maui trace's field 2 (an SWF trace has none: 0).
     pub nodes_asked: u32,
     /// User, group, class and partition from the trace; account and QOS once assigned
@@ -261,7 +262,7 @@ impl Job {
             runtime,
             wcl: wcl.max(1),
             procs,
-            nodes: procs,
+            nodes: u32::try_from(procs).unwrap_or(u32::MAX),
             nodes_asked: 0,
             creds: JobCreds::default(),
             requested_account: CredId::NONE,
@@ -864,7 +865,7 @@ impl Builder<'_> {
             runtime,
             wcl: wcl.max(1),
             procs,
-            nodes: procs.div_ceil(self.procs_per_node),
+            nodes: u32::try_from(procs.div_ceil(self.procs_per_node)).unwrap_or(u32::MAX),
             nodes_asked: 0,
             creds,
             requested_account: CredId::NONE,
