@@ -19,7 +19,7 @@ const ALLOCATION: [&str; 8] = [
     "MAXBALANCE",
     "CONTIGUOUS",
 ];
-const ACCESS: [&str; 3] = ["SHARED", "SINGLEJOB", "SINGLEUSER"];
+const ACCESS: [&str; 3] = ["SHARED", "SINGLEJOB", "SINGLETASK"];
 const RESERVATIONS: [&str; 3] = ["CURRENTHIGHEST", "HIGHEST", "NEVER"];
 const ACCRUAL: [&str; 3] = ["QUEUEPOLICY", "FULLPOLICY", "ALWAYS"];
 

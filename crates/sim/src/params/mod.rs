@@ -2447,6 +2447,14 @@ mod tests {
             ),
             "{e}"
         );
+        // SINGLEUSER is not simulated: refused, with the nearest policy there is.
+        let e = load("NODEACCESSPOLICY SINGLEUSER\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("maui.cfg:1:1: NODEACCESSPOLICY SINGLEUSER (a node shared only by the jobs of one user) changes what Maui schedules"),
+            "{e}"
+        );
     }
 
     /// The warnings of a file that has errors come with them: every problem in one run.

@@ -261,11 +261,10 @@ pub(crate) fn access_policy(
         "SINGLEJOB" => NodeAccess::SingleJob,
         "SINGLETASK" => NodeAccess::SingleTask,
         "SINGLEUSER" => {
-            w.push(format!(
-                "{}: warning: NODEACCESSPOLICY {text} is not simulated; read as SINGLEJOB",
-                e.location
-            ));
-            NodeAccess::SingleJob
+            return Err(ConfigError::at(
+                e.location.clone(),
+                "NODEACCESSPOLICY SINGLEUSER (a node shared only by the jobs of one user) changes what Maui schedules, and mauisim does not simulate it: the schedule would not be your Maui's; write SINGLEJOB for the nearest policy mauisim has (a node runs one job at a time), or SHARED",
+            ))
         }
         other => {
             w.push(format!(
