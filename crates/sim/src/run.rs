@@ -363,7 +363,7 @@ pub(crate) fn bind_to_nodes(
             errors.extend(more);
             None
         }
-        Err(e) if errors.is_empty() => return Err(e),
+        // Every other error of the build is the config's too (LOCAL, NODECFG[DEFAULT] PROCS).
         Err(e) => {
             errors.push(e.to_string());
             None

@@ -1002,6 +1002,16 @@ fn refused_entries_and_binding_problems_are_told_in_one_run() {
     assert!(e.starts_with("2 errors in the config:\n"), "{e}");
     assert!(e.contains("LOGLEVEL"), "{e}");
     assert_eq!(told(true), e);
+    // A binding problem without a line (LOCAL) is told after the located ones.
+    write("NODEALLOCATIONPOLICY LOCAL\nQOSCFG[q] QFLAGS=USERESERVED\n");
+    let e = told(false);
+    assert!(
+        e.starts_with(&format!(
+            "2 errors in the config:\n{at}:2:11: QOSCFG[q] QFLAGS: USERESERVED"
+        )),
+        "{e}"
+    );
+    assert!(e.ends_with("the command line has none"), "{e}");
     // A trace that cannot be read: the config's errors first.
     write("BACKFILLPOLICY FOO\nSRCFG[a] HOSTLIST=cn[0-9]+ PERIOD=INFINITY\n");
     std::fs::write(&trace, "not a trace\n").unwrap();
