@@ -162,7 +162,7 @@ pub(crate) fn told_together(
     };
     let mut all = errors.into_lines();
     all.extend(more);
-    all.sort_by_key(|message| place_in_file(message));
+    all.sort_by_cached_key(|message| place_in_file(message));
     error::SimError::ConfigErrors {
         errors: all,
         warnings,

@@ -293,23 +293,21 @@ fn system_queue_time(c: &SimConfig, warnings: &mut Vec<String>) -> Result<(), Co
         let (_, name, _) = objects().find(|&(kind, _, o)| kind == CredKind::Qos && flag(o))?;
         Some(format!("a {what} QOS ({name})"))
     };
-    let accrual = c.policy.priority.accrual;
-    let blocks = || -> Option<String> {
-        if accrual == AccrualPolicy::FullPolicy {
-            return Some("JOBPRIOACCRUALPOLICY FULLPOLICY".to_string());
-        }
-        let limited = |l: &Limits| *l != Limits::NONE;
-        let (kind, name, _) = objects().find(|(_, _, o)| limited(&o.settings.limits))?;
-        Some(format!("a limit ({}[{name}])", kind.cfg_name()))
+    let a_limit = || {
+        objects()
+            .find(|(_, _, o)| o.settings.limits != Limits::NONE)
+            .map(|(kind, name, _)| format!("a limit ({}[{name}])", kind.cfg_name()))
+            .or_else(|| {
+                (c.policy.system_limits != Limits::NONE)
+                    .then(|| "a limit (SYSCFG or a SYSTEMMAX parameter)".to_string())
+            })
     };
     let why = qos_with(|o| o.settings.preemptor, "PREEMPTOR")
         .or_else(|| qos_with(|o| o.settings.reserve_always, "RESERVEALWAYS"))
-        .or_else(|| match accrual {
+        .or_else(|| match c.policy.priority.accrual {
             AccrualPolicy::Always => None,
-            _ => blocks().or_else(|| {
-                (c.policy.system_limits != Limits::NONE)
-                    .then(|| "a limit (SYSCFG or a SYSTEMMAX parameter)".to_string())
-            }),
+            AccrualPolicy::FullPolicy => Some("JOBPRIOACCRUALPOLICY FULLPOLICY".to_string()),
+            AccrualPolicy::QueuePolicy => a_limit(),
         });
     match why {
         None => {
@@ -1755,13 +1753,16 @@ fn per_job_maximum(
         let v = cfg::parse_int(&attr.value)
             .map_err(|e| ConfigError::at(at.clone(), format!("{object_name}: {}", e.0)))?;
         let metric = if attr.name == "MAXNODEPERJOB" {
-            c.set_at.insert(attr.name.clone(), at.clone());
             mauisim_core::Metric::Node
         } else {
             mauisim_core::Metric::Proc
         };
         (metric, v.max(0) as u64)
     };
+    // Where it was set, for the warning where no job asks for a node count.
+    if metric == mauisim_core::Metric::Node {
+        c.set_at.insert(attr.name.clone(), at.clone());
+    }
     let limits = &mut c.credentials.object_mut(kind, name).settings.limits;
     limits.per_job[metric as usize] = (value > 0).then_some(value);
     Ok(())
