@@ -9,7 +9,7 @@
 # Usage: scripts/maui-cases.sh MAUI_BUILD_DIR [config...]   (configs: standing, preempt, oldlimits,
 #        idlesoft, exactnode, partition, partplist, partpdef,
 #        partfirst, nodeset, nodesetfirst, nodesetany, nodesetdelay, reservealways, dedicated,
-#        preemptspv, resgroups, srtimelimit, srmaxtime;
+#        preemptspv, resgroups, srtimelimit, srmaxtime, singleuser;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)
@@ -138,6 +138,8 @@ for config in "${configs[@]}"; do
       preemption_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = exactnode ]; then
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
+    elif [ "$config" = singleuser ]; then
+      multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config" '{ print }'
     elif [ "$config" = partition ] || [ "$config" = partplist ] || [ "$config" = partpdef ] || [ "$config" = partfirst ]; then
       partition_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = nodeset ] || [ "$config" = nodesetfirst ] || [ "$config" = nodesetany ] ||

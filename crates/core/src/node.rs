@@ -122,12 +122,17 @@ pub enum NodeAccess {
     SingleJob,
     /// A node runs one task at a time: a job takes a whole node for each task.
     SingleTask,
+    /// A node runs the jobs of one user at a time, any number of them. As Maui 3.3.1 does it
+    /// (MJob.c `MJobGetSNRange`), a job finds a node unavailable for as long as a job or job
+    /// reservation of another user overlaps its run there; the backfill windows, measured
+    /// for a pseudo-job of every user, do not see it.
+    SingleUser,
 }
 
 impl NodeAccess {
     /// Whether a node runs one job at a time (SINGLEJOB or SINGLETASK).
     pub fn is_exclusive(self) -> bool {
-        self != NodeAccess::Shared
+        matches!(self, NodeAccess::SingleJob | NodeAccess::SingleTask)
     }
 
     /// The tasks of a job a node may hold, of the `fit` its resources allow.

@@ -65,6 +65,9 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     ("reservealways", [48.3, 100.0, 62.7]),
     // QOS DEDICATED on 8 four-processor nodes (scripts/maui-cases.sh dedicated).
     ("dedicated", [100.0, 100.0, 100.0]),
+    // NODEACCESSPOLICY SINGLEUSER on 8 four-processor nodes (scripts/maui-cases.sh
+    // singleuser): 10-21 % with the same nodes SHARED.
+    ("singleuser", [100.0, 100.0, 100.0]),
     // QOS PREEMPTSPV (scripts/maui-cases.sh preemptspv): two users' jobs become preemptees
     // while over their soft MAXJOB, and one iteration more.
     ("preemptspv", [100.0, 100.0, 100.0]),
@@ -189,7 +192,7 @@ fn node_sets(case: &Path) -> Vec<(u64, Vec<String>, Vec<String>)> {
 )]
 fn node_choices_agree_where_they_are_the_point() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/maui_cases");
-    for config in ["exactnode", "dedicated", "partfirst"] {
+    for config in ["exactnode", "dedicated", "partfirst", "singleuser"] {
         for seed in 1..=3 {
             let case = dir.join(format!("{config}-s{seed}"));
             let differ: Vec<u64> = node_sets(&case)
@@ -257,7 +260,8 @@ fn every_shared_case_agrees_at_least_as_recorded() {
 /// harness from the real Maui 3.3.1): a standing reservation (with and without a time
 /// entry), QOS preemption, the
 /// old-style limit parameters, JOBNODEMATCHPOLICY EXACTNODE, soft idle limits, partitions,
-/// node sets and the QOS flags RESERVEALWAYS, DEDICATED and PREEMPTSPV.
+/// node sets, the QOS flags RESERVEALWAYS, DEDICATED and PREEMPTSPV, and NODEACCESSPOLICY
+/// SINGLEUSER.
 #[test]
 fn own_cases_agree_at_least_as_recorded() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/maui_cases");
@@ -278,7 +282,7 @@ fn own_cases_agree_at_least_as_recorded() {
     }
     assert_eq!(
         seen,
-        57,
+        60,
         "every own case of RECORDED (three seeds of each config after the shared ones) is in {}",
         dir.display()
     );

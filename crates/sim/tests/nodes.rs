@@ -625,6 +625,44 @@ proptest! {
         shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
     }
 
+    /// NODEACCESSPOLICY SINGLEUSER: no two jobs of different users ever share a node while
+    /// they run (a job of one user shares with the same user's), and the node shortcuts give
+    /// the schedule visiting every node gives.
+    #[test]
+    fn single_user_nodes_never_run_two_users_at_once(
+        mut spec in machine(),
+        jobs in jobs(),
+        users in 1u32..4,
+        backfill in prop_oneof![Just(BackfillPolicy::FirstFit), Just(BackfillPolicy::BestFit)],
+        depth in 1u32..3,
+        per_event in any::<bool>(),
+    ) {
+        spec.access = NodeAccess::SingleUser;
+        let mut jobs = jobs;
+        for (i, j) in jobs.iter_mut().enumerate() {
+            j.creds.set(CredKind::User, CredId(i as u32 % users));
+        }
+        let mut policy = PolicyConfig::with_backfill(backfill, depth);
+        policy.semantics = Semantics::Maui;
+        let spec = Arc::new(spec);
+        let (outcomes, stats) = checked_run(&jobs, &spec, &policy, per_event);
+        let held: Vec<usize> = stats.held.iter().map(|(i, _)| *i).collect();
+        let nodes_of = |i: usize| -> Vec<u32> {
+            stats.job_nodes[i].iter().flat_map(|&(a, b)| a..=b).collect()
+        };
+        let ran: Vec<usize> = (0..jobs.len()).filter(|i| !held.contains(i)).collect();
+        for &i in &ran {
+            for &k in ran.iter().filter(|&&k| k > i && (k as u32 - i as u32) % users != 0) {
+                let (a, b) = (&outcomes[i], &outcomes[k]);
+                let together = a.start < b.end && b.start < a.end;
+                let shared = nodes_of(k).iter().any(|n| nodes_of(i).contains(n));
+                prop_assert!(!(together && shared),
+                    "jobs {} and {} of two users share a node", jobs[i].id, jobs[k].id);
+            }
+        }
+        shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
+    }
+
     /// Research EASY's FIRSTFIT (and NONE) skip a candidate at least as wide and as long
     /// as one that found no room over time: the schedule is the one asking the profile for
     /// every candidate gives, on pooled processors and node by node, with any depth.
@@ -1234,6 +1272,48 @@ fn single_task_gives_each_task_a_whole_node() {
         assert_eq!(outcomes[0].start, 0, "{access:?}");
         assert_eq!(stats.job_nodes[0], a_nodes, "{access:?}");
         assert_eq!(outcomes[1].start, b_start, "{access:?}");
+    }
+}
+
+/// NODEACCESSPOLICY SINGLEUSER on one 4-processor node and one of 2, every job of one
+/// processor for 100 s, all submitted at 0 in this order: job 1 (user 1) takes the last
+/// node (LASTAVAILABLE: n1), job 2 (user 2) may not join it and takes n0; job 3 (user 1)
+/// joins job 1 on n1, job 4 (user 2) joins job 2 on n0; job 5 (user 3) finds both nodes
+/// held by other users and waits until 100, when both are free. Under SHARED, job 5 starts
+/// at once beside the others.
+#[test]
+fn single_user_nodes_hold_the_jobs_of_one_user() {
+    for (access, fifth_start) in [(NodeAccess::SingleUser, 100), (NodeAccess::Shared, 0)] {
+        let mut spec = MachineSpec::homogeneous(0, 1);
+        spec.nodes = vec![NodeSpec::with_procs(4), NodeSpec::with_procs(2)];
+        spec.access = access;
+        spec.allocation = AllocationPolicy::LastAvailable;
+        let jobs: Vec<Job> = [1u32, 2, 1, 2, 3]
+            .iter()
+            .enumerate()
+            .map(|(i, &user)| {
+                let mut j = Job::synthetic(i as u64 + 1, 0, 100, 100, 1);
+                j.creds.set(CredKind::User, CredId(user));
+                j
+            })
+            .collect();
+        let mut policy = PolicyConfig::with_backfill(BackfillPolicy::FirstFit, 1);
+        policy.semantics = Semantics::Maui;
+        let engine = EngineOptions {
+            pooled: false,
+            check: true,
+            ..EngineOptions::default()
+        };
+        let (outcomes, stats) = simulate(&jobs, Arc::new(spec), policy, engine).unwrap();
+        let starts: Vec<i64> = outcomes.iter().map(|o| o.start).collect();
+        assert_eq!(starts, [0, 0, 0, 0, fifth_start], "{access:?}");
+        if access == NodeAccess::SingleUser {
+            let nodes: Vec<Vec<(u32, u32)>> = stats.job_nodes.clone();
+            assert_eq!(nodes[0], vec![(1, 1)]);
+            assert_eq!(nodes[1], vec![(0, 0)]);
+            assert_eq!(nodes[2], vec![(1, 1)]);
+            assert_eq!(nodes[3], vec![(0, 0)]);
+        }
     }
 }
 

@@ -10,8 +10,8 @@
 //! different times it is available until the second end that leaves the job its whole
 //! limit. On a node of one processor the length is the time until the next claim.
 
-use super::Machine;
-use crate::node::Res;
+use super::{Machine, NO_USER};
+use crate::node::{NodeAccess, Res};
 use crate::profile::FOREVER;
 use crate::Time;
 
@@ -19,22 +19,24 @@ impl Machine {
     /// How long after `now` node `n` is available to a job of `tasks` tasks of `per_task`
     /// each and of limit `wcl`, as 3.3.1 measures it (`FOREVER` for no end); claims that a
     /// job that may use the standing reservations of `may_use` is not kept off by do not
-    /// count.
+    /// count. Under NODEACCESSPOLICY SINGLEUSER a claim of another user than `user`
+    /// ([`NO_USER`]: a question for every user) leaves the node nothing while it lasts, as
+    /// 3.3.1 removes the node's whole configured resources for it.
     pub(super) fn maui_available_for(
         &self,
         n: usize,
         now: Time,
-        tasks: u64,
-        wcl: Time,
+        (tasks, wcl): (u64, Time),
         per_task: Res,
-        may_use: u64,
+        (may_use, user): (u64, u32),
     ) -> Time {
-        let free_now = self.free_tasks_at(n, now, per_task, may_use);
+        let user = self.per_user(user);
+        let free_now = self.free_tasks_at(n, now, per_task, (may_use, user));
         if free_now == 0 {
             // Nothing to offer now: 3.3.1's search finds no range at all.
             return 0;
         }
-        if per_task.procs <= 1 {
+        if per_task.procs <= 1 && user == NO_USER {
             if let Some(length) = self.available_by_ends(n, now, wcl, may_use) {
                 return length;
             }
@@ -44,6 +46,7 @@ impl Machine {
             wcl,
             per_task,
             may_use,
+            user,
         };
         self.available_by_ranges(n, now, free_now, &ask)
     }
@@ -67,14 +70,26 @@ impl Machine {
         0
     }
 
+    /// The user a node question is asked for: [`NO_USER`] unless nodes are SINGLEUSER.
+    pub(super) fn per_user(&self, user: u32) -> u32 {
+        if self.spec.access == NodeAccess::SingleUser {
+            user
+        } else {
+            NO_USER
+        }
+    }
+
     /// Tasks of `per_task` free on node `n` at `t`, counting the claims that bind a job that
-    /// may use the standing reservations of `may_use`.
-    fn free_tasks_at(&self, n: usize, t: Time, per_task: Res, may_use: u64) -> u64 {
-        let used: u64 = self.claims[n]
+    /// may use the standing reservations of `may_use`; none while a claim of another user
+    /// than `user` lasts.
+    fn free_tasks_at(&self, n: usize, t: Time, per_task: Res, (may_use, user): (u64, u32)) -> u64 {
+        let mut active = self.claims[n]
             .iter()
-            .filter(|c| c.binds(may_use) && c.start <= t && t < c.end)
-            .map(|c| c.takes.procs)
-            .sum();
+            .filter(|c| c.binds(may_use) && c.start <= t && t < c.end);
+        if active.clone().any(|c| c.foreign_to(user)) {
+            return 0;
+        }
+        let used: u64 = active.by_ref().map(|c| c.takes.procs).sum();
         self.spec.nodes[n].procs.saturating_sub(used) / per_task.procs.max(1)
     }
 
@@ -87,13 +102,14 @@ impl Machine {
             wcl,
             per_task,
             may_use,
+            user,
         } = *ask;
         let live = || {
             self.claims[n]
                 .iter()
                 .filter(move |c| c.binds(may_use) && c.end > now)
         };
-        let tasks_at = |t: Time| self.free_tasks_at(n, t, per_task, may_use);
+        let tasks_at = |t: Time| self.free_tasks_at(n, t, per_task, (may_use, user));
         let next_event = |t: Time| {
             live()
                 .flat_map(|c| [c.start, c.end])
@@ -137,13 +153,15 @@ impl Machine {
 }
 
 /// What a job asks of a node whose available time is measured: its tasks, its limit, what
-/// each task needs, and the standing reservations it may use.
+/// each task needs, the standing reservations it may use, and its user where nodes are
+/// SINGLEUSER ([`NO_USER`] otherwise).
 #[derive(Debug, Clone, Copy)]
 struct Ask {
     tasks: u64,
     wcl: Time,
     per_task: Res,
     may_use: u64,
+    user: u32,
 }
 
 /// MJob.c's merge of a node's ranges into the first, range by range: the second joins if
@@ -218,7 +236,7 @@ impl Machine {
 #[cfg(test)]
 mod tests {
     use crate::job::{JobIdx, QueuedJob};
-    use crate::machine::Machine;
+    use crate::machine::{Machine, NO_USER};
     use crate::node::{AllocationPolicy, MachineSpec, NodeSpec, Res};
     use crate::profile::FOREVER;
     use crate::Time;
@@ -260,11 +278,23 @@ mod tests {
         let mut m = node_running(&[13860, 3540, 3120]);
         m.hold_again(7020, &job(3, 3, 120), vec![(0, 3)], 0)
             .unwrap();
-        assert_eq!(m.maui_available_for(0, 420, 1, 1, ONE, 0), 3120);
-        assert_eq!(m.maui_available_for(0, 420, 1, 5580, ONE, 0), 6600);
-        assert_eq!(m.maui_available_for(0, 420, 1, 3000, ONE, 0), 3120);
+        assert_eq!(
+            m.maui_available_for(0, 420, (1, 1), ONE, (0, NO_USER)),
+            3120
+        );
+        assert_eq!(
+            m.maui_available_for(0, 420, (1, 5580), ONE, (0, NO_USER)),
+            6600
+        );
+        assert_eq!(
+            m.maui_available_for(0, 420, (1, 3000), ONE, (0, NO_USER)),
+            3120
+        );
         // Two tasks asked, one free: the probe is still one task, the ranges the same.
-        assert_eq!(m.maui_available_for(0, 420, 2, 5580, ONE, 0), 6600);
+        assert_eq!(
+            m.maui_available_for(0, 420, (2, 5580), ONE, (0, NO_USER)),
+            6600
+        );
     }
 
     /// The short form: with one end time ahead the node is available for ever; with two,
@@ -272,14 +302,32 @@ mod tests {
     #[test]
     fn running_jobs_alone_cut_at_their_second_end() {
         let one_end = node_running(&[3600, 3600]);
-        assert_eq!(one_end.maui_available_for(0, 0, 1, 100, ONE, 0), FOREVER);
+        assert_eq!(
+            one_end.maui_available_for(0, 0, (1, 100), ONE, (0, NO_USER)),
+            FOREVER
+        );
         let two_ends = node_running(&[3600, 7200]);
-        assert_eq!(two_ends.maui_available_for(0, 0, 1, 100, ONE, 0), 7200);
-        assert_eq!(two_ends.maui_available_for(0, 0, 1, 7200, ONE, 0), 7200);
-        assert_eq!(two_ends.maui_available_for(0, 0, 1, 7201, ONE, 0), FOREVER);
+        assert_eq!(
+            two_ends.maui_available_for(0, 0, (1, 100), ONE, (0, NO_USER)),
+            7200
+        );
+        assert_eq!(
+            two_ends.maui_available_for(0, 0, (1, 7200), ONE, (0, NO_USER)),
+            7200
+        );
+        assert_eq!(
+            two_ends.maui_available_for(0, 0, (1, 7201), ONE, (0, NO_USER)),
+            FOREVER
+        );
         let three_ends = node_running(&[1000, 2000, 3000]);
-        assert_eq!(three_ends.maui_available_for(0, 0, 1, 1, ONE, 0), 2000);
-        assert_eq!(three_ends.maui_available_for(0, 0, 1, 2500, ONE, 0), 3000);
+        assert_eq!(
+            three_ends.maui_available_for(0, 0, (1, 1), ONE, (0, NO_USER)),
+            2000
+        );
+        assert_eq!(
+            three_ends.maui_available_for(0, 0, (1, 2500), ONE, (0, NO_USER)),
+            3000
+        );
     }
 
     /// One processor reserved from 100 and two more from 200, both until 1,000, and a job
@@ -290,9 +338,12 @@ mod tests {
         let mut m = node_running(&[]);
         m.hold_again(100, &job(8, 1, 900), vec![(0, 1)], 0).unwrap();
         m.hold_again(200, &job(9, 2, 800), vec![(0, 2)], 0).unwrap();
-        assert_eq!(m.maui_available_for(0, 0, 4, 500, ONE, 0), 1000);
+        assert_eq!(
+            m.maui_available_for(0, 0, (4, 500), ONE, (0, NO_USER)),
+            1000
+        );
         // With a limit the first probe's range covers, the first probe's answer.
-        assert_eq!(m.maui_available_for(0, 0, 4, 150, ONE, 0), 200);
+        assert_eq!(m.maui_available_for(0, 0, (4, 150), ONE, (0, NO_USER)), 200);
     }
 
     proptest::proptest! {
@@ -307,10 +358,10 @@ mod tests {
         ) {
             let m = node_running(&limits);
             // (A full node offers nothing: `maui_available_for` answers 0 before either.)
-            proptest::prop_assume!(m.free_tasks_at(0, now, ONE, 0) > 0);
+            proptest::prop_assume!(m.free_tasks_at(0, now, ONE, (0, NO_USER)) > 0);
             let by_ends = m.available_by_ends(0, now, wcl, 0);
-            let ask = super::Ask { tasks, wcl, per_task: ONE, may_use: 0 };
-            let free_now = m.free_tasks_at(0, now, ONE, 0);
+            let ask = super::Ask { tasks, wcl, per_task: ONE, may_use: 0, user: NO_USER };
+            let free_now = m.free_tasks_at(0, now, ONE, (0, NO_USER));
             let by_ranges = m.available_by_ranges(0, now, free_now, &ask);
             proptest::prop_assert_eq!(by_ends, Some(by_ranges));
         }
@@ -322,25 +373,37 @@ mod tests {
     #[test]
     fn ranges_close_and_split_as_3_3_1_cuts_them() {
         let mut m = node_running(&[]);
-        assert_eq!(m.maui_available_for(0, 0, 4, 100, ONE, 0), FOREVER);
+        assert_eq!(
+            m.maui_available_for(0, 0, (4, 100), ONE, (0, NO_USER)),
+            FOREVER
+        );
         // Two processors reserved from 500: four tasks asked, probe two, two left: a split
         // (fewer than asked), then the end at 600 (back to four) another; the second range
         // has fewer tasks and joins only while the first is shorter than the limit, as the
         // third does.
         m.hold_again(500, &job(9, 2, 100), vec![(0, 2)], 0).unwrap();
-        assert_eq!(m.maui_available_for(0, 0, 4, 400, ONE, 0), 500);
-        assert_eq!(m.maui_available_for(0, 0, 4, 501, ONE, 0), 600);
-        assert_eq!(m.maui_available_for(0, 0, 4, 601, ONE, 0), FOREVER);
+        assert_eq!(m.maui_available_for(0, 0, (4, 400), ONE, (0, NO_USER)), 500);
+        assert_eq!(m.maui_available_for(0, 0, (4, 501), ONE, (0, NO_USER)), 600);
+        assert_eq!(
+            m.maui_available_for(0, 0, (4, 601), ONE, (0, NO_USER)),
+            FOREVER
+        );
         // Three reserved instead: one left, below the probe of two: the range closes at
         // 500, too short for a limit of 10,000; the next probe, one task, keeps it open,
         // and it joins the later ones (MJobGetNRange's bisection).
         let mut m = node_running(&[]);
         m.hold_again(500, &job(9, 3, 100), vec![(0, 3)], 0).unwrap();
-        assert_eq!(m.maui_available_for(0, 0, 4, 10_000, ONE, 0), FOREVER);
-        assert_eq!(m.maui_available_for(0, 0, 4, 400, ONE, 0), 500);
+        assert_eq!(
+            m.maui_available_for(0, 0, (4, 10_000), ONE, (0, NO_USER)),
+            FOREVER
+        );
+        assert_eq!(m.maui_available_for(0, 0, (4, 400), ONE, (0, NO_USER)), 500);
         // One task asked: probe one, so one left keeps the range open and the start
         // splits it (fewer than before); the limit decides the join.
-        assert_eq!(m.maui_available_for(0, 0, 1, 400, ONE, 0), 500);
-        assert_eq!(m.maui_available_for(0, 0, 1, 10_000, ONE, 0), FOREVER);
+        assert_eq!(m.maui_available_for(0, 0, (1, 400), ONE, (0, NO_USER)), 500);
+        assert_eq!(
+            m.maui_available_for(0, 0, (1, 10_000), ONE, (0, NO_USER)),
+            FOREVER
+        );
     }
 }

@@ -24,7 +24,9 @@ mod node_bitmap;
 
 use crate::check::{Rule, Violation};
 use crate::job::{JobIdx, QueuedJob};
-use crate::node::{tasks_within, AllocationPolicy, FeatureMask, MachineSpec, NodeCandidate, Res};
+use crate::node::{
+    tasks_within, AllocationPolicy, FeatureMask, MachineSpec, NodeAccess, NodeCandidate, Res,
+};
 use crate::profile::{Profile, Window, FOREVER};
 use crate::slots::{merge_ranges, SlotPool, SlotRange};
 use crate::Time;
@@ -39,8 +41,9 @@ use std::sync::Arc;
 pub type Allocation = Vec<(u32, u64)>;
 
 /// What decides where a job fits besides its size: its request, partition, the standing
-/// reservations it may use, the node sets it may use and the backfill window it is offered.
-type MisfitShape = (crate::node::Request, u32, (u64, u64), u64, Time, bool);
+/// reservations it may use, the node sets it may use, the backfill window it is offered,
+/// whether it holds nodes whole, and its user where nodes are SINGLEUSER.
+type MisfitShape = (crate::node::Request, u32, (u64, u64), u64, Time, bool, u32);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Owner {
@@ -60,9 +63,27 @@ struct Claim {
     /// A job's or reservation's claim: the standing reservations its job may use (bit `k`
     /// for reservation `k`), whose windows it may overlap.
     may_use: u64,
+    /// A job's or reservation's claim: its job's user ([`NO_USER`] for a standing
+    /// reservation's window), which NODEACCESSPOLICY SINGLEUSER keeps other users off by.
+    user: u32,
+}
+
+/// The user of a claim that is no job's, and of a question asked for every user (a backfill
+/// window's pseudo-job).
+const NO_USER: u32 = u32::MAX;
+
+/// The user `job` runs as, for NODEACCESSPOLICY SINGLEUSER.
+fn user_of(job: &QueuedJob) -> u32 {
+    job.creds.ids[crate::cred::CredKind::User.index()].0
 }
 
 impl Claim {
+    /// Whether the claim keeps a job of `user` off its node under NODEACCESSPOLICY
+    /// SINGLEUSER: it is another user's job or job reservation.
+    fn foreign_to(&self, user: u32) -> bool {
+        self.user != NO_USER && user != NO_USER && self.user != user
+    }
+
     /// Whether the claim keeps a job that may use the standing reservations of `may_use`
     /// off the node: a standing reservation's window does not keep its own jobs off.
     fn binds(&self, may_use: u64) -> bool {
@@ -467,6 +488,7 @@ impl Machine {
                     takes,
                     owner: Owner::Standing(k),
                     may_use: 0,
+                    user: NO_USER,
                 });
                 self.touch(n);
                 self.claim_ahead(n);
@@ -846,6 +868,7 @@ impl Machine {
                 .get()
                 .map_or(-1, |(_, shorter)| shorter),
             job.cred_factors.dedicated,
+            self.per_user(user_of(job)),
         );
         {
             let mut memo = self.misfits.borrow_mut();
@@ -924,6 +947,7 @@ impl Machine {
                     takes,
                     owner: Owner::Job(job.idx),
                     may_use: job.standing_access,
+                    user: user_of(job),
                 });
             }
         }
@@ -1083,6 +1107,7 @@ impl Machine {
                         takes,
                         owner: Owner::Held(id),
                         may_use: job.standing_access,
+                        user: user_of(job),
                     },
                 );
             }
@@ -1376,6 +1401,7 @@ impl Machine {
                         takes,
                         owner: Owner::Held(id),
                         may_use: job.standing_access,
+                        user: user_of(job),
                     },
                 );
             }
@@ -1418,6 +1444,9 @@ impl Machine {
     fn carries_searches(&self) -> bool {
         !self.pooled
             && !self.exhaustive
+            // An end frees a whole node for the jobs of other users: more than its
+            // processors, which the carried bounds count.
+            && self.spec.access != NodeAccess::SingleUser
             && !self.partitioned
             && self.maui_order
             && self.spec.allocation == AllocationPolicy::LastAvailable
@@ -1713,7 +1742,8 @@ impl Machine {
 
     /// Checks the machine's books at `now`: no node holds more processors, memory, swap or
     /// disk than it has at any instant from `now` on (running jobs, reservations, standing
-    /// reservations), no SINGLEJOB node holds two claims at once, every running job's
+    /// reservations), no SINGLEJOB node holds two claims at once nor a SINGLEUSER one claims
+    /// of two users, every running job's
     /// nodes satisfy its request, and the free-processor index agrees with the running
     /// jobs. Costly: for tests and `--check` runs.
     pub(crate) fn verify(&self, now: Time) -> Result<(), Violation> {
@@ -1800,7 +1830,11 @@ impl Machine {
                     || (tracked.mem > 0 && used.mem > cap.mem)
                     || (tracked.swap > 0 && used.swap > cap.swap)
                     || (tracked.disk > 0 && used.disk > cap.disk);
-                if too_much || (single && active.len() > 1) {
+                let two_users = self.spec.access == NodeAccess::SingleUser
+                    && active
+                        .iter()
+                        .any(|c| active.iter().any(|o| c.foreign_to(o.user)));
+                if too_much || (single && active.len() > 1) || two_users {
                     return Err(over(
                         Some(n),
                         None,
@@ -2044,7 +2078,8 @@ impl Machine {
                 procs: 1,
                 ..Res::default()
             };
-            let length = self.maui_available_for(n as usize, now, 1, 1, one, self.listed_standing);
+            let every_user = (self.listed_standing, NO_USER);
+            let length = self.maui_available_for(n as usize, now, (1, 1), one, every_user);
             return (free, now.saturating_add(length).min(FOREVER));
         }
         let until = claims
@@ -2172,6 +2207,12 @@ impl Machine {
         let overlapping = claims
             .iter()
             .filter(|c| c.start < b && a < c.end && self.binds_over(c, may_use, short, ja, jb));
+        if spec.access == NodeAccess::SingleUser {
+            let user = user_of(job);
+            if overlapping.clone().any(|c| c.foreign_to(user)) {
+                return 0;
+            }
+        }
         let standing_overlaps = self.ahead[n] > 0
             && overlapping
                 .clone()
@@ -2241,6 +2282,7 @@ impl Machine {
                 takes: Res::default(),
                 owner: Owner::Standing(k),
                 may_use: 0,
+                user: NO_USER,
             };
             let uses = !self.binds_over(&window, job.standing_access, job.standing_short, t, end);
             if uses && start < end && t < stop {
@@ -2770,7 +2812,8 @@ impl Machine {
         per_task: Res,
     ) -> Time {
         if self.spec.nodes[n].procs > 1 {
-            self.maui_available_for(n, now, tasks, job.wcl.max(1), per_task, job.standing_access)
+            let asker = (job.standing_access, user_of(job));
+            self.maui_available_for(n, now, (tasks, job.wcl.max(1)), per_task, asker)
         } else {
             self.free_for(n, now, job.standing_access)
         }
@@ -2913,7 +2956,7 @@ impl Machine {
             && self.spec.node_sets.is_none()
             && !job.cred_factors.dedicated
             && !self.exhaustive
-            && !self.spec.access.is_exclusive()
+            && self.spec.access == NodeAccess::Shared
             && !self.spec.one_task_per_node
     }
 

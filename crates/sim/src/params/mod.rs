@@ -2448,14 +2448,10 @@ mod tests {
             ),
             "{e}"
         );
-        // SINGLEUSER is not simulated: refused, with the nearest policy there is.
-        let e = load("NODEACCESSPOLICY SINGLEUSER\n")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.starts_with("maui.cfg:1:1: NODEACCESSPOLICY SINGLEUSER (a node shared only by the jobs of one user) changes what Maui schedules"),
-            "{e}"
-        );
+        // SINGLEUSER is simulated, without a word.
+        let c = load("NODEACCESSPOLICY SINGLEUSER\n").unwrap();
+        assert_eq!(c.config.nodes.access, mauisim_core::NodeAccess::SingleUser);
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
     }
 
     /// The warnings of a file that has errors come with them: every problem in one run.

@@ -54,6 +54,7 @@ fn access_name<S: serde::Serializer>(a: &NodeAccess, s: S) -> Result<S::Ok, S::E
         NodeAccess::Shared => "SHARED",
         NodeAccess::SingleJob => "SINGLEJOB",
         NodeAccess::SingleTask => "SINGLETASK",
+        NodeAccess::SingleUser => "SINGLEUSER",
     })
 }
 
@@ -260,12 +261,7 @@ pub(crate) fn access_policy(
         "SHARED" => NodeAccess::Shared,
         "SINGLEJOB" => NodeAccess::SingleJob,
         "SINGLETASK" => NodeAccess::SingleTask,
-        "SINGLEUSER" => {
-            return Err(ConfigError::at(
-                e.location.clone(),
-                "NODEACCESSPOLICY SINGLEUSER (a node shared only by the jobs of one user) changes what Maui schedules, and mauisim does not simulate it: the schedule would not be your Maui's; write SINGLEJOB for the nearest policy mauisim has (a node runs one job at a time), or SHARED",
-            ))
-        }
+        "SINGLEUSER" => NodeAccess::SingleUser,
         other => {
             w.push(format!(
                 "{}: warning: NODEACCESSPOLICY `{other}`: Maui 3.3.1 knows SHARED, SINGLEJOB, SINGLETASK and SINGLEUSER, in capitals, and reads any other name as SHARED, as mauisim does",
