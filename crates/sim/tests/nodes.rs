@@ -652,7 +652,7 @@ proptest! {
         };
         let ran: Vec<usize> = (0..jobs.len()).filter(|i| !held.contains(i)).collect();
         for &i in &ran {
-            for &k in ran.iter().filter(|&&k| k > i && (k as u32 - i as u32) % users != 0) {
+            for &k in ran.iter().filter(|&&k| k > i && !(k as u32 - i as u32).is_multiple_of(users)) {
                 let (a, b) = (&outcomes[i], &outcomes[k]);
                 let together = a.start < b.end && b.start < a.end;
                 let shared = nodes_of(k).iter().any(|n| nodes_of(i).contains(n));
