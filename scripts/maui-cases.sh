@@ -9,7 +9,7 @@
 # Usage: scripts/maui-cases.sh MAUI_BUILD_DIR [config...]   (configs: standing, preempt, oldlimits,
 #        idlesoft, exactnode, partition, partplist, partpdef,
 #        partfirst, nodeset, nodesetfirst, nodesetany, nodesetdelay, reservealways, dedicated,
-#        preemptspv, resgroups, srtimelimit, srmaxtime, singleuser;
+#        preemptspv, resgroups, srtimelimit, srmaxtime, singleuser, sysqfalse;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)

@@ -58,6 +58,9 @@ pub struct QueuedJob {
     /// past the next selection's idle limits (MPolicy.c checks them only for jobs
     /// without one).
     pub held_reservation: bool,
+    /// Maui 3.3.1 with USESYSTEMQUEUETIME FALSE: while `EffQueueDuration` is 0 the queue
+    /// time counts from submission, not from `eff_queue_start` (its system queue time).
+    pub queued_from_submit: bool,
     /// The first start time a reservation promised this job, if it ever had one.
     pub first_reservation: Option<Time>,
     /// When the job first received a reservation, as a count of reservations made before
@@ -111,6 +114,7 @@ impl QueuedJob {
             bypass: 0,
             soft_violation: false,
             held_reservation: false,
+            queued_from_submit: false,
             nodes_asked: 0,
             first_reservation: None,
             reserved_seq: None,
@@ -135,6 +139,7 @@ impl QueuedJob {
     pub fn eff_queued(&self, now: Time) -> Time {
         match self.selected_queued {
             Some(d) if d > 0 => d,
+            _ if self.queued_from_submit => (now - self.submit).max(0),
             _ => (now - self.eff_queue_start).max(0),
         }
     }

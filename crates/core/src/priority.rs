@@ -328,6 +328,11 @@ pub struct PriorityConfig {
     /// time stamp from the target, so it is always `ε^−2`; TXF stays `ε^−2` once the
     /// target is reached instead of growing.
     pub target_service_3_3_1: bool,
+    /// USESYSTEMQUEUETIME. Maui 3.3.1's default is on: its DEFAULT_USESYSTEMQUEUETIME is
+    /// `ptOFF`, which is 1, TRUE (msched.h), so a job never yet selected counts its queue
+    /// time from its system queue time, which a block at the hard level sets anew
+    /// (MPriority.c). Off, from its submission.
+    pub system_queue_time: bool,
 }
 
 impl Default for PriorityConfig {
@@ -346,6 +351,7 @@ impl Default for PriorityConfig {
             reject_negative: false,
             accrual: AccrualPolicy::QueuePolicy,
             target_service_3_3_1: false,
+            system_queue_time: true,
         }
     }
 }

@@ -435,6 +435,8 @@ impl Scheduler {
             }
         }
         self.admit_to_partitions(job)?;
+        // 3.3.1's `EffQueueDuration` is followed only where its passes are.
+        job.queued_from_submit = self.maui_passes() && !self.policy.priority.system_queue_time;
         job.cred_factors = self.policy.creds.resolve(&job.creds);
         (job.standing_access, job.standing_short) = self.machine.standing_access(job);
         self.ranking.admitted(job);

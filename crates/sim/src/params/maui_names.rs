@@ -542,9 +542,9 @@ pub(super) fn keeps_default(name: &str, value: &str) -> bool {
         // Read with a TRUE default: only one of 3.3.1's false words turns it off.
         "ENABLEMULTINODEJOBS" => !MAUI_FALSE.contains(&value),
         // Read with a FALSE default: only one of its true words turns it on.
-        "USEMACHINESPEED" | "USEMACHINESPEEDFORFS" | "USESYSTEMQUEUETIME" => {
-            !MAUI_TRUE.contains(&value)
-        }
+        "USEMACHINESPEED" | "USEMACHINESPEEDFORFS" => !MAUI_TRUE.contains(&value),
+        // Its default is `ptOFF`, which is 1, TRUE (msched.h): only a false word turns it off.
+        "USESYSTEMQUEUETIME" => !MAUI_FALSE.contains(&value),
         "TASKDISTRIBUTIONPOLICY" => !["LOCAL", "ARBGEO", "PACK", "ROUNDROBIN"].contains(&value),
         "NODELOADPOLICY" => value != "ADJUSTPROCS",
         "NODEUNTRACKEDLOADFACTOR" => value.parse::<f64>() == Ok(1.2),

@@ -254,7 +254,7 @@ pub fn read(parsed: cfg::Parsed) -> PartlyRead {
         ];
         reservation_groups(&mut config, &mut warnings);
         checks.push(reservation_threshold(&mut config, &mut warnings));
-        checks.push(system_queue_time(&config, &mut warnings));
+        checks.push(system_queue_time(&mut config, &mut warnings));
         errors.extend(checks.into_iter().filter_map(Result::err));
     } else {
         reservation_groups(&mut config, &mut warnings);
@@ -266,18 +266,19 @@ pub fn read(parsed: cfg::Parsed) -> PartlyRead {
     }
 }
 
-/// USESYSTEMQUEUETIME on. Maui 3.3.1 then counts a job's queue time from its system queue
-/// time instead of its submission where its `EffQueueDuration` is 0 (MPriority.c): a job
-/// never yet selected, whose priority is worked out before each selection (MPolicy.c
-/// `MQueueSelectAllJobs`). In a simulation the system queue time is the submit time
-/// (MSim.c), set anew by a block at the hard level (a limit under QUEUEPOLICY; under
-/// FULLPOLICY fairshare caps, negative priorities and more), a preemption's requeue (MJob.c
-/// `MJobPreempt`) or a deferral's release (a RESERVEALWAYS job, `deferral`). So with no
-/// limit, no preemptor and no RESERVEALWAYS QOS (or under accrual ALWAYS, which resets it
-/// at no block) it changes nothing; elsewhere it is refused, as mauisim does not follow that
-/// time.
-fn system_queue_time(c: &SimConfig, warnings: &mut Vec<String>) -> Result<(), ConfigError> {
-    let Some(at) = c.set_at.get("USESYSTEMQUEUETIME") else {
+/// USESYSTEMQUEUETIME off. Maui 3.3.1's default is on (its DEFAULT_USESYSTEMQUEUETIME is
+/// `ptOFF`, which is 1, TRUE: msched.h), where a job whose `EffQueueDuration` is 0 (never yet
+/// selected; MPriority.c) counts its queue time from its system queue time; off, from its
+/// submission. In a simulation the system queue time is the submit time (MSim.c), set anew
+/// by a block at the hard level (a limit under QUEUEPOLICY; under FULLPOLICY fairshare caps,
+/// negative priorities and more), a preemption's requeue (MJob.c `MJobPreempt`) or a
+/// deferral's release (a RESERVEALWAYS job, `deferral`). So with no limit, no preemptor and
+/// no RESERVEALWAYS QOS (or under accrual ALWAYS, which resets it at no block) it changes
+/// nothing: a note. Elsewhere it is simulated where 3.3.1's passes are
+/// ([`PolicyConfig`]'s `system_queue_time`), and refused without them (BACKFILLPOLICY NONE,
+/// RESERVATIONPOLICY HIGHEST), where mauisim does not follow `EffQueueDuration`.
+fn system_queue_time(c: &mut SimConfig, warnings: &mut Vec<String>) -> Result<(), ConfigError> {
+    let Some(at) = c.set_at.get("USESYSTEMQUEUETIME").cloned() else {
         return Ok(());
     };
     let creds = &c.credentials;
@@ -309,18 +310,20 @@ fn system_queue_time(c: &SimConfig, warnings: &mut Vec<String>) -> Result<(), Co
             AccrualPolicy::FullPolicy => Some("JOBPRIOACCRUALPOLICY FULLPOLICY".to_string()),
             AccrualPolicy::QueuePolicy => a_limit(),
         });
-    match why {
-        None => {
-            warnings.push(format!(
-                "{at}: note: USESYSTEMQUEUETIME on: Maui 3.3.1 counts a job's queue time from its system queue time only where the job has never been selected, and in a simulation that time moves from the submit time only at a limit's block, a preemption or a RESERVEALWAYS deferral, none of which this config has: it changes nothing"
-            ));
-            Ok(())
-        }
-        Some(why) => Err(ConfigError::at(
-            at.clone(),
-            format!("USESYSTEMQUEUETIME on with {why}: Maui 3.3.1 then counts the queue time of a job never yet selected from its last block, requeue or deferral, which mauisim does not follow: it changes what Maui schedules, and the schedule would not be your Maui's; remove the line to simulate without it"),
-        )),
+    let Some(why) = why else {
+        warnings.push(format!(
+            "{at}: note: USESYSTEMQUEUETIME off: Maui 3.3.1 then counts the queue time of a job never yet selected from its submission instead of its system queue time, which in a simulation moves from the submit time only at a limit's block, a preemption or a RESERVEALWAYS deferral, none of which this config has: it changes nothing"
+        ));
+        return Ok(());
+    };
+    if let Some(without) = without_passes(&c.policy, c) {
+        return Err(ConfigError::at(
+            at,
+            format!("USESYSTEMQUEUETIME off with {why} and {without}: Maui 3.3.1 then counts the queue time of a job never yet selected from its submission, which mauisim follows only where 3.3.1's priority and backfill passes run: the schedule would not be your Maui's; remove the line to simulate 3.3.1's default (on)"),
+        ));
     }
+    c.policy.priority.system_queue_time = false;
+    Ok(())
 }
 
 /// DEFERTIME and DEFERCOUNT. Maui 3.3.1 defers (holds for DEFERTIME, by default an hour) a
@@ -2966,7 +2969,6 @@ mod tests {
             "USEMACHINESPEED TRUE\n",
             "TASKDISTRIBUTIONPOLICY PACK\n",
             "NODELOADPOLICY ADJUSTPROCS\n",
-            "USESYSTEMQUEUETIME ON\nQOSCFG[hi] QFLAGS=PREEMPTOR\n",
             "NODEUNTRACKEDLOADFACTOR 2\n",
             "NODEMAXLOAD 2.5\n",
         ] {
@@ -2975,55 +2977,56 @@ mod tests {
         }
     }
 
-    /// USESYSTEMQUEUETIME on changes nothing in 3.3.1's simulation unless a job's system
-    /// queue time can move from its submit time (a limit's block, a preemption, a
-    /// RESERVEALWAYS deferral): a note without any, refused with one (given after the line
-    /// too); a later line turning it off undoes it.
+    /// USESYSTEMQUEUETIME on is 3.3.1's default; off changes nothing in its simulation
+    /// unless a job's system queue time can move from its submit time (a limit's block, a
+    /// preemption, a RESERVEALWAYS deferral): a note without any, simulated with one (given
+    /// after the line too), refused where mauisim does not follow 3.3.1's passes; a later
+    /// line turning it on undoes it.
     #[test]
     fn system_queue_time_counts_only_where_the_system_queue_time_moves() {
-        let loaded = load("USESYSTEMQUEUETIME TRUE\nQOSCFG[hi] PRIORITY=5\n").unwrap();
-        assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
-        assert!(loaded.warnings[0].starts_with(
-            "maui.cfg:1:1: note: USESYSTEMQUEUETIME on: Maui 3.3.1 counts a job's queue time"
-        ));
-        assert!(load("USESYSTEMQUEUETIME FALSE\n").unwrap().warnings[0]
+        // On is 3.3.1's default (`ptOFF` is 1): without effect.
+        let on = load("USESYSTEMQUEUETIME TRUE\nUSERCFG[a] MAXJOB=1\n").unwrap();
+        assert!(on.config.policy.priority.system_queue_time);
+        assert!(on.warnings[0]
             .contains("without effect on what Maui 3.3.1 schedules in a simulation ignored: USESYSTEMQUEUETIME"));
-        let off_again =
-            load("USESYSTEMQUEUETIME TRUE\nUSESYSTEMQUEUETIME FALSE\nUSERCFG[a] MAXJOB=1\n");
-        assert!(off_again.is_ok(), "{off_again:?}");
-        for (also, why) in [
-            ("QOSCFG[hi] QFLAGS=PREEMPTOR", "a PREEMPTOR QOS (hi)"),
-            (
-                "QOSCFG[hi] QFLAGS=RESERVEALWAYS",
-                "a RESERVEALWAYS QOS (hi)",
-            ),
-            ("USERCFG[DEFAULT] MAXJOB=2", "a limit (USERCFG[DEFAULT])"),
-            ("GROUPCFG[g] MAXIPROC=8", "a limit (GROUPCFG[g])"),
-            ("QOSCFG[q] OMAXIPROC=8", "a limit (QOSCFG[q])"),
-            (
-                "SYSCFG MAXIJOB=4",
-                "a limit (SYSCFG or a SYSTEMMAX parameter)",
-            ),
-            (
-                "SYSTEMMAXPROCPERJOB 4",
-                "a limit (SYSCFG or a SYSTEMMAX parameter)",
-            ),
-            (
-                "JOBPRIOACCRUALPOLICY FULLPOLICY",
-                "JOBPRIOACCRUALPOLICY FULLPOLICY",
-            ),
+        let off = load("USESYSTEMQUEUETIME FALSE\nQOSCFG[hi] PRIORITY=5\n").unwrap();
+        assert_eq!(off.warnings.len(), 1, "{:?}", off.warnings);
+        assert!(off.warnings[0].starts_with(
+            "maui.cfg:1:1: note: USESYSTEMQUEUETIME off: Maui 3.3.1 then counts the queue time"
+        ));
+        let on_again =
+            load("USESYSTEMQUEUETIME FALSE\nUSESYSTEMQUEUETIME TRUE\nUSERCFG[a] MAXJOB=1\n")
+                .unwrap();
+        assert!(on_again.config.policy.priority.system_queue_time);
+        for also in [
+            "QOSCFG[hi] QFLAGS=PREEMPTOR",
+            "QOSCFG[hi] QFLAGS=RESERVEALWAYS",
+            "USERCFG[DEFAULT] MAXJOB=2",
+            "GROUPCFG[g] MAXIPROC=8",
+            "QOSCFG[q] OMAXIPROC=8",
+            "SYSCFG MAXIJOB=4",
+            "SYSTEMMAXPROCPERJOB 4",
+            "JOBPRIOACCRUALPOLICY FULLPOLICY",
         ] {
-            let e = load(&format!("USESYSTEMQUEUETIME TRUE\n{also}\n"))
-                .unwrap_err()
-                .to_string();
-            let want = format!("maui.cfg:1:1: USESYSTEMQUEUETIME on with {why}:");
-            assert!(e.starts_with(&want), "{also}: {e}");
+            let c = load(&format!("USESYSTEMQUEUETIME OFF\n{also}\n")).unwrap();
+            assert!(!c.config.policy.priority.system_queue_time, "{also}");
+            let told = c.warnings.iter().any(|w| w.contains("USESYSTEMQUEUETIME"));
+            assert!(!told, "{also}: {:?}", c.warnings);
         }
+        // Without 3.3.1's passes mauisim does not follow `EffQueueDuration`: refused.
+        let e = load("USESYSTEMQUEUETIME FALSE\nUSERCFG[a] MAXJOB=1\nBACKFILLPOLICY NONE\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("maui.cfg:1:1: USESYSTEMQUEUETIME off with a limit (USERCFG[a]) and BACKFILLPOLICY NONE at maui.cfg:3:"),
+            "{e}"
+        );
         // Under accrual ALWAYS a limit resets nothing.
-        assert!(load(
-            "USESYSTEMQUEUETIME TRUE\nJOBPRIOACCRUALPOLICY ALWAYS\nUSERCFG[a] MAXJOB=1\n"
-        )
-        .is_ok());
+        let always =
+            load("USESYSTEMQUEUETIME FALSE\nJOBPRIOACCRUALPOLICY ALWAYS\nUSERCFG[a] MAXJOB=1\n")
+                .unwrap();
+        assert!(always.config.policy.priority.system_queue_time);
+        assert!(always.warnings[0].contains("it changes nothing"));
     }
 
     /// The bad-input list: each is a located error and nothing runs.
