@@ -9,7 +9,8 @@
 # Usage: scripts/maui-cases.sh MAUI_BUILD_DIR [config...]   (configs: standing, preempt, oldlimits,
 #        idlesoft, exactnode, partition, partplist, partpdef,
 #        partfirst, nodeset, nodesetfirst, nodesetany, nodesetdelay, reservealways, dedicated,
-#        preemptspv, resgroups, srtimelimit, srmaxtime, singleuser, sysqfalse;
+#        preemptspv, resgroups, srtimelimit, srmaxtime, singleuser, sysqfalse,
+#        classaccess;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)
@@ -106,6 +107,21 @@ dedicated_case() {
   multiproc_case "$1" "$2" "$3" \
     '{ if ($4 == "u1" || $4 == "u4") { if ($3 > 8) $3 = 8; if ($22 > 8) $22 = 8 } print }'
 }
+# Class access policies (classaccess): the nodes of multiproc_case offering slots of three
+# classes, u2's and u5's jobs in class single, u1's and u4's in class whole (capped at 8 tasks,
+# as DEDICATED's are: a SINGLEJOB job's reservation search counts one task on a claimed node).
+classaccess_case() {
+  local dir=$1 seed=$2 config=$3
+  mkdir -p "$WORK" "$dir"
+  python3 "$harness/gen_workload.py" "$dir" --jobs 300 --nodes 8 --ppn 4 --seed "$seed" --mem 100 > /dev/null
+  awk '{ if ($4 == "u2" || $4 == "u5") $8 = "[single:1]";
+         if ($4 == "u1" || $4 == "u4") { $8 = "[whole:1]"; if ($3 > 8) $3 = 8; if ($22 > 8) $22 = 8 }
+         print }' "$dir/workload" > "$dir/workload.new"
+  mv "$dir/workload.new" "$dir/workload"
+  sed -i 's/\[batch:4\]/[batch:4][single:4][whole:4]/' "$dir/resource"
+  cp "crates/sim/tests/maui_cases/$config.cfg" "$dir/policy.cfg"
+  run_to_the_end "$dir"
+}
 # Runs 3.3.1 once on the case in `dir`, with its policy file as it is.
 run_once() {
   local dir=$1 name
@@ -138,6 +154,8 @@ for config in "${configs[@]}"; do
       preemption_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = exactnode ]; then
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
+    elif [ "$config" = classaccess ]; then
+      classaccess_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = singleuser ]; then
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config" '{ print }'
     elif [ "$config" = partition ] || [ "$config" = partplist ] || [ "$config" = partpdef ] || [ "$config" = partfirst ]; then

@@ -72,6 +72,10 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     // 3.3.1's default is on, and off a job never yet selected counts its queue time from its
     // submission; 36-49 % simulated as the default.
     ("sysqfalse", [100.0, 100.0, 100.0]),
+    // CLASSCFG NODEACCESSPOLICY SINGLEUSER and SINGLEJOB for two classes on 8 four-processor
+    // nodes (scripts/maui-cases.sh classaccess): without effect in 3.3.1, whose
+    // MJobUpdateFlags sets every job's policy anew from NODEACCESSPOLICY.
+    ("classaccess", [100.0, 100.0, 100.0]),
     // QOS PREEMPTSPV (scripts/maui-cases.sh preemptspv): two users' jobs become preemptees
     // while over their soft MAXJOB, and one iteration more.
     ("preemptspv", [100.0, 100.0, 100.0]),
@@ -265,7 +269,7 @@ fn every_shared_case_agrees_at_least_as_recorded() {
 /// entry), QOS preemption, the
 /// old-style limit parameters, JOBNODEMATCHPOLICY EXACTNODE, soft idle limits, partitions,
 /// node sets, the QOS flags RESERVEALWAYS, DEDICATED and PREEMPTSPV, NODEACCESSPOLICY
-/// SINGLEUSER and USESYSTEMQUEUETIME FALSE.
+/// SINGLEUSER, USESYSTEMQUEUETIME FALSE and a class's NODEACCESSPOLICY.
 #[test]
 fn own_cases_agree_at_least_as_recorded() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/maui_cases");
@@ -286,7 +290,7 @@ fn own_cases_agree_at_least_as_recorded() {
     }
     assert_eq!(
         seen,
-        63,
+        66,
         "every own case of RECORDED (three seeds of each config after the shared ones) is in {}",
         dir.display()
     );

@@ -1799,11 +1799,12 @@ fn class_attr(
         // Matched in capitals exactly; any other name leaves the class without a policy
         // of its own (`MUGetIndex(…, MNAccessPolicy, FALSE, 0)`).
         "NODEACCESSPOLICY" => match attr.value.trim() {
-            "SHARED" | "SINGLEJOB" | "SINGLETASK" | "SINGLEUSER" => Some(Err(not_simulated_yet(
-                at,
-                &object_name,
-                "how the class's jobs share nodes, over NODEACCESSPOLICY",
-            ))),
+            "SHARED" | "SINGLEJOB" | "SINGLETASK" | "SINGLEUSER" => {
+                w.push(format!(
+                    "{at}: note: {object_name}: without effect, as in Maui 3.3.1: a job takes its class's policy as it is loaded (MRM.c `MRMJobPostLoad`), and MJob.c `MJobUpdateFlags` then sets every job's policy anew from NODEACCESSPOLICY (SINGLEJOB for a DEDICATED QOS), so the class's jobs share nodes as every job does (checked against the real 3.3.1, reports/MAUI-AGREEMENT.md)"
+                ));
+                Some(Ok(()))
+            }
             other => {
                 w.push(format!(
                     "{at}: warning: {object_name}: Maui 3.3.1 knows SHARED, SINGLEJOB, SINGLETASK and SINGLEUSER, in capitals, and gives the class no policy of its own from `{other}`; ignored"
@@ -2929,16 +2930,22 @@ mod tests {
         assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
         assert!(c.warnings[0].contains("note: CLASSCFG[c] OCNODE: without effect here"));
         assert!(c.warnings[1].contains("gives the class no policy of its own from `dedicated`"));
-        for text in [
-            "CLASSCFG[c] NODEACCESSPOLICY=SINGLEJOB\n",
-            "CLASSCFG[c] DEFAULT.FEATURES=fast\n",
-        ] {
-            let e = load(text).map(|_| ()).unwrap_err().to_string();
-            assert!(
-                e.contains("changes what Maui schedules, and mauisim does not simulate it yet"),
-                "{e}"
-            );
+        // 3.3.1's MJobUpdateFlags sets every job's access policy over its class's.
+        for value in ["SHARED", "SINGLEJOB", "SINGLETASK", "SINGLEUSER"] {
+            let c = load(&format!("CLASSCFG[c] NODEACCESSPOLICY={value}\n")).unwrap();
+            assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+            assert!(c.warnings[0].starts_with(&format!(
+                "maui.cfg:1:13: note: CLASSCFG[c] NODEACCESSPOLICY: without effect, as in Maui 3.3.1"
+            )));
         }
+        let e = load("CLASSCFG[c] DEFAULT.FEATURES=fast\n")
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("changes what Maui schedules, and mauisim does not simulate it yet"),
+            "{e}"
+        );
     }
 
     /// A parameter mauisim refuses is accepted where its value leaves 3.3.1's default in
