@@ -2934,9 +2934,9 @@ mod tests {
         for value in ["SHARED", "SINGLEJOB", "SINGLETASK", "SINGLEUSER"] {
             let c = load(&format!("CLASSCFG[c] NODEACCESSPOLICY={value}\n")).unwrap();
             assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
-            assert!(c.warnings[0].starts_with(&format!(
+            assert!(c.warnings[0].starts_with(
                 "maui.cfg:1:13: note: CLASSCFG[c] NODEACCESSPOLICY: without effect, as in Maui 3.3.1"
-            )));
+            ));
         }
         let e = load("CLASSCFG[c] DEFAULT.FEATURES=fast\n")
             .map(|_| ())
