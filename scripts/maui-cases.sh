@@ -10,7 +10,7 @@
 #        idlesoft, exactnode, partition, partplist, partpdef,
 #        partfirst, nodeset, nodesetfirst, nodesetany, nodesetdelay, reservealways, dedicated,
 #        preemptspv, resgroups, srtimelimit, srmaxtime, singleuser, sysqfalse,
-#        classaccess;
+#        classaccess, jobflags;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)
@@ -150,7 +150,7 @@ run_to_the_end() {
 for config in "${configs[@]}"; do
   cp "crates/sim/tests/maui_cases/$config.cfg" "$harness/configs/"
   for seed in 1 2 3; do
-    if [ "$config" = preempt ] || [ "$config" = preemptspv ]; then
+    if [ "$config" = preempt ] || [ "$config" = preemptspv ] || [ "$config" = jobflags ]; then
       preemption_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = exactnode ]; then
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"

@@ -73,18 +73,21 @@ pub struct CredSettings {
     /// QOSCFG QFLAGS=NOBF: backfill never starts this QOS's jobs.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub no_backfill: bool,
-    /// QOSCFG QFLAGS=PREEMPTOR: in the priority pass its jobs preempt PREEMPTEE jobs of
-    /// lower priority when too few processors are free.
+    /// QOSCFG QFLAGS=PREEMPTOR (or a credential's JOBFLAGS=PREEMPTOR): in the priority
+    /// pass its jobs preempt PREEMPTEE jobs of lower priority when too few processors are
+    /// free.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub preemptor: bool,
-    /// QOSCFG QFLAGS=PREEMPTEE: its running jobs may be preempted.
+    /// QOSCFG QFLAGS=PREEMPTEE (or a credential's JOBFLAGS=PREEMPTEE): its running jobs
+    /// may be preempted.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub preemptee: bool,
     /// QOSCFG QFLAGS=RESERVEALWAYS: its waiting jobs are reserved every iteration, beyond
     /// RESERVATIONDEPTH, and start when their reservation does.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub reserve_always: bool,
-    /// QOSCFG QFLAGS=DEDICATED: its jobs take their nodes whole (SINGLEJOB for them).
+    /// QOSCFG QFLAGS=DEDICATED (or a credential's JOBFLAGS=DEDICATEDNODE): its jobs take
+    /// their nodes whole (SINGLEJOB for them).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub dedicated: bool,
     /// QOSCFG QFLAGS=PREEMPTSPV: its running jobs become PREEMPTEE once a selection finds
@@ -163,6 +166,18 @@ impl CredTables {
             };
         }
         let qos = self.own(CredKind::Qos, creds.get(CredKind::Qos));
+        // JOBFLAGS of the job's own user, group, account and class, ORed into its flags
+        // as its QOS's (MJob.c `MJobUpdateFlags`).
+        let flagged = |flag: fn(&CredSettings) -> bool| {
+            [
+                CredKind::User,
+                CredKind::Group,
+                CredKind::Account,
+                CredKind::Class,
+            ]
+            .into_iter()
+            .any(|kind| flag(self.own(kind, creds.get(kind))))
+        };
         let class_weight = self
             .own(CredKind::Group, creds.get(CredKind::Group))
             .class_weight
@@ -176,10 +191,10 @@ impl CredTables {
             xf_target: qos.xf_target,
             class_weight,
             no_backfill: qos.no_backfill,
-            preemptor: qos.preemptor,
-            preemptee: qos.preemptee,
+            preemptor: qos.preemptor || flagged(|s| s.preemptor),
+            preemptee: qos.preemptee || flagged(|s| s.preemptee),
             reserve_always: qos.reserve_always,
-            dedicated: qos.dedicated,
+            dedicated: qos.dedicated || flagged(|s| s.dedicated),
             preempt_spv: qos.preempt_spv,
         }
     }
@@ -197,13 +212,13 @@ pub struct ResolvedCreds {
     pub class_weight: Option<f64>,
     /// The job's QOS has the NOBF flag: backfill never starts it.
     pub no_backfill: bool,
-    /// The job's QOS has the PREEMPTOR flag.
+    /// The job's QOS has the PREEMPTOR flag, or a credential of it that job flag.
     pub preemptor: bool,
-    /// The job's QOS has the PREEMPTEE flag.
+    /// The job's QOS has the PREEMPTEE flag, or a credential of it that job flag.
     pub preemptee: bool,
     /// The job's QOS has the RESERVEALWAYS flag.
     pub reserve_always: bool,
-    /// The job's QOS has the DEDICATED flag.
+    /// The job's QOS has the DEDICATED flag, or a credential of it DEDICATEDNODE.
     pub dedicated: bool,
     /// The job's QOS has the PREEMPTSPV flag.
     pub preempt_spv: bool,

@@ -5,6 +5,7 @@
 //! parameter, add one row to [`PARAMS`].
 
 pub mod credentials;
+mod job_flags;
 pub mod limits;
 mod maui_names;
 pub mod node_cfg;
@@ -303,7 +304,14 @@ fn system_queue_time(c: &mut SimConfig, warnings: &mut Vec<String>) -> Result<()
                     .then(|| "a limit (SYSCFG or a SYSTEMMAX parameter)".to_string())
             })
     };
-    let why = qos_with(|o| o.settings.preemptor, "PREEMPTOR")
+    let preemptor = || {
+        let (kind, name, _) = objects().find(|(_, _, o)| o.settings.preemptor)?;
+        Some(match kind {
+            CredKind::Qos => format!("a PREEMPTOR QOS ({name})"),
+            _ => format!("PREEMPTOR jobs ({}[{name}] JOBFLAGS)", kind.cfg_name()),
+        })
+    };
+    let why = preemptor()
         .or_else(|| qos_with(|o| o.settings.reserve_always, "RESERVEALWAYS"))
         .or_else(|| match c.policy.priority.accrual {
             AccrualPolicy::Always => None,
@@ -1625,16 +1633,10 @@ const CRED_ATTRS: &[(&str, &[CredKind])] = &[
 
 /// Credential attributes of Maui 3.3.1 that change the schedule and that mauisim does not
 /// simulate yet, with what they do: refused, as the parameters of the kind are.
-const CRED_ATTRS_NOT_YET: &[(&str, &str)] = &[
-    (
-        "DEFAULT.FEATURES",
-        "node features every job of the class requires",
-    ),
-    (
-        "JOBFLAGS",
-        "flags its jobs get (PREEMPTOR, PREEMPTEE, DEDICATED, …)",
-    ),
-];
+const CRED_ATTRS_NOT_YET: &[(&str, &str)] = &[(
+    "DEFAULT.FEATURES",
+    "node features every job of the class requires",
+)];
 
 /// Why Maui 3.3.1 ignores a credential attribute a site config may hold (MCred.c reads
 /// `MCredAttr`, then the kind's own table; a name in neither, or one its switch does not
@@ -1916,11 +1918,25 @@ fn credential_attr(
             c.set_at.insert(flag.to_string(), at.clone());
         }
         return Ok(());
+    } else if kind == CredKind::Qos && attr.name == "JOBFLAGS" {
+        w.push(format!(
+            "{at}: note: {object_name}: without effect, as in Maui 3.3.1: a job takes the flags of its own user, group, account and class (MJob.c `MJobUpdateFlags`), not its QOS's (QFLAGS= sets those)"
+        ));
+        return Ok(());
+    } else if attr.name == "JOBFLAGS" {
+        let object = c.credentials.object_mut(kind, name);
+        let place = (object_name.as_str(), at);
+        job_flags::apply(&mut object.settings, &attr.value, place, name == DEFAULT, w)?;
+        if object.settings.dedicated {
+            c.set_at.insert("DEDICATED".to_string(), at.clone());
+        }
+        return Ok(());
     } else if let Some((_, what)) = CRED_ATTRS_NOT_YET.iter().find(|(n, _)| *n == attr.name) {
         return Err(not_simulated_yet(at, &object_name, what));
     } else {
         let mut known: Vec<&str> = CRED_ATTRS.iter().map(|(n, _)| *n).collect();
         known.extend(CRED_ATTRS_NOT_YET.iter().map(|(n, _)| *n));
+        known.push("JOBFLAGS");
         known.extend(limits::LIMIT_NAMES);
         let hint = match cfg::closest(&attr.name, &known) {
             Some(near) => format!(" (did you mean {near}?)"),
@@ -2735,10 +2751,11 @@ mod tests {
     /// MINPROC, which 3.3.1 stores and no check of its reads, is ignored with a warning.
     #[test]
     fn unsimulated_attributes_are_refused_with_what_they_do() {
-        let e = load("USERCFG[steve] MAXJOB=2,4 JOBFLAGS=PREEMPTEE PRIORITY=3\n").unwrap_err();
+        let e =
+            load("USERCFG[steve] MAXJOB=2,4 JOBFLAGS=PREEMPTEE:ADVRES PRIORITY=3\n").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "maui.cfg:1:27: USERCFG[steve] JOBFLAGS (flags its jobs get (PREEMPTOR, PREEMPTEE, DEDICATED, …)) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
+            "maui.cfg:1:27: USERCFG[steve] JOBFLAGS: ADVRES (its jobs run only inside reservations they may use) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the flag to simulate without it"
         );
         assert!(load("QOSCFG[q] MINPROC=2\n").unwrap().warnings[0].contains("MINPROC is ignored"));
         let loaded = load("USERCFG[steve] MAXJOB=2,4 MINPROC=2\n").unwrap();
@@ -2751,6 +2768,54 @@ mod tests {
             e.to_string(),
             "maui.cfg:1:14: QOSCFG[high] QFLAGS: USERESERVED (its jobs run only inside reservations they may use) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the flag to simulate without it"
         );
+    }
+
+    /// JOBFLAGS as 3.3.1 reads it (flag names found anywhere, in capitals, added up): a
+    /// user's, group's, account's or class's PREEMPTOR, PREEMPTEE and DEDICATEDNODE act as
+    /// the QOS flags do; a DEFAULT object's and a QOS's are read by nothing (a note); a flag
+    /// without effect here is a note, DEDICATED (a QOS flag) a warning.
+    #[test]
+    fn job_flags_of_credentials_are_read_as_3_3_1_reads_them() {
+        let c = load(
+            "USERCFG[u1] JOBFLAGS=PREEMPTOR\nGROUPCFG[g] JOBFLAGS=[PREEMPTEE][RESTARTABLE]\n\
+             CLASSCFG[c] JOBFLAGS=DEDICATEDNODE\nUSERCFG[u1] JOBFLAGS=preemptee\n",
+        )
+        .unwrap();
+        let settings = |kind, name: &str| &c.config.credentials.objects(kind)[name].settings;
+        let user = settings(CredKind::User, "u1");
+        assert!(user.preemptor && !user.preemptee);
+        let group = settings(CredKind::Group, "g");
+        assert!(group.preemptee && !group.preemptor);
+        assert!(settings(CredKind::Class, "c").dedicated);
+        assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
+        assert!(c.warnings[0]
+            .contains("note: GROUPCFG[g] JOBFLAGS: RESTARTABLE changes no schedule here"));
+        assert!(c.warnings[1].contains("no job flag Maui 3.3.1 knows in `preemptee` (3.3.1 matches flag names in capitals only)"));
+        for (text, said) in [
+            (
+                "USERCFG[DEFAULT] JOBFLAGS=PREEMPTOR\n",
+                "never a DEFAULT object's",
+            ),
+            (
+                "QOSCFG[q] JOBFLAGS=PREEMPTOR\n",
+                "not its QOS's (QFLAGS= sets those)",
+            ),
+            (
+                "USERCFG[u] JOBFLAGS=DEDICATED\n",
+                "(the job flag is DEDICATEDNODE; DEDICATED is a QOS flag, QFLAGS=)",
+            ),
+        ] {
+            let c = load(text).unwrap();
+            assert!(
+                c.warnings.iter().any(|w| w.contains(said)),
+                "{text}: {:?}",
+                c.warnings
+            );
+            let every = c.config.credentials.objects(CredKind::User).values();
+            assert!(every
+                .clone()
+                .all(|o| !o.settings.preemptor && !o.settings.dedicated));
+        }
     }
 
     /// BACKFILLPOLICY values 3.3.1 knows but backfills with FIRSTFIT for, and PREEMPT

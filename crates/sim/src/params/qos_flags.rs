@@ -255,7 +255,7 @@ pub(crate) fn check_simulated(
     }
     if every().any(|s| s.dedicated) && !maui {
         return Err(format!(
-            "{}: QFLAGS=DEDICATED is simulated as Maui 3.3.1 runs it, on nodes followed one by one, under --semantics maui or maui-3.3.1 only (this run: {semantics})",
+            "{}: DEDICATED (QFLAGS=DEDICATED, JOBFLAGS=DEDICATEDNODE) is simulated as Maui 3.3.1 runs it, on nodes followed one by one, under --semantics maui or maui-3.3.1 only (this run: {semantics})",
             at("DEDICATED")
         ));
     }
