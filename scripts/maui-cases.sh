@@ -10,7 +10,7 @@
 #        idlesoft, exactnode, partition, partplist, partpdef,
 #        partfirst, nodeset, nodesetfirst, nodesetany, nodesetdelay, reservealways, dedicated,
 #        preemptspv, resgroups, srtimelimit, srmaxtime, singleuser, sysqfalse,
-#        classaccess, jobflags;
+#        classaccess, jobflags, classfeatures;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)
@@ -81,6 +81,7 @@ partition_case() {
 nodeset_case() {
   local dir=$1 seed=$2 config=$3 cap=32
   [ "$config" = nodesetdelay ] && cap=16
+  [ "$config" = classfeatures ] && cap=24
   mkdir -p "$WORK" "$dir"
   python3 "$harness/gen_workload.py" "$dir" --jobs 300 --nodes 32 --ppn 1 --seed "$seed" --mem 100 > /dev/null
   awk -v cap="$cap" '{ if ($3 > cap) $3 = cap; if ($22 > cap) $22 = cap; print }' "$dir/workload" > "$dir/workload.new"
@@ -161,7 +162,7 @@ for config in "${configs[@]}"; do
     elif [ "$config" = partition ] || [ "$config" = partplist ] || [ "$config" = partpdef ] || [ "$config" = partfirst ]; then
       partition_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = nodeset ] || [ "$config" = nodesetfirst ] || [ "$config" = nodesetany ] ||
-      [ "$config" = nodesetdelay ]; then
+      [ "$config" = nodesetdelay ] || [ "$config" = classfeatures ]; then
       nodeset_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = dedicated ]; then
       dedicated_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"

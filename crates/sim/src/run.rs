@@ -290,6 +290,12 @@ pub fn bind(
         }
     }
     resolve_node_asks(&mut workload.jobs, &nodes)?;
+    let class_features = class_feature_masks(&config.config, &nodes, &mut config.warnings);
+    if !class_features.is_empty() {
+        for job in &mut workload.jobs {
+            add_class_features(job, &class_features, &workload.names);
+        }
+    }
     let pinned = workload
         .jobs
         .iter()
@@ -436,6 +442,53 @@ fn no_config() -> LoadedConfig {
     LoadedConfig {
         config: SimConfig::default(),
         warnings: Vec::new(),
+    }
+}
+
+/// CLASSCFG DEFAULT.FEATURES as masks over the nodes' features, by class name. A feature no
+/// node has takes a bit no node has, so that the class's jobs are held (3.3.1 leaves them
+/// idle for ever), with a warning.
+pub(crate) fn class_feature_masks(
+    config: &SimConfig,
+    nodes: &Nodes,
+    warnings: &mut Vec<String>,
+) -> std::collections::BTreeMap<String, mauisim_core::FeatureMask> {
+    // With every bit naming a feature there is none to spare: such a class is not held.
+    let nowhere = match nodes.features.len() {
+        n if n < 64 => 1 << n,
+        _ => 0,
+    };
+    let mut masks = std::collections::BTreeMap::new();
+    for (class, (features, at)) in &config.class_features {
+        let mut mask = 0;
+        for f in features {
+            match nodes.feature_mask(std::slice::from_ref(f)) {
+                Ok(m) => mask |= m,
+                Err(_) => {
+                    warnings.push(format!(
+                        "{at}: warning: CLASSCFG[{class}] DEFAULT.FEATURES: no node has feature `{f}`: every job of class {class} requires it and is held, as Maui 3.3.1 leaves such a job idle for ever"
+                    ));
+                    mask |= nowhere;
+                }
+            }
+        }
+        masks.insert(class.clone(), mask);
+    }
+    masks
+}
+
+/// Adds its class's DEFAULT.FEATURES to what `job` requires.
+pub(crate) fn add_class_features(
+    job: &mut workload::Job,
+    masks: &std::collections::BTreeMap<String, mauisim_core::FeatureMask>,
+    names: &credentials::Names,
+) {
+    let class = names.name(
+        mauisim_core::CredKind::Class,
+        job.creds.get(mauisim_core::CredKind::Class),
+    );
+    if let Some(mask) = masks.get(class) {
+        job.request.features |= mask;
     }
 }
 

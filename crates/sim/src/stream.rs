@@ -134,6 +134,8 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
     loaded
         .warnings
         .extend(crate::params::node_count_unasked(&loaded.config, false));
+    let class_features =
+        crate::run::class_feature_masks(&loaded.config, &nodes, &mut loaded.warnings);
     let LoadedConfig { config, warnings } = loaded;
     // Pooled only if no SWF job could need its nodes tracked (memory, partitions).
     let any_swf_job = Request {
@@ -142,6 +144,7 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
     };
     // Maui's semantics place jobs and reservations on named nodes.
     let pooled = !options.semantics.is_maui()
+        && class_features.is_empty()
         && nodes
             .spec
             .pools_processors(std::iter::once((&any_swf_job, 1)));
@@ -165,6 +168,7 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
         resolver: &resolver,
         account_from: options.account_from,
         config: &config,
+        class_features: &class_features,
         transform: &options.transform,
         path: path.clone(),
         records: 0,
@@ -302,6 +306,8 @@ struct Jobs<'a, R: BufRead> {
     resolver: &'a Resolver,
     account_from: AccountFrom,
     config: &'a SimConfig,
+    /// CLASSCFG DEFAULT.FEATURES as masks, by class name.
+    class_features: &'a std::collections::BTreeMap<String, mauisim_core::FeatureMask>,
     transform: &'a transform::Transform,
     path: PathBuf,
     records: u64,
@@ -354,7 +360,7 @@ impl<R: BufRead> Jobs<'_, R> {
         }
     }
 
-    /// Credentials and class OVERRUN, as [`crate::bind`] gives them.
+    /// Credentials, class OVERRUN and DEFAULT.FEATURES, as [`crate::bind`] gives them.
     fn bind(&mut self, job: &mut Job, names: &mut Names) {
         if let Some(kind) = self.account_from.source() {
             let id: CredId = job.creds.get(kind);
@@ -366,6 +372,9 @@ impl<R: BufRead> Jobs<'_, R> {
         accounts::assign_requested(job, self.resolver, &mut self.adjusted);
         if !self.config.class_overrun.is_empty() {
             crate::run::set_class_overrun(job, self.config, names);
+        }
+        if !self.class_features.is_empty() {
+            crate::run::add_class_features(job, self.class_features, names);
         }
     }
 

@@ -80,6 +80,9 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     // QOS flags (scripts/maui-cases.sh jobflags): 3.3.1's schedules are the preemption
     // cases'; 22-37 % without the flags.
     ("jobflags", [100.0, 100.0, 100.0]),
+    // CLASSCFG[batch] DEFAULT.FEATURES=ib on the node-set cases' nodes (scripts/maui-cases.sh
+    // classfeatures): every job runs on n8..n31 only; 7-17 % without the line.
+    ("classfeatures", [100.0, 100.0, 100.0]),
     // QOS PREEMPTSPV (scripts/maui-cases.sh preemptspv): two users' jobs become preemptees
     // while over their soft MAXJOB, and one iteration more.
     ("preemptspv", [100.0, 100.0, 100.0]),
@@ -204,7 +207,13 @@ fn node_sets(case: &Path) -> Vec<(u64, Vec<String>, Vec<String>)> {
 )]
 fn node_choices_agree_where_they_are_the_point() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/maui_cases");
-    for config in ["exactnode", "dedicated", "partfirst", "singleuser"] {
+    for config in [
+        "exactnode",
+        "dedicated",
+        "partfirst",
+        "singleuser",
+        "classfeatures",
+    ] {
         for seed in 1..=3 {
             let case = dir.join(format!("{config}-s{seed}"));
             let differ: Vec<u64> = node_sets(&case)
@@ -273,8 +282,8 @@ fn every_shared_case_agrees_at_least_as_recorded() {
 /// entry), QOS preemption, the
 /// old-style limit parameters, JOBNODEMATCHPOLICY EXACTNODE, soft idle limits, partitions,
 /// node sets, the QOS flags RESERVEALWAYS, DEDICATED and PREEMPTSPV, NODEACCESSPOLICY
-/// SINGLEUSER, USESYSTEMQUEUETIME FALSE, a class's NODEACCESSPOLICY and credentials'
-/// JOBFLAGS.
+/// SINGLEUSER, USESYSTEMQUEUETIME FALSE, a class's NODEACCESSPOLICY and DEFAULT.FEATURES,
+/// and credentials' JOBFLAGS.
 #[test]
 fn own_cases_agree_at_least_as_recorded() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/maui_cases");
@@ -295,7 +304,7 @@ fn own_cases_agree_at_least_as_recorded() {
     }
     assert_eq!(
         seen,
-        69,
+        72,
         "every own case of RECORDED (three seeds of each config after the shared ones) is in {}",
         dir.display()
     );

@@ -1317,6 +1317,74 @@ fn single_user_nodes_hold_the_jobs_of_one_user() {
     }
 }
 
+/// CLASSCFG DEFAULT.FEATURES: every job of the class requires the features (3.3.1 adds them
+/// to the job's own). Four one-processor nodes, n2 and n3 fat; all jobs of 1 processor for
+/// 100 s but job 3 (2). Job 1 (class 1) takes the last node, n3 (LASTAVAILABLE); job 2 (class
+/// 2, fat) takes the other fat node, n2, though n0 and n1 are idle; job 3 (class 2) waits
+/// for both fat nodes until 100; job 4 (class 3, whose feature gpu no node has) is held,
+/// with a warning. Streamed, the same jobs.csv.
+#[test]
+fn a_class_default_features_bind_its_jobs() {
+    use mauisim_sim::{run, RunOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("maui.cfg");
+    std::fs::write(
+        &config,
+        "NODECFG[n2] FEATURES=fat\nNODECFG[n3] FEATURES=fat\n\
+         CLASSCFG[2] DEFAULT.FEATURES=[fat]\nCLASSCFG[3] DEFAULT.FEATURES=gpu\n",
+    )
+    .unwrap();
+    let trace = dir.path().join("jobs.swf");
+    std::fs::write(
+        &trace,
+        "; MaxProcs: 4\n\
+         1 0 -1 100 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1\n\
+         2 0 -1 100 1 -1 -1 1 100 -1 1 1 1 -1 2 -1 -1 -1\n\
+         3 0 -1 100 2 -1 -1 2 100 -1 1 1 1 -1 2 -1 -1 -1\n\
+         4 0 -1 100 1 -1 -1 1 100 -1 1 1 1 -1 3 -1 -1 -1\n",
+    )
+    .unwrap();
+    let options = RunOptions {
+        config: Some(config),
+        check: true,
+        ..RunOptions::new(trace)
+    };
+    let report = run(options.clone()).unwrap();
+    let starts: Vec<(u64, i64)> = report
+        .workload
+        .jobs
+        .iter()
+        .zip(&report.outcomes)
+        .map(|(j, o)| (j.id, o.start))
+        .collect();
+    assert_eq!(starts, [(1, 0), (2, 0), (3, 100)]);
+    assert_eq!(report.stats.job_nodes[0], [(3, 3)]);
+    assert_eq!(report.stats.job_nodes[1], [(2, 2)]);
+    assert_eq!(report.stats.job_nodes[2], [(2, 3)]);
+    let held: Vec<u64> = report.held.iter().map(|(j, _)| j.id).collect();
+    assert_eq!(held, [4]);
+    let warned = |w: &[String]| {
+        w.iter()
+            .any(|w| w.contains("warning: CLASSCFG[3] DEFAULT.FEATURES: no node has feature `gpu`"))
+    };
+    assert!(
+        warned(&report.config.warnings),
+        "{:?}",
+        report.config.warnings
+    );
+    let out = dir.path().join("streamed");
+    let unchecked = RunOptions {
+        check: false,
+        ..options.clone()
+    };
+    let streamed = mauisim_sim::stream::run(&unchecked, &out).unwrap();
+    assert!(warned(&streamed.warnings), "{:?}", streamed.warnings);
+    let in_memory = dir.path().join("in-memory");
+    mauisim_sim::output::write_all(&in_memory, &report).unwrap();
+    let jobs = |d: &std::path::Path| std::fs::read_to_string(d.join("jobs.csv")).unwrap();
+    assert_eq!(jobs(&out), jobs(&in_memory));
+}
+
 /// Maui 3.3.1's partitions end to end: an empty SYSCFG PLIST leaves jobs only the
 /// partitions their credentials' lists add, a job no such partition can hold is held with
 /// the reason (3.3.1 leaves it idle for ever), the rest run within their partition; and the

@@ -36,6 +36,10 @@ pub struct SimConfig {
     /// CLASSCFG[c] OVERRUN by class name (DEFAULT for every class without its own):
     /// replaces JOBMAXOVERRUN for that class's jobs; `None` = without bound.
     pub class_overrun: std::collections::BTreeMap<String, Option<Time>>,
+    /// CLASSCFG[c] DEFAULT.FEATURES: node features every job of class `c` requires, with
+    /// where they were last set (3.3.1 adds them to the job's own, MRM.c `MRMJobPostLoad`).
+    #[serde(skip)]
+    pub class_features: std::collections::BTreeMap<String, (Vec<String>, Location)>,
     /// RMPOLLINTERVAL: 0 = event-driven iterations.
     pub poll_interval: Time,
     /// CLASSCFG[DEFAULT] DEFAULT.WCLIMIT: the limit of jobs that request none.
@@ -151,6 +155,7 @@ impl Default for SimConfig {
             policy: PolicyConfig::default(),
             max_overrun: Some(0),
             class_overrun: Default::default(),
+            class_features: Default::default(),
             poll_interval: 0,
             default_wclimit: None,
             class_wclimit: Default::default(),
@@ -1631,13 +1636,6 @@ const CRED_ATTRS: &[(&str, &[CredKind])] = &[
     ("FSTARGET", &CredKind::ALL),
 ];
 
-/// Credential attributes of Maui 3.3.1 that change the schedule and that mauisim does not
-/// simulate yet, with what they do: refused, as the parameters of the kind are.
-const CRED_ATTRS_NOT_YET: &[(&str, &str)] = &[(
-    "DEFAULT.FEATURES",
-    "node features every job of the class requires",
-)];
-
 /// Why Maui 3.3.1 ignores a credential attribute a site config may hold (MCred.c reads
 /// `MCredAttr`, then the kind's own table; a name in neither, or one its switch does not
 /// set from a config file, is dropped without a word).
@@ -1792,6 +1790,26 @@ fn class_attr(
             };
             Some(credential_attr(c, &renamed, w, CredKind::Class, name))
         }
+        // Added to the class's features, as 3.3.1's `MUGetMAttr(…, mAdd, …)` adds them.
+        // CLASSCFG[DEFAULT]'s would reach only the jobs 3.3.1 gives the DEFAULT class.
+        "DEFAULT.FEATURES" if name == DEFAULT => Some(Err(not_simulated_yet(
+            at,
+            &object_name,
+            "node features every job of class DEFAULT requires",
+        ))),
+        "DEFAULT.FEATURES" => {
+            let (features, place) = c
+                .class_features
+                .entry(name.to_string())
+                .or_insert_with(|| (Vec::new(), at.clone()));
+            for f in node_cfg::feature_list(&attr.value) {
+                if !features.contains(&f) {
+                    features.push(f);
+                }
+            }
+            *place = at.clone();
+            Some(Ok(()))
+        }
         "OCNODE" => {
             w.push(format!(
                 "{at}: note: {object_name}: without effect here: only PREEMPTPOLICY OVERCOMMIT reads a class's overcommit node, and mauisim refuses that policy"
@@ -1931,12 +1949,9 @@ fn credential_attr(
             c.set_at.insert("DEDICATED".to_string(), at.clone());
         }
         return Ok(());
-    } else if let Some((_, what)) = CRED_ATTRS_NOT_YET.iter().find(|(n, _)| *n == attr.name) {
-        return Err(not_simulated_yet(at, &object_name, what));
     } else {
         let mut known: Vec<&str> = CRED_ATTRS.iter().map(|(n, _)| *n).collect();
-        known.extend(CRED_ATTRS_NOT_YET.iter().map(|(n, _)| *n));
-        known.push("JOBFLAGS");
+        known.extend(["JOBFLAGS", "DEFAULT.FEATURES"]);
         known.extend(limits::LIMIT_NAMES);
         let hint = match cfg::closest(&attr.name, &known) {
             Some(near) => format!(" (did you mean {near}?)"),
@@ -3003,7 +3018,12 @@ mod tests {
                 "maui.cfg:1:13: note: CLASSCFG[c] NODEACCESSPOLICY: without effect, as in Maui 3.3.1"
             ));
         }
-        let e = load("CLASSCFG[c] DEFAULT.FEATURES=fast\n")
+        // A class's default features add up, as 3.3.1 adds them; CLASSCFG[DEFAULT]'s refused.
+        let c =
+            load("CLASSCFG[c] DEFAULT.FEATURES=fast\nCLASSCFG[c] DEFAULT.FEATURES=[ib][fast]\n")
+                .unwrap();
+        assert_eq!(c.config.class_features["c"].0, ["fast", "ib"]);
+        let e = load("CLASSCFG[DEFAULT] DEFAULT.FEATURES=fast\n")
             .map(|_| ())
             .unwrap_err()
             .to_string();
