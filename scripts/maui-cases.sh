@@ -10,7 +10,7 @@
 #        idlesoft, exactnode, partition, partplist, partpdef,
 #        partfirst, nodeset, nodesetfirst, nodesetany, nodesetdelay, reservealways, dedicated,
 #        preemptspv, resgroups, srtimelimit, srmaxtime, singleuser, sysqfalse,
-#        classaccess, jobflags, classfeatures;
+#        classaccess, jobflags, classfeatures, nodemaxjob;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)
@@ -157,7 +157,7 @@ for config in "${configs[@]}"; do
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = classaccess ]; then
       classaccess_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
-    elif [ "$config" = singleuser ]; then
+    elif [ "$config" = singleuser ] || [ "$config" = nodemaxjob ]; then
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config" '{ print }'
     elif [ "$config" = partition ] || [ "$config" = partplist ] || [ "$config" = partpdef ] || [ "$config" = partfirst ]; then
       partition_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"

@@ -72,6 +72,10 @@ pub struct NodeSpec {
     pub load: f64,
     /// This node's own PRIORITYF, overriding the machine's default.
     pub priority_f: Option<Arc<PriorityFn>>,
+    /// MAXJOB: the most jobs (running, or reserved) the node holds at once; 0 = no limit.
+    /// As Maui 3.3.1 does it (MJob.c `MJobGetSNRange`), a job finds the node unavailable
+    /// while that many other jobs' claims on it overlap its run there.
+    pub max_jobs: u64,
 }
 
 impl NodeSpec {
@@ -89,6 +93,7 @@ impl NodeSpec {
             partition: 0,
             load: 0.0,
             priority_f: None,
+            max_jobs: 0,
         }
     }
 
@@ -405,6 +410,7 @@ impl MachineSpec {
         let t = self.tracked();
         self.standing.is_empty()
             && self.node_sets.is_none()
+            && self.nodes.iter().all(|n| n.max_jobs == 0 || n.procs == 1)
             && (self.access == NodeAccess::Shared || single_proc_nodes)
             && (!self.one_task_per_node || single_proc_nodes)
             && !matches!(

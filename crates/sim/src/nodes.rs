@@ -284,6 +284,7 @@ pub fn build(
             priority: cfg.priority.unwrap_or(0.0),
             partition,
             load: cfg.load.unwrap_or(0.0),
+            max_jobs: cfg.max_jobs.unwrap_or(0),
             priority_f: cfg.priority_f,
         });
         node_names.push(node.name);
@@ -384,7 +385,8 @@ fn overlay(base: &mut NodeCfg, top: &NodeCfg) {
         ($($f:ident),*) => { $( if top.$f.is_some() { base.$f = top.$f.clone(); } )* };
     }
     take!(
-        procs, mem, swap, disk, speed, procspeed, features, priority, partition, load, priority_f
+        procs, mem, swap, disk, speed, procspeed, features, priority, partition, load, priority_f,
+        max_jobs
     );
 }
 
@@ -393,7 +395,7 @@ fn underlay(base: &mut NodeCfg, fallback: &NodeCfg) {
     macro_rules! fill {
         ($($f:ident),*) => { $( if base.$f.is_none() { base.$f = fallback.$f.clone(); } )* };
     }
-    fill!(procs, mem, swap, disk, speed, procspeed, features, priority, partition, load);
+    fill!(procs, mem, swap, disk, speed, procspeed, features, priority, partition, load, max_jobs);
 }
 
 fn usage(message: String) -> SimError {

@@ -83,6 +83,9 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     // CLASSCFG[batch] DEFAULT.FEATURES=ib on the node-set cases' nodes (scripts/maui-cases.sh
     // classfeatures): every job runs on n8..n31 only; 7-17 % without the line.
     ("classfeatures", [100.0, 100.0, 100.0]),
+    // NODECFG[DEFAULT] MAXJOB=2 on 8 four-processor nodes (scripts/maui-cases.sh
+    // nodemaxjob): 17-32 % without the limit.
+    ("nodemaxjob", [100.0, 100.0, 100.0]),
     // QOS PREEMPTSPV (scripts/maui-cases.sh preemptspv): two users' jobs become preemptees
     // while over their soft MAXJOB, and one iteration more.
     ("preemptspv", [100.0, 100.0, 100.0]),
@@ -283,7 +286,7 @@ fn every_shared_case_agrees_at_least_as_recorded() {
 /// old-style limit parameters, JOBNODEMATCHPOLICY EXACTNODE, soft idle limits, partitions,
 /// node sets, the QOS flags RESERVEALWAYS, DEDICATED and PREEMPTSPV, NODEACCESSPOLICY
 /// SINGLEUSER, USESYSTEMQUEUETIME FALSE, a class's NODEACCESSPOLICY and DEFAULT.FEATURES,
-/// and credentials' JOBFLAGS.
+/// credentials' JOBFLAGS and a node's MAXJOB.
 #[test]
 fn own_cases_agree_at_least_as_recorded() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/maui_cases");
@@ -304,7 +307,7 @@ fn own_cases_agree_at_least_as_recorded() {
     }
     assert_eq!(
         seen,
-        72,
+        75,
         "every own case of RECORDED (three seeds of each config after the shared ones) is in {}",
         dir.display()
     );

@@ -663,6 +663,46 @@ proptest! {
         shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
     }
 
+    /// NODECFG MAXJOB: no node ever runs more jobs at once than its limit (`--check` counts
+    /// its claims at every instant), and the node shortcuts give the schedule visiting every
+    /// node gives.
+    #[test]
+    fn nodes_never_run_more_jobs_than_their_max_job(
+        mut spec in machine(),
+        limits in prop::collection::vec(0u64..3, 6),
+        jobs in jobs(),
+        backfill in prop_oneof![Just(BackfillPolicy::FirstFit), Just(BackfillPolicy::BestFit)],
+        depth in 1u32..3,
+        per_event in any::<bool>(),
+        maui in any::<bool>(),
+    ) {
+        for (node, most) in spec.nodes.iter_mut().zip(limits) {
+            node.max_jobs = most;
+        }
+        let mut policy = PolicyConfig::with_backfill(backfill, depth);
+        policy.semantics = if maui { Semantics::Maui } else { Semantics::ResearchEasy };
+        let spec = Arc::new(spec);
+        let (outcomes, stats) = checked_run(&jobs, &spec, &policy, per_event);
+        let nodes_of = |i: usize| -> Vec<u32> {
+            stats.job_nodes[i].iter().flat_map(|&(a, b)| a..=b).collect()
+        };
+        for (n, node) in spec.nodes.iter().enumerate().filter(|(_, node)| node.max_jobs > 0) {
+            let on: Vec<usize> = (0..jobs.len())
+                .filter(|&i| nodes_of(i).contains(&(n as u32)))
+                .collect();
+            for &i in &on {
+                let t = outcomes[i].start;
+                let at_once = on
+                    .iter()
+                    .filter(|&&k| outcomes[k].start <= t && t < outcomes[k].end)
+                    .count() as u64;
+                prop_assert!(at_once <= node.max_jobs,
+                    "node {n} runs {at_once} jobs at {t}, MAXJOB {}", node.max_jobs);
+            }
+        }
+        shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
+    }
+
     /// Research EASY's FIRSTFIT (and NONE) skip a candidate at least as wide and as long
     /// as one that found no room over time: the schedule is the one asking the profile for
     /// every candidate gives, on pooled processors and node by node, with any depth.
@@ -896,6 +936,15 @@ fn node_config_builds_the_machine() {
         (2, 2048, 0b11)
     );
     assert_eq!(built.features, ["gpu", "fast"]);
+    // MAXJOB: a node's own, else NODECFG[DEFAULT]'s (0 or below is none of its own).
+    let config = read("NODECFG[DEFAULT] PROCS=2 MAXJOB=3\nNODECFG[n1] MAXJOB=0\n");
+    let built = nodes::build(None, machine, &config, &mut Names::default(), 0).unwrap();
+    let most: Vec<u64> = built.spec.nodes.iter().map(|n| n.max_jobs).collect();
+    assert_eq!(most, [3, 3]);
+    let config = read("NODECFG[n1] MAXJOB=1\n");
+    let built = nodes::build(None, machine, &config, &mut Names::default(), 0).unwrap();
+    let most: Vec<u64> = built.spec.nodes.iter().map(|n| n.max_jobs).collect();
+    assert_eq!(most, [0, 1, 0, 0]);
     // Named objects with PROCS define the machine.
     let config = read("NODECFG[big] PROCS=64 MEM=65536\nNODECFG[small] PROCS=8\n");
     let built = nodes::build(None, machine, &config, &mut Names::default(), 0).unwrap();
@@ -1383,6 +1432,38 @@ fn a_class_default_features_bind_its_jobs() {
     mauisim_sim::output::write_all(&in_memory, &report).unwrap();
     let jobs = |d: &std::path::Path| std::fs::read_to_string(d.join("jobs.csv")).unwrap();
     assert_eq!(jobs(&out), jobs(&in_memory));
+}
+
+/// NODECFG MAXJOB: one four-processor node n0 of MAXJOB 2 and a two-processor n1, jobs of
+/// one processor for 100 s submitted together. LASTAVAILABLE takes n1 first: jobs 1 and 2
+/// fill it; jobs 3 and 4 go to n0, which then holds its two jobs: job 5 waits until 100
+/// though two processors of n0 are idle. Without the limit it starts at once.
+#[test]
+fn a_node_max_job_holds_back_a_job_it_has_room_for() {
+    for (most, fifth_start) in [(2, 100), (0, 0)] {
+        let mut spec = MachineSpec::homogeneous(0, 1);
+        spec.nodes = vec![
+            NodeSpec {
+                max_jobs: most,
+                ..NodeSpec::with_procs(4)
+            },
+            NodeSpec::with_procs(2),
+        ];
+        spec.allocation = AllocationPolicy::LastAvailable;
+        let jobs: Vec<Job> = (1..=5).map(|i| Job::synthetic(i, 0, 100, 100, 1)).collect();
+        let mut policy = PolicyConfig::with_backfill(BackfillPolicy::FirstFit, 1);
+        policy.semantics = Semantics::Maui;
+        let engine = EngineOptions {
+            pooled: false,
+            check: true,
+            ..EngineOptions::default()
+        };
+        let (outcomes, stats) = simulate(&jobs, Arc::new(spec), policy, engine).unwrap();
+        let starts: Vec<i64> = outcomes.iter().map(|o| o.start).collect();
+        assert_eq!(starts, [0, 0, 0, 0, fifth_start], "MAXJOB {most}");
+        assert_eq!(stats.job_nodes[0], [(1, 1)]);
+        assert_eq!(stats.job_nodes[2], [(0, 0)]);
+    }
 }
 
 /// Maui 3.3.1's partitions end to end: an empty SYSCFG PLIST leaves jobs only the

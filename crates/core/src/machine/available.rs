@@ -36,7 +36,7 @@ impl Machine {
             // Nothing to offer now: 3.3.1's search finds no range at all.
             return 0;
         }
-        if per_task.procs <= 1 && user == NO_USER {
+        if per_task.procs <= 1 && user == NO_USER && self.spec.nodes[n].max_jobs == 0 {
             if let Some(length) = self.available_by_ends(n, now, wcl, may_use) {
                 return length;
             }
@@ -86,7 +86,7 @@ impl Machine {
         let mut active = self.claims[n]
             .iter()
             .filter(|c| c.binds(may_use) && c.start <= t && t < c.end);
-        if active.clone().any(|c| c.foreign_to(user)) {
+        if active.clone().any(|c| c.foreign_to(user)) || self.at_job_limit(n, t) {
             return 0;
         }
         let used: u64 = active.by_ref().map(|c| c.takes.procs).sum();

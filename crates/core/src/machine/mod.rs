@@ -207,6 +207,8 @@ pub struct Machine {
     laid: Vec<Held>,
     /// Whether the scheduler lets reservations stay laid between iterations.
     leaves_laid: bool,
+    /// Some node of several processors has a MAXJOB.
+    job_capped: bool,
     /// Per node: the nodes each job's reservation held in the last iteration, so that a
     /// reserved job starts where it was promised while they can still host it (another
     /// job placed by the policy around that promise relies on it).
@@ -376,6 +378,7 @@ impl Machine {
             held: Vec::new(),
             laid: Vec::new(),
             leaves_laid: false,
+            job_capped: spec.nodes.iter().any(|n| n.max_jobs > 0 && n.procs > 1),
             promised: BTreeMap::new(),
             promising: BTreeMap::new(),
             maui_order: false,
@@ -711,6 +714,34 @@ impl Machine {
     /// Whether `job` holds its nodes whole (QOS DEDICATED: SINGLEJOB access for it alone).
     fn holds_whole_nodes(&self, job: &QueuedJob) -> bool {
         job.cred_factors.dedicated && !self.pooled
+    }
+
+    /// Whether node `n`, of a MAXJOB, holds that many jobs' claims (running jobs' and
+    /// reservations') at some instant of `[a, b)` among `claims` (those overlapping it):
+    /// 3.3.1's range search blocks the node then ("policy", MJob.c `MJobGetSNRange`).
+    fn holds_too_many_jobs<'c>(
+        &self,
+        n: usize,
+        claims: impl Iterator<Item = &'c Claim> + Clone,
+        a: Time,
+        b: Time,
+    ) -> bool {
+        let most = self.spec.nodes[n].max_jobs;
+        if most == 0 {
+            return false;
+        }
+        let jobs = claims.filter(|c| !matches!(c.owner, Owner::Standing(_)));
+        let starts = jobs.clone().map(|c| c.start.max(a)).filter(|&t| t < b);
+        let holding = |t: Time| jobs.clone().filter(|c| c.start <= t && t < c.end).count();
+        std::iter::once(a)
+            .chain(starts)
+            .any(|t| holding(t) as u64 >= most)
+    }
+
+    /// Whether node `n` is at its MAXJOB at `t` (see [`Self::holds_too_many_jobs`]).
+    pub(super) fn at_job_limit(&self, n: usize, t: Time) -> bool {
+        let claims = self.claims[n].iter().filter(|c| c.start <= t && t < c.end);
+        self.holds_too_many_jobs(n, claims, t, t + 1)
     }
 
     /// What `tasks` of a job take of node `n`: the whole node if it holds nodes whole.
@@ -1444,9 +1475,10 @@ impl Machine {
     fn carries_searches(&self) -> bool {
         !self.pooled
             && !self.exhaustive
-            // An end frees a whole node for the jobs of other users: more than its
-            // processors, which the carried bounds count.
+            // An end frees a whole node for the jobs of other users, or a node at its
+            // MAXJOB: more than its processors, which the carried bounds count.
             && self.spec.access != NodeAccess::SingleUser
+            && !self.job_capped
             && !self.partitioned
             && self.maui_order
             && self.spec.allocation == AllocationPolicy::LastAvailable
@@ -1742,8 +1774,8 @@ impl Machine {
 
     /// Checks the machine's books at `now`: no node holds more processors, memory, swap or
     /// disk than it has at any instant from `now` on (running jobs, reservations, standing
-    /// reservations), no SINGLEJOB node holds two claims at once nor a SINGLEUSER one claims
-    /// of two users, every running job's
+    /// reservations), no SINGLEJOB node holds two claims at once, a SINGLEUSER one claims
+    /// of two users, nor a node more jobs than its MAXJOB, every running job's
     /// nodes satisfy its request, and the free-processor index agrees with the running
     /// jobs. Costly: for tests and `--check` runs.
     pub(crate) fn verify(&self, now: Time) -> Result<(), Violation> {
@@ -1781,6 +1813,7 @@ impl Machine {
         }
         for (n, claims) in self.claims.iter().enumerate() {
             let cap = self.spec.nodes[n].capacity();
+            let cap_jobs = self.spec.nodes[n].max_jobs;
             let single = self.spec.access.is_exclusive();
             let points =
                 std::iter::once(now).chain(claims.iter().map(|c| c.start).filter(|&s| s > now));
@@ -1834,7 +1867,9 @@ impl Machine {
                     && active
                         .iter()
                         .any(|c| active.iter().any(|o| c.foreign_to(o.user)));
-                if too_much || (single && active.len() > 1) || two_users {
+                let jobs = active.len() as u64;
+                let over_job_limit = cap_jobs > 0 && jobs > cap_jobs;
+                if too_much || (single && active.len() > 1) || two_users || over_job_limit {
                     return Err(over(
                         Some(n),
                         None,
@@ -1921,7 +1956,11 @@ impl Machine {
             for &(until, free, _) in longer {
                 visit(free, until);
             }
-        } else if self.exhaustive || self.spec.access.is_exclusive() || self.within != 0 {
+        } else if self.exhaustive
+            || self.spec.access.is_exclusive()
+            || self.job_capped
+            || self.within != 0
+        {
             let within =
                 |n: &u32| self.within == 0 || self.spec.nodes[*n as usize].partition == self.within;
             for n in self.nodes_free_now(now).into_iter().filter(within) {
@@ -2068,11 +2107,12 @@ impl Machine {
             .filter(|c| c.binds(self.listed_standing));
         let single = self.spec.access.is_exclusive();
         let active = claims.clone().filter(|c| c.start <= now && now < c.end);
-        let free = if single && active.clone().next().is_some() {
-            0
-        } else {
-            cap - active.map(|c| c.takes.procs as i64).sum::<i64>()
-        };
+        let free =
+            if (single && active.clone().next().is_some()) || self.at_job_limit(n as usize, now) {
+                0
+            } else {
+                cap - active.map(|c| c.takes.procs as i64).sum::<i64>()
+            };
         if cap > 1 && self.maui_order {
             let one = Res {
                 procs: 1,
@@ -2212,6 +2252,9 @@ impl Machine {
             if overlapping.clone().any(|c| c.foreign_to(user)) {
                 return 0;
             }
+        }
+        if self.holds_too_many_jobs(n, overlapping.clone(), a, b) {
+            return 0;
         }
         let standing_overlaps = self.ahead[n] > 0
             && overlapping
@@ -2957,6 +3000,7 @@ impl Machine {
             && !job.cred_factors.dedicated
             && !self.exhaustive
             && self.spec.access == NodeAccess::Shared
+            && !self.job_capped
             && !self.spec.one_task_per_node
     }
 

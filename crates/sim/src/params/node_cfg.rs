@@ -72,6 +72,8 @@ pub struct NodeCfg {
     pub priority: Option<f64>,
     pub partition: Option<String>,
     pub load: Option<f64>,
+    /// MAXJOB: the most jobs the node runs at once (`None`: NODECFG[DEFAULT]'s, else none).
+    pub max_jobs: Option<u64>,
     #[serde(skip)]
     pub priority_f: Option<Arc<PriorityFn>>,
     /// Where the object was first named, for errors about it.
@@ -116,6 +118,7 @@ pub const NODE_ATTRS: &[&str] = &[
     "PRIORITYF",
     "PARTITION",
     "LOAD",
+    "MAXJOB",
 ];
 
 /// Node attributes of Maui 3.3.1 that mauisim does not simulate yet, with what they do:
@@ -123,7 +126,6 @@ pub const NODE_ATTRS: &[&str] = &[
 /// bind only jobs that ask for an operating system or architecture, which no trace
 /// mauisim reads can: accepted with a warning.
 const NODE_ATTRS_NOT_YET: &[(&str, &str)] = &[
-    ("MAXJOB", "the most jobs the node runs at once"),
     (
         "MAXJOBPERUSER",
         "the most jobs of one user the node runs at once",
@@ -342,6 +344,12 @@ pub(crate) fn node_cfg(
             "PROCSPEED" => object.procspeed = Some(amount(value, true)?),
             "FEATURES" => object.features = Some(feature_list(value)),
             "PRIORITY" => object.priority = Some(real(value)?),
+            // 3.3.1 reads it with strtol; 0 or below is no limit of the node's own
+            // (MNode.c), which leaves NODECFG[DEFAULT]'s.
+            "MAXJOB" => {
+                let v = cfg::parse_int(value).map_err(|e| err(e.0))?;
+                object.max_jobs = (v > 0).then_some(v as u64);
+            }
             "LOAD" => {
                 let v = real(value)?;
                 if v < 0.0 {
