@@ -168,16 +168,19 @@ impl CredTables {
         let qos = self.own(CredKind::Qos, creds.get(CredKind::Qos));
         // JOBFLAGS of the job's own user, group, account and class, ORed into its flags
         // as its QOS's (MJob.c `MJobUpdateFlags`).
-        let flagged = |flag: fn(&CredSettings) -> bool| {
-            [
-                CredKind::User,
-                CredKind::Group,
-                CredKind::Account,
-                CredKind::Class,
-            ]
-            .into_iter()
-            .any(|kind| flag(self.own(kind, creds.get(kind))))
-        };
+        let (mut preemptor, mut preemptee, mut dedicated) =
+            (qos.preemptor, qos.preemptee, qos.dedicated);
+        for kind in [
+            CredKind::User,
+            CredKind::Group,
+            CredKind::Account,
+            CredKind::Class,
+        ] {
+            let own = self.own(kind, creds.get(kind));
+            preemptor |= own.preemptor;
+            preemptee |= own.preemptee;
+            dedicated |= own.dedicated;
+        }
         let class_weight = self
             .own(CredKind::Group, creds.get(CredKind::Group))
             .class_weight
@@ -191,10 +194,10 @@ impl CredTables {
             xf_target: qos.xf_target,
             class_weight,
             no_backfill: qos.no_backfill,
-            preemptor: qos.preemptor || flagged(|s| s.preemptor),
-            preemptee: qos.preemptee || flagged(|s| s.preemptee),
+            preemptor,
+            preemptee,
             reserve_always: qos.reserve_always,
-            dedicated: qos.dedicated || flagged(|s| s.dedicated),
+            dedicated,
             preempt_spv: qos.preempt_spv,
         }
     }

@@ -86,7 +86,8 @@ impl Machine {
         let mut active = self.claims[n]
             .iter()
             .filter(|c| c.binds(may_use) && c.start <= t && t < c.end);
-        if active.clone().any(|c| c.foreign_to(user)) || self.at_job_limit(n, t) {
+        let foreign = user != NO_USER && active.clone().any(|c| c.foreign_to(user));
+        if foreign || (self.job_capped && self.at_job_limit(n, t)) {
             return 0;
         }
         let used: u64 = active.by_ref().map(|c| c.takes.procs).sum();

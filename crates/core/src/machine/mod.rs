@@ -2107,12 +2107,13 @@ impl Machine {
             .filter(|c| c.binds(self.listed_standing));
         let single = self.spec.access.is_exclusive();
         let active = claims.clone().filter(|c| c.start <= now && now < c.end);
-        let free =
-            if (single && active.clone().next().is_some()) || self.at_job_limit(n as usize, now) {
-                0
-            } else {
-                cap - active.map(|c| c.takes.procs as i64).sum::<i64>()
-            };
+        let free = if (single && active.clone().next().is_some())
+            || (self.job_capped && self.at_job_limit(n as usize, now))
+        {
+            0
+        } else {
+            cap - active.map(|c| c.takes.procs as i64).sum::<i64>()
+        };
         if cap > 1 && self.maui_order {
             let one = Res {
                 procs: 1,
@@ -2253,7 +2254,7 @@ impl Machine {
                 return 0;
             }
         }
-        if self.holds_too_many_jobs(n, overlapping.clone(), a, b) {
+        if self.job_capped && self.holds_too_many_jobs(n, overlapping.clone(), a, b) {
             return 0;
         }
         let standing_overlaps = self.ahead[n] > 0
