@@ -37,6 +37,9 @@ pub struct CredObject {
     /// Where FSTARGET was set.
     #[serde(skip)]
     pub fs_target_location: Option<Location>,
+    /// Where PRIORITY was last set.
+    #[serde(skip)]
+    pub priority_location: Option<Location>,
     /// Limits per credential inside this one, by the other credential's kind and (if
     /// given) name: `MAXJOB[USER]=2`, `MAXPROC[USER:steve]=3`, `MAXJOBPERUSER=2`.
     #[serde(

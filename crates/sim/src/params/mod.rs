@@ -258,6 +258,7 @@ pub fn read(parsed: cfg::Parsed) -> PartlyRead {
             node_cfg::check_proc_usage_limit(&config.nodes),
             check_fairshare(&config, &mut warnings),
         ];
+        check_cred_priorities(&config, &mut warnings);
         reservation_groups(&mut config, &mut warnings);
         checks.push(reservation_threshold(&mut config, &mut warnings));
         checks.push(system_queue_time(&mut config, &mut warnings));
@@ -1558,6 +1559,90 @@ fn fs_target(text: &str) -> Result<FsTarget, String> {
     Ok(FsTarget { value, kind })
 }
 
+/// One warning for the `attr` of every object in `objects` (its name and where the
+/// attribute was set) that has no effect `why`: the objects in file order, the first few
+/// named, at the first one's line.
+fn without_effect(mut objects: Vec<(String, &Location)>, attr: &str, why: &str) -> Option<String> {
+    objects.sort_by_key(|(_, at)| (at.line, at.column));
+    let (_, first) = objects.first()?;
+    if objects.len() == 1 {
+        return Some(format!(
+            "{first}: warning: {} {attr} has no effect {why}",
+            objects[0].0
+        ));
+    }
+    const NAMED: usize = 4;
+    let mut named: Vec<&str> = objects
+        .iter()
+        .take(NAMED)
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let more = objects.len().saturating_sub(NAMED);
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    let last = named.pop().unwrap_or_default();
+    let list = if more.is_empty() {
+        format!("{} and {last}", named.join(", "))
+    } else {
+        format!("{}, {last}{more}", named.join(", "))
+    };
+    Some(format!(
+        "{first}: warning: the {attr} of {} objects ({list}) has no effect {why}",
+        objects.len()
+    ))
+}
+
+/// A credential's PRIORITY counts only through its kind's subcomponent weight (USERWEIGHT,
+/// …; 0 unless set, as in Maui 3.3.1) and CREDWEIGHT: set where they are 0, it does
+/// nothing, which is said once per kind.
+fn check_cred_priorities(c: &SimConfig, warnings: &mut Vec<String>) {
+    let p = &c.policy.priority;
+    let cred_off = p.component_weight[Component::Cred as usize] == 0.0;
+    for kind in CredKind::ALL {
+        let sub = match kind {
+            CredKind::User => Sub::User,
+            CredKind::Group => Sub::Group,
+            CredKind::Account => Sub::Account,
+            CredKind::Qos => Sub::Qos,
+            CredKind::Class => Sub::Class,
+        };
+        let weight = p.weight_of(sub);
+        if weight != 0.0 && !cred_off {
+            continue;
+        }
+        let set: Vec<(String, &Location)> = c
+            .credentials
+            .objects(kind)
+            .iter()
+            .filter(|(_, o)| o.settings.priority != 0.0)
+            .filter_map(|(name, o)| {
+                let at = o.priority_location.as_ref()?;
+                Some((format!("{}[{name}]", kind.cfg_name()), at))
+            })
+            .collect();
+        let why = if weight == 0.0 {
+            format!("while {}WEIGHT is 0", sub_weight_name(kind))
+        } else {
+            "while CREDWEIGHT is 0".to_string()
+        };
+        warnings.extend(without_effect(set, "PRIORITY", &why));
+    }
+}
+
+/// The maui.cfg name of a credential kind's priority subcomponent weight, without WEIGHT.
+fn sub_weight_name(kind: CredKind) -> &'static str {
+    match kind {
+        CredKind::User => "USER",
+        CredKind::Group => "GROUP",
+        CredKind::Account => "ACCOUNT",
+        CredKind::Qos => "QOS",
+        CredKind::Class => "CLASS",
+    }
+}
+
 /// Fairshare settings that cannot work together, or that do nothing.
 fn check_fairshare(c: &SimConfig, warnings: &mut Vec<String>) -> Result<(), ConfigError> {
     let fs = &c.policy.fairshare;
@@ -1570,13 +1655,16 @@ fn check_fairshare(c: &SimConfig, warnings: &mut Vec<String>) -> Result<(), Conf
                 o.settings.fs_target.map(|t| (kind, name, t, at))
             })
     });
+    if fs.metric.is_none() {
+        let idle: Vec<(String, &Location)> = targets
+            .map(|(kind, name, _, at)| (format!("{}[{name}]", kind.cfg_name()), at))
+            .collect();
+        warnings.extend(without_effect(idle, "FSTARGET", "while FSPOLICY is NONE"));
+        return Ok(());
+    }
     for (kind, name, target, at) in targets {
         let object = format!("{}[{name}] FSTARGET", kind.cfg_name());
-        if fs.metric.is_none() {
-            warnings.push(format!(
-                "{at}: warning: {object} has no effect while FSPOLICY is NONE"
-            ));
-        } else if fs.ratio && target.value == 0.0 && !target.kind.is_cap() {
+        if fs.ratio && target.value == 0.0 && !target.kind.is_cap() {
             return Err(ConfigError::at(
                 at.clone(),
                 format!("{object}=0 cannot be used with a ratio FSPOLICY (…%): 1 − usage/target divides by the target"),
@@ -2011,7 +2099,10 @@ fn credential_attr(
     let object = c.credentials.object_mut(kind, name);
     let settings = &mut object.settings;
     match attr.name.as_str() {
-        "PRIORITY" => settings.priority = weight(&attr.value)?,
+        "PRIORITY" => {
+            settings.priority = weight(&attr.value)?;
+            object.priority_location = Some(at.clone());
+        }
         "QDEF" => {
             object.qdef = Some(one_name(&attr.value)?);
             object.qdef_location = Some(at.clone());
@@ -2602,7 +2693,10 @@ mod tests {
             c.config.reservation_qos,
             vec![Some(vec!["high".to_string()]), None]
         );
-        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg:10:14: warning: QOSCFG[high] PRIORITY has no effect while QOSWEIGHT is 0"]
+        );
         // 3.3.1 reads ALL as a QOS's name; mauisim as [ALL], and says so.
         let c = load("RESERVATIONQOSLIST[1] ALL\n").unwrap();
         assert_eq!(c.config.reservation_qos, vec![None, None]);
@@ -2715,7 +2809,17 @@ mod tests {
             (100.0, 5000.0, 10.0, Some(3600), Some(2.5))
         );
         assert_eq!(creds.class["batch"].settings.priority, 7.0);
-        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+        // No subcomponent weight is set: each kind's PRIORITY is said to do nothing, once.
+        assert_eq!(
+            c.warnings,
+            [
+                "maui.cfg:1:13: warning: the PRIORITY of 2 objects (USERCFG[17] and USERCFG[DEFAULT]) has no effect while USERWEIGHT is 0",
+                "maui.cfg:3:17: warning: GROUPCFG[staff] PRIORITY has no effect while GROUPWEIGHT is 0",
+                "maui.cfg:4:21: warning: ACCOUNTCFG[physics] PRIORITY has no effect while ACCOUNTWEIGHT is 0",
+                "maui.cfg:5:14: warning: the PRIORITY of 2 objects (QOSCFG[high] and QOSCFG[low]) has no effect while QOSWEIGHT is 0",
+                "maui.cfg:7:17: warning: CLASSCFG[batch] PRIORITY has no effect while CLASSWEIGHT is 0",
+            ]
+        );
     }
 
     #[test]
@@ -2746,12 +2850,12 @@ mod tests {
     /// what it does; OS and ARCH, which no trace's job asks for, only warn.
     #[test]
     fn unsimulated_node_attributes_are_refused_or_warn() {
-        let e = load("NODECFG[n1] PROCS=4 MAXJOB=2\n")
+        let e = load("NODECFG[n1] PROCS=4 MAXJOBPERUSER=2\n")
             .unwrap_err()
             .to_string();
         assert_eq!(
             e,
-            "maui.cfg:1:21: NODECFG[n1] MAXJOB (the most jobs the node runs at once) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
+            "maui.cfg:1:21: NODECFG[n1] MAXJOBPERUSER (the most jobs of one user the node runs at once) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
         );
         let c = load("NODECFG[n1] PROCS=4 OS=linux\n").unwrap();
         assert_eq!(
@@ -2903,6 +3007,7 @@ mod tests {
             [
                 "maui.cfg:3:24: warning: `low` on a USERCFG line is no ATTRIBUTE=VALUE, and Maui 3.3.1 passes over it: ignored, here as there (a list is one word: QLIST=high,low)",
                 "maui.cfg: note: 1 parameter without effect on what Maui 3.3.1 schedules in a simulation ignored: PARTITIONMODE",
+                "maui.cfg:1:14: warning: the PRIORITY of 2 objects (QOSCFG[high] and QOSCFG[low]) has no effect while QOSWEIGHT is 0",
             ]
         );
     }
@@ -3081,7 +3186,7 @@ mod tests {
         assert!(on.config.policy.priority.system_queue_time);
         assert!(on.warnings[0]
             .contains("without effect on what Maui 3.3.1 schedules in a simulation ignored: USESYSTEMQUEUETIME"));
-        let off = load("USESYSTEMQUEUETIME FALSE\nQOSCFG[hi] PRIORITY=5\n").unwrap();
+        let off = load("USESYSTEMQUEUETIME FALSE\nQOSCFG[hi] PRIORITY=5\nQOSWEIGHT 1\n").unwrap();
         assert_eq!(off.warnings.len(), 1, "{:?}", off.warnings);
         assert!(off.warnings[0].starts_with(
             "maui.cfg:1:1: note: USESYSTEMQUEUETIME off: Maui 3.3.1 then counts the queue time"
@@ -3131,7 +3236,7 @@ mod tests {
             ),
             ("\nRESCAP -1\n", "maui.cfg:2:8: RESCAP: a cap cannot be negative"),
             (
-                "QOSCFG[high] PRIORITY=1\nCLASSCFG[batch] QDEF=gold\n",
+                "QOSCFG[high] QTWEIGHT=1\nCLASSCFG[batch] QDEF=gold\n",
                 "maui.cfg:2:17: CLASSCFG[batch] QDEF=gold: no QOS gold is defined (add a QOSCFG[gold] line)",
             ),
             (
