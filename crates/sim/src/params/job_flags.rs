@@ -4,6 +4,7 @@
 //! flags of a job's own user, group, account and class into the job's. The DEFAULT objects'
 //! flags are read by nothing.
 
+use super::qos_flags::refused_flags;
 use mauisim_config::{ConfigError, Location};
 use mauisim_core::CredSettings;
 
@@ -121,13 +122,7 @@ pub(super) fn apply(
         }
     }
     if !refused.is_empty() {
-        return Err(ConfigError::at(
-            at.clone(),
-            format!(
-                "{what}: {} changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the flag to simulate without it",
-                refused.join(", ")
-            ),
-        ));
+        return Err(refused_flags(what, at, &refused));
     }
     if found.is_empty() && !value.trim().is_empty() {
         let upper = value.to_ascii_uppercase();

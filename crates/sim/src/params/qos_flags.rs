@@ -192,13 +192,7 @@ pub(super) fn apply(
         }
     }
     if !refused.is_empty() {
-        return Err(ConfigError::at(
-            at.clone(),
-            format!(
-                "{what}: {} changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the flag to simulate without it",
-                refused.join(", ")
-            ),
-        ));
+        return Err(refused_flags(what, at, &refused));
     }
     if !found && !value.trim().is_empty() {
         let upper = value.to_ascii_uppercase();
@@ -212,6 +206,18 @@ pub(super) fn apply(
         ));
     }
     Ok(())
+}
+
+/// The error for flags of `what` (at `at`) that change the schedule and are not simulated
+/// yet, each with what it does.
+pub(super) fn refused_flags(what: &str, at: &Location, refused: &[String]) -> ConfigError {
+    ConfigError::at(
+        at.clone(),
+        format!(
+            "{what}: {} changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the flag to simulate without it",
+            refused.join(", ")
+        ),
+    )
 }
 
 /// The flags of `qos` that some semantics do not simulate, as QFLAGS names them.
