@@ -276,7 +276,7 @@ impl Sub {
     }
 
     /// The credential subcomponent of a credential kind.
-    pub(crate) fn credential(kind: CredKind) -> Sub {
+    pub fn credential(kind: CredKind) -> Sub {
         match kind {
             CredKind::User => Sub::User,
             CredKind::Group => Sub::Group,

@@ -74,7 +74,7 @@ const NO_USER: u32 = u32::MAX;
 
 /// The user `job` runs as, for NODEACCESSPOLICY SINGLEUSER.
 fn user_of(job: &QueuedJob) -> u32 {
-    job.creds.ids[crate::cred::CredKind::User.index()].0
+    job.creds.get(crate::cred::CredKind::User).0
 }
 
 impl Claim {

@@ -1602,13 +1602,7 @@ fn check_cred_priorities(c: &SimConfig, warnings: &mut Vec<String>) {
     let p = &c.policy.priority;
     let cred_off = p.component_weight[Component::Cred as usize] == 0.0;
     for kind in CredKind::ALL {
-        let sub = match kind {
-            CredKind::User => Sub::User,
-            CredKind::Group => Sub::Group,
-            CredKind::Account => Sub::Account,
-            CredKind::Qos => Sub::Qos,
-            CredKind::Class => Sub::Class,
-        };
+        let sub = Sub::credential(kind);
         let weight = p.weight_of(sub);
         if weight != 0.0 && !cred_off {
             continue;
@@ -1623,23 +1617,13 @@ fn check_cred_priorities(c: &SimConfig, warnings: &mut Vec<String>) {
                 Some((format!("{}[{name}]", kind.cfg_name()), at))
             })
             .collect();
-        let why = if weight == 0.0 {
-            format!("while {}WEIGHT is 0", sub_weight_name(kind))
+        let off = if weight == 0.0 {
+            sub.weight_names()[0]
         } else {
-            "while CREDWEIGHT is 0".to_string()
+            Component::Cred.weight_names()[0]
         };
+        let why = format!("while {off} is 0");
         warnings.extend(without_effect(set, "PRIORITY", &why));
-    }
-}
-
-/// The maui.cfg name of a credential kind's priority subcomponent weight, without WEIGHT.
-fn sub_weight_name(kind: CredKind) -> &'static str {
-    match kind {
-        CredKind::User => "USER",
-        CredKind::Group => "GROUP",
-        CredKind::Account => "ACCOUNT",
-        CredKind::Qos => "QOS",
-        CredKind::Class => "CLASS",
     }
 }
 
