@@ -75,7 +75,7 @@ pub struct NodeSpec {
     /// MAXJOB: the most jobs (running, or reserved) the node holds at once; 0 = no limit.
     /// As Maui 3.3.1 does it (MJob.c `MJobGetSNRange`), a job finds the node unavailable
     /// while that many other jobs' claims on it overlap its run there.
-    pub max_jobs: u64,
+    pub max_jobs: u32,
 }
 
 impl NodeSpec {

@@ -669,7 +669,7 @@ proptest! {
     #[test]
     fn nodes_never_run_more_jobs_than_their_max_job(
         mut spec in machine(),
-        limits in prop::collection::vec(0u64..3, 6),
+        limits in prop::collection::vec(0u32..3, 6),
         jobs in jobs(),
         backfill in prop_oneof![Just(BackfillPolicy::FirstFit), Just(BackfillPolicy::BestFit)],
         depth in 1u32..3,
@@ -696,7 +696,7 @@ proptest! {
                     .iter()
                     .filter(|&&k| outcomes[k].start <= t && t < outcomes[k].end)
                     .count() as u64;
-                prop_assert!(at_once <= node.max_jobs,
+                prop_assert!(at_once <= u64::from(node.max_jobs),
                     "node {n} runs {at_once} jobs at {t}, MAXJOB {}", node.max_jobs);
             }
         }
@@ -939,11 +939,11 @@ fn node_config_builds_the_machine() {
     // MAXJOB: a node's own, else NODECFG[DEFAULT]'s (0 or below is none of its own).
     let config = read("NODECFG[DEFAULT] PROCS=2 MAXJOB=3\nNODECFG[n1] MAXJOB=0\n");
     let built = nodes::build(None, machine, &config, &mut Names::default(), 0).unwrap();
-    let most: Vec<u64> = built.spec.nodes.iter().map(|n| n.max_jobs).collect();
+    let most: Vec<u32> = built.spec.nodes.iter().map(|n| n.max_jobs).collect();
     assert_eq!(most, [3, 3]);
     let config = read("NODECFG[n1] MAXJOB=1\n");
     let built = nodes::build(None, machine, &config, &mut Names::default(), 0).unwrap();
-    let most: Vec<u64> = built.spec.nodes.iter().map(|n| n.max_jobs).collect();
+    let most: Vec<u32> = built.spec.nodes.iter().map(|n| n.max_jobs).collect();
     assert_eq!(most, [0, 1, 0, 0]);
     // Named objects with PROCS define the machine.
     let config = read("NODECFG[big] PROCS=64 MEM=65536\nNODECFG[small] PROCS=8\n");

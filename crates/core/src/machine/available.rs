@@ -36,7 +36,7 @@ impl Machine {
             // Nothing to offer now: 3.3.1's search finds no range at all.
             return 0;
         }
-        if per_task.procs <= 1 && user == NO_USER && self.spec.nodes[n].max_jobs == 0 {
+        if per_task.procs <= 1 && user == NO_USER && !self.job_capped {
             if let Some(length) = self.available_by_ends(n, now, wcl, may_use) {
                 return length;
             }
@@ -83,14 +83,16 @@ impl Machine {
     /// may use the standing reservations of `may_use`; none while a claim of another user
     /// than `user` lasts.
     fn free_tasks_at(&self, n: usize, t: Time, per_task: Res, (may_use, user): (u64, u32)) -> u64 {
-        let mut active = self.claims[n]
+        let active = self.claims[n]
             .iter()
             .filter(|c| c.binds(may_use) && c.start <= t && t < c.end);
-        let foreign = user != NO_USER && active.clone().any(|c| c.foreign_to(user));
-        if foreign || (self.job_capped && self.at_job_limit(n, t)) {
-            return 0;
+        if self.node_rules {
+            let foreign = active.clone().any(|c| self.foreign_to(c, user));
+            if foreign || (self.job_capped && self.at_job_limit(n, t)) {
+                return 0;
+            }
         }
-        let used: u64 = active.by_ref().map(|c| c.takes.procs).sum();
+        let used: u64 = active.map(|c| c.takes.procs).sum();
         self.spec.nodes[n].procs.saturating_sub(used) / per_task.procs.max(1)
     }
 

@@ -63,9 +63,6 @@ struct Claim {
     /// A job's or reservation's claim: the standing reservations its job may use (bit `k`
     /// for reservation `k`), whose windows it may overlap.
     may_use: u64,
-    /// A job's or reservation's claim: its job's user ([`NO_USER`] for a standing
-    /// reservation's window), which NODEACCESSPOLICY SINGLEUSER keeps other users off by.
-    user: u32,
 }
 
 /// The user of a claim that is no job's, and of a question asked for every user (a backfill
@@ -78,12 +75,6 @@ fn user_of(job: &QueuedJob) -> u32 {
 }
 
 impl Claim {
-    /// Whether the claim keeps a job of `user` off its node under NODEACCESSPOLICY
-    /// SINGLEUSER: it is another user's job or job reservation.
-    fn foreign_to(&self, user: u32) -> bool {
-        self.user != NO_USER && user != NO_USER && self.user != user
-    }
-
     /// Whether the claim keeps a job that may use the standing reservations of `may_use`
     /// off the node: a standing reservation's window does not keep its own jobs off.
     fn binds(&self, may_use: u64) -> bool {
@@ -107,6 +98,8 @@ struct Placement {
     whole: bool,
     /// The standing reservations its job may use for a short run only.
     short: u64,
+    /// Its job's user, which NODEACCESSPOLICY SINGLEUSER keeps other users off by.
+    user: u32,
 }
 
 /// A job's tasks placed for this iteration only (a reservation).
@@ -121,6 +114,8 @@ struct Held {
     within: u32,
     /// The standing reservations its job may use for a short run only.
     short: u64,
+    /// Its job's user, as [`Placement::user`].
+    user: u32,
 }
 
 /// Handle of a reservation made by [`Machine::reserve`], valid until released.
@@ -209,6 +204,8 @@ pub struct Machine {
     leaves_laid: bool,
     /// Some node of several processors has a MAXJOB.
     job_capped: bool,
+    /// Nodes are SINGLEUSER or `job_capped`: a node question checks [`Self::keeps_off`].
+    node_rules: bool,
     /// Per node: the nodes each job's reservation held in the last iteration, so that a
     /// reserved job starts where it was promised while they can still host it (another
     /// job placed by the policy around that promise relies on it).
@@ -379,6 +376,8 @@ impl Machine {
             laid: Vec::new(),
             leaves_laid: false,
             job_capped: spec.nodes.iter().any(|n| n.max_jobs > 0 && n.procs > 1),
+            node_rules: spec.access == NodeAccess::SingleUser
+                || spec.nodes.iter().any(|n| n.max_jobs > 0 && n.procs > 1),
             promised: BTreeMap::new(),
             promising: BTreeMap::new(),
             maui_order: false,
@@ -491,7 +490,6 @@ impl Machine {
                     takes,
                     owner: Owner::Standing(k),
                     may_use: 0,
-                    user: NO_USER,
                 });
                 self.touch(n);
                 self.claim_ahead(n);
@@ -716,6 +714,45 @@ impl Machine {
         job.cred_factors.dedicated && !self.pooled
     }
 
+    /// The user of the job a claim is for ([`NO_USER`] for a standing reservation's
+    /// window). A reservation's claims are this iteration's reservation of that rank, or
+    /// the one left laid from the last.
+    fn claim_user(&self, c: &Claim) -> u32 {
+        match c.owner {
+            Owner::Standing(_) => NO_USER,
+            Owner::Job(j) => self.running.get(&j).map_or(NO_USER, |p| p.user),
+            Owner::Held(id) => {
+                let this = self.held.get(id as usize).filter(|h| h.live);
+                this.or_else(|| self.laid.get(id as usize))
+                    .map_or(NO_USER, |h| h.user)
+            }
+        }
+    }
+
+    /// Whether claim `c` keeps a job of `user` off its node under NODEACCESSPOLICY
+    /// SINGLEUSER: it is another user's job or job reservation.
+    fn foreign_to(&self, c: &Claim, user: u32) -> bool {
+        if user == NO_USER {
+            return false;
+        }
+        let theirs = self.claim_user(c);
+        theirs != NO_USER && theirs != user
+    }
+
+    /// Whether NODEACCESSPOLICY SINGLEUSER or node `n`'s MAXJOB keeps `job` off it over
+    /// `[a, b)`, given the `claims` overlapping that interval.
+    fn keeps_off<'c>(
+        &self,
+        n: usize,
+        claims: impl Iterator<Item = &'c Claim> + Clone,
+        (a, b): (Time, Time),
+        job: &QueuedJob,
+    ) -> bool {
+        let user = self.per_user(user_of(job));
+        claims.clone().any(|c| self.foreign_to(c, user))
+            || (self.job_capped && self.holds_too_many_jobs(n, claims, a, b))
+    }
+
     /// Whether node `n`, of a MAXJOB, holds that many jobs' claims (running jobs' and
     /// reservations') at some instant of `[a, b)` among `claims` (those overlapping it):
     /// 3.3.1's range search blocks the node then ("policy", MJob.c `MJobGetSNRange`).
@@ -735,7 +772,7 @@ impl Machine {
         let holding = |t: Time| jobs.clone().filter(|c| c.start <= t && t < c.end).count();
         std::iter::once(a)
             .chain(starts)
-            .any(|t| holding(t) as u64 >= most)
+            .any(|t| holding(t) >= most as usize)
     }
 
     /// Whether node `n` is at its MAXJOB at `t` (see [`Self::holds_too_many_jobs`]).
@@ -978,7 +1015,6 @@ impl Machine {
                     takes,
                     owner: Owner::Job(job.idx),
                     may_use: job.standing_access,
-                    user: user_of(job),
                 });
             }
         }
@@ -995,6 +1031,7 @@ impl Machine {
                 slots: Vec::new(),
                 whole,
                 short: job.standing_short,
+                user: user_of(job),
             },
         );
     }
@@ -1044,6 +1081,7 @@ impl Machine {
                 slots,
                 whole: false,
                 short: 0,
+                user: user_of(job),
             },
         );
     }
@@ -1138,7 +1176,6 @@ impl Machine {
                         takes,
                         owner: Owner::Held(id),
                         may_use: job.standing_access,
-                        user: user_of(job),
                     },
                 );
             }
@@ -1154,6 +1191,7 @@ impl Machine {
             live: true,
             within: self.within,
             short: job.standing_short,
+            user: user_of(job),
         });
         HeldId(id)
     }
@@ -1432,7 +1470,6 @@ impl Machine {
                         takes,
                         owner: Owner::Held(id),
                         may_use: job.standing_access,
-                        user: user_of(job),
                     },
                 );
             }
@@ -1864,11 +1901,13 @@ impl Machine {
                     || (tracked.swap > 0 && used.swap > cap.swap)
                     || (tracked.disk > 0 && used.disk > cap.disk);
                 let two_users = self.spec.access == NodeAccess::SingleUser
-                    && active
-                        .iter()
-                        .any(|c| active.iter().any(|o| c.foreign_to(o.user)));
+                    && active.iter().any(|c| {
+                        active
+                            .iter()
+                            .any(|o| self.foreign_to(c, self.claim_user(o)))
+                    });
                 let jobs = active.len() as u64;
-                let over_job_limit = cap_jobs > 0 && jobs > cap_jobs;
+                let over_job_limit = cap_jobs > 0 && jobs > u64::from(cap_jobs);
                 if too_much || (single && active.len() > 1) || two_users || over_job_limit {
                     return Err(over(
                         Some(n),
@@ -2248,13 +2287,7 @@ impl Machine {
         let overlapping = claims
             .iter()
             .filter(|c| c.start < b && a < c.end && self.binds_over(c, may_use, short, ja, jb));
-        if spec.access == NodeAccess::SingleUser {
-            let user = user_of(job);
-            if overlapping.clone().any(|c| c.foreign_to(user)) {
-                return 0;
-            }
-        }
-        if self.job_capped && self.holds_too_many_jobs(n, overlapping.clone(), a, b) {
+        if self.node_rules && self.keeps_off(n, overlapping.clone(), (a, b), job) {
             return 0;
         }
         let standing_overlaps = self.ahead[n] > 0
@@ -2326,7 +2359,6 @@ impl Machine {
                 takes: Res::default(),
                 owner: Owner::Standing(k),
                 may_use: 0,
-                user: NO_USER,
             };
             let uses = !self.binds_over(&window, job.standing_access, job.standing_short, t, end);
             if uses && start < end && t < stop {

@@ -73,7 +73,7 @@ pub struct NodeCfg {
     pub partition: Option<String>,
     pub load: Option<f64>,
     /// MAXJOB: the most jobs the node runs at once (`None`: NODECFG[DEFAULT]'s, else none).
-    pub max_jobs: Option<u64>,
+    pub max_jobs: Option<u32>,
     #[serde(skip)]
     pub priority_f: Option<Arc<PriorityFn>>,
     /// Where the object was first named, for errors about it.
@@ -348,7 +348,7 @@ pub(crate) fn node_cfg(
             // (MNode.c), which leaves NODECFG[DEFAULT]'s.
             "MAXJOB" => {
                 let v = cfg::parse_int(value).map_err(|e| err(e.0))?;
-                object.max_jobs = (v > 0).then_some(v as u64);
+                object.max_jobs = (v > 0).then_some(v.min(i64::from(u32::MAX)) as u32);
             }
             "LOAD" => {
                 let v = real(value)?;
