@@ -18,9 +18,11 @@
 //! CURRENTHIGHEST), which is how they slide earlier when jobs end early; under HIGHEST the
 //! jobs that ever had one are re-reserved first, oldest first.
 
+mod maui_parking;
 mod parking;
 mod preempt;
 
+use maui_parking::LowestRunning;
 pub(crate) use parking::ParkedMark;
 use parking::Parking;
 
@@ -181,8 +183,10 @@ pub struct Scheduler {
     /// after it, and no longer (a job no window end lets in never will).
     last_change: Time,
     queue_len_seen: usize,
-    /// Jobs set aside while a hard active limit blocks them (research semantics).
+    /// Jobs set aside while a hard active limit blocks them.
     parking: Parking,
+    /// Scratch of a Maui selection: where each credential's running jobs end in its order.
+    lowest_running: LowestRunning,
     /// Every job judged at every level in Maui 3.3.1's selection, none spared (the
     /// reference its shortcut is tested against; `set_exhaustive_limits`).
     judges_every_level: bool,
@@ -256,11 +260,23 @@ impl Scheduler {
         // changes: their reservations stay laid for it to take again (`keeps_laid`).
         machine.leave_laid(follows_maui_passes(&policy));
         let mut parking = Parking::default();
-        // Maui 3.3.1's selection recounts the usage job by job in priority order, and a
-        // job of negative priority is rejected before any limit: no block stands alone.
-        parking.set_on(throttle.is_some() && !maui && !policy.priority.reject_negative);
+        // A job of negative priority is rejected before any limit: no block stands alone.
+        // Maui 3.3.1's selection recounts the usage job by job in priority order, so a
+        // block stands only while the order does (`maui_parking`).
+        let parks_in_maui_selection = follows_maui_passes(&policy)
+            && maui_parking::may_park(
+                &policy,
+                &fairshare,
+                fairshare_out_of_priority(&policy, &fairshare),
+            );
+        parking.set_on(
+            throttle.is_some()
+                && !policy.priority.reject_negative
+                && (!maui || parks_in_maui_selection),
+        );
         Scheduler {
             parking,
+            lowest_running: Default::default(),
             judges_every_level: false,
             unparked: Vec::new(),
             changed: Vec::new(),
@@ -718,7 +734,7 @@ impl Scheduler {
         out.clear();
         self.advance_to(now);
         let previous = std::mem::replace(&mut self.last_iteration, now);
-        self.bring_back(previous, queue);
+        self.bring_back(previous, now, queue);
         if queue.len() != self.queue_len_seen {
             self.queue_len_seen = queue.len();
             self.last_change = now;
@@ -1328,6 +1344,12 @@ impl Scheduler {
         };
         let (creds, system) = (&self.policy.creds, &self.policy.system_limits);
         let every_level = self.judges_every_level;
+        let parks = self.parking.is_on();
+        if parks {
+            self.parking.count_blocks(&mut self.blocks);
+            self.parked_ranks.clear();
+            self.lowest_running.clear();
+        }
         std::mem::swap(&mut self.over_soft_limits, &mut self.was_over_soft_limits);
         self.over_soft_limits.clear();
         t.begin_selection();
@@ -1424,6 +1446,33 @@ impl Scheduler {
                     self.fate[rank] = Fate::Ineligible;
                 }
             }
+            // Blocked by a hard active limit against the whole usage of what it was
+            // judged against, and sure to stay below those running jobs: parked.
+            let parkable = parks && resets && !held && cap.is_none();
+            let block = hard.filter(|b| parkable && b.scope == Scope::Active);
+            if let Some((b, on)) = block.and_then(|b| Some((b, t.waits_on(job, &b)?))) {
+                let lowest = &mut self.lowest_running;
+                lowest.build_once(&running, &self.maui_running, t);
+                let bar = lowest.bar(job, on);
+                // Judged against the whole usage now (ranked by its priority before the
+                // restart), and in every iteration to come.
+                let key = (
+                    -priorities.get(rank).copied().unwrap_or(0),
+                    job.submit,
+                    job.id,
+                );
+                let judged_below = bar.is_none_or(|bar| bar <= key);
+                let tolerance = || maui_parking::tolerance(&self.policy, job, now, bar);
+                if let Some(gap) = judged_below.then(tolerance).flatten() {
+                    self.parking.park(job, b.kind(), on, gap);
+                    self.parked_ranks.push(rank);
+                }
+            }
+        }
+        if !self.parked_ranks.is_empty() {
+            self.ranking.forget_ranks(&self.parked_ranks);
+            self.parked_ranks.clear();
+            self.parking.compact(queue);
         }
         soft_only
     }
@@ -2022,7 +2071,7 @@ impl Scheduler {
                     }
                     let throttle = self.throttle.as_ref().filter(|_| parking);
                     if let Some(on) = throttle.and_then(|t| t.waits_on(job, &b)) {
-                        self.parking.park(job, b.kind(), on);
+                        self.parking.park(job, b.kind(), on, None);
                         self.parked_ranks.push(rank);
                     }
                 }
@@ -2181,7 +2230,9 @@ impl Scheduler {
 
     /// Brings back the parked jobs whose credentials' usage moved since the last
     /// iteration, at `previous`: as if each had been found blocked then.
-    fn bring_back(&mut self, previous: Time, queue: &mut Queue) {
+    /// Under Maui 3.3.1's selection, so do those parked only while iterations come at
+    /// most some gap apart (`maui_parking::tolerance`), after a longer one.
+    fn bring_back(&mut self, previous: Time, now: Time, queue: &mut Queue) {
         let Some(t) = &mut self.throttle else { return };
         let system = t.take_changes(&mut self.changed);
         if !self.parking.is_on() {
@@ -2195,8 +2246,9 @@ impl Scheduler {
             .restarts_on_limits()
             .then_some(|job: &mut QueuedJob| ranking.restart_queue_time(job, previous));
         let (changed, unparked) = (&self.changed, &mut self.unparked);
+        let gap = now.saturating_sub(previous);
         self.parking
-            .release(changed, system, queue, &mut restart, unparked);
+            .release(changed, system, gap, queue, &mut restart, unparked);
     }
 
     /// Brings back every parked job, as if each had been found blocked in the last
@@ -2255,11 +2307,7 @@ const INDEXED_FROM: usize = 128;
 /// BACKFILLDEPTH, no chunking), and every job's priority must be nondecreasing while it
 /// waits ([`crate::PriorityConfig::grows_with_time`], fairshare not in it).
 fn may_bound_priorities(p: &PolicyConfig, has_limits: bool, fairshare: &Fairshare) -> bool {
-    let fs_static = !fairshare.enabled()
-        || p.priority.component_weight[Component::Fs as usize] == 0.0
-        || CredKind::ALL
-            .iter()
-            .all(|&k| p.priority.weight[Sub::fairshare(k) as usize] == 0.0);
+    let fs_static = fairshare_out_of_priority(p, fairshare);
     let one_group = matches!(&p.reservation_groups[..], [g] if g.qos.is_none());
     !has_limits
         && !p.priority.reject_negative
@@ -2272,6 +2320,15 @@ fn may_bound_priorities(p: &PolicyConfig, has_limits: bool, fairshare: &Fairshar
         && !p.chunking.is_on()
         && p.priority.grows_with_time()
         && fs_static
+}
+
+/// Whether fairshare weighs nothing in the priority (no FSPOLICY, or a zero weight).
+fn fairshare_out_of_priority(p: &PolicyConfig, fairshare: &Fairshare) -> bool {
+    !fairshare.enabled()
+        || p.priority.component_weight[Component::Fs as usize] == 0.0
+        || CredKind::ALL
+            .iter()
+            .all(|&k| p.priority.weight[Sub::fairshare(k) as usize] == 0.0)
 }
 
 /// [`Scheduler::maui_passes`] of `policy`.

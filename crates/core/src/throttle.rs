@@ -829,11 +829,21 @@ impl Throttle {
         self.pairs.clear();
     }
 
-    /// Counts running `job` again after [`Self::forget_active`].
+    /// Counts running `job` again after [`Self::forget_active`]. The usage it rebuilds is
+    /// the one it had, so no usage is noted as moved.
     pub(crate) fn count_again(&mut self, tables: &CredTables, job: JobIdx) {
         if let Some(charge) = self.running.get(&job).copied() {
+            let (changed, system_changed) = (self.changed.len(), self.system_changed);
             self.apply(tables, &charge, 1);
+            self.changed.truncate(changed);
+            self.system_changed = system_changed;
         }
+    }
+
+    /// Whether some credential of `kind` has an active limit (its own, its DEFAULT's or a
+    /// QOS override).
+    pub(crate) fn limits_active(&self, kind: CredKind) -> bool {
+        self.active_set[kind.index()].contains(&true)
     }
 
     /// The job ended: it no longer counts.

@@ -175,14 +175,18 @@ proptest! {
     }
 
     /// What `inspect` sees in the middle of a run, parked jobs too: the priority order,
-    /// each job's standing against the limits and its priority.
+    /// each job's standing against the limits and its priority (under both readings).
     #[test]
     fn a_snapshot_sees_parked_jobs_as_judged(
         jobs in workload(),
         cfg in config(),
         at in 0i64..2500,
+        maui: bool,
     ) {
-        let (jobs, policy) = with_creds(&cfg, &jobs);
+        let (jobs, mut policy) = with_creds(&cfg, &jobs);
+        if maui {
+            policy.semantics = mauisim_core::Semantics::Maui;
+        }
         let look = |exhaustive| {
             let options = engine(EventOrder::PerInstant, exhaustive);
             let mut snap = simulate_until(&jobs, machine_of(PROCS), policy.clone(), options, at);
@@ -237,6 +241,49 @@ fn parking_runs_and_agrees_on_a_long_queue() {
             .map(|(_, n)| n)
             .sum();
         assert!(hard > stats.parkings, "blocks counted while parked");
+    }
+}
+
+/// Under Maui 3.3.1's selection too (each job judged against the running jobs ranked above
+/// it): parking runs and the schedule, the blocks and their kinds are those of judging every
+/// job, in both event orders, with priorities that move with queue time and with the
+/// queue time 3.3.1 freezes at a job's last selection.
+#[test]
+fn maui_parking_runs_and_agrees_on_a_long_queue() {
+    let jobs: Vec<Job> = (0..300u64)
+        .map(|i| {
+            let procs = [1, 4, 2, 8, 3][i as usize % 5];
+            let runtime = 60 + (i * 397) % 1200;
+            // Bursts with quiet spells between them: gaps of every length.
+            let submit = (i as i64) * 5 + (i as i64 / 40) * 4000;
+            Job::synthetic(i + 1, submit, runtime as i64, 2 * runtime as i64, procs)
+        })
+        .collect();
+    let cfg = "USERCFG[DEFAULT] MAXJOB=2,3 MAXPROC=6,8 MAXIJOB=2\nXFACTORWEIGHT 10\n\
+               QUEUETIMEWEIGHT 1\n";
+    let (jobs, mut policy) = with_creds(cfg, &jobs);
+    policy.semantics = mauisim_core::Semantics::Maui;
+    for order in [EventOrder::PerInstant, EventOrder::PerEvent] {
+        let run = |exhaustive| {
+            simulate(
+                &jobs,
+                machine_of(PROCS),
+                policy.clone(),
+                engine(order, exhaustive),
+            )
+            .expect("runs")
+        };
+        let ((parked, stats), (judged, judged_stats)) = (run(false), run(true));
+        assert!(
+            stats.parkings > 100,
+            "{} parkings in {} iterations",
+            stats.parkings,
+            stats.iterations
+        );
+        assert_eq!(judged_stats.parkings, 0);
+        assert_eq!(parked, judged);
+        assert_eq!(stats.limit_blocks, judged_stats.limit_blocks);
+        assert_eq!(stats.reservations, judged_stats.reservations);
     }
 }
 

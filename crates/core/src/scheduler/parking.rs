@@ -21,7 +21,8 @@ use crate::limits::LimitKind;
 use crate::queue::Queue;
 use crate::throttle::WaitsOn;
 use crate::Time;
-use std::collections::HashMap;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 
 /// A parked job's mark: which parking it is (entries of an earlier one are stale), the
 /// tally its block counts in, and what it waits on.
@@ -30,11 +31,13 @@ pub(crate) struct ParkedMark {
     generation: u32,
     tally: u16,
     on: WaitsOn,
+    /// It waits on the gap between iterations too (it is in `by_gap`).
+    gap_bound: bool,
 }
 
 /// One parked job in the list of a usage it waits on: found again in the queue by binary
 /// search on `(submit, id)`, or by its index where the queue is not in that order.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Entry {
     submit: Time,
     id: u64,
@@ -69,6 +72,10 @@ pub(crate) struct Parking {
     overgrown: Vec<Option<(usize, usize)>>,
     /// Scratch: the entries of the usages that moved.
     leaving: Vec<Entry>,
+    /// The parked jobs that stay blocked only while iterations come at most so many
+    /// seconds apart, the least first, and how many of them are still parked.
+    by_gap: BinaryHeap<Reverse<(Time, Entry)>>,
+    gap_bound_live: usize,
 }
 
 impl Parking {
@@ -93,8 +100,14 @@ impl Parking {
     }
 
     /// Sets `job`, just found blocked by `kind` of limit, aside until one of the usages
-    /// `on` names moves.
-    pub(crate) fn park(&mut self, job: &mut QueuedJob, kind: LimitKind, on: WaitsOn) {
+    /// `on` names moves, or until two iterations come more than `gap` seconds apart.
+    pub(crate) fn park(
+        &mut self,
+        job: &mut QueuedJob,
+        kind: LimitKind,
+        on: WaitsOn,
+        gap: Option<Time>,
+    ) {
         debug_assert!(job.parked.is_none(), "job {} parked twice", job.id);
         let tally = match self.tallies.iter().position(|(k, _)| *k == kind) {
             Some(t) => t,
@@ -116,8 +129,13 @@ impl Parking {
             generation: entry.generation,
             tally: tally as u16,
             on,
+            gap_bound: gap.is_some(),
         });
         self.parked += 1;
+        if let Some(gap) = gap {
+            self.by_gap.push(Reverse((gap, entry)));
+            self.gap_bound_live += 1;
+        }
         for (kind, id) in on.creds(job) {
             let lists = &mut self.on_cred[kind];
             if lists.len() <= id {
@@ -143,13 +161,14 @@ impl Parking {
     }
 
     /// Brings back every parked job waiting on a usage that moved (`changed` credentials,
-    /// and the system's if `system_changed`): `restart`, when given, restarts its queue
-    /// time (at the last iteration it sat out), and its position joins `unparked`,
-    /// ascending.
+    /// and the system's if `system_changed`) or on a gap between iterations shorter than
+    /// `gap`: `restart`, when given, restarts its queue time (at the last iteration it sat
+    /// out), and its position joins `unparked`, ascending.
     pub(crate) fn release(
         &mut self,
         changed: &[(usize, usize)],
         system_changed: bool,
+        gap: Time,
         queue: &mut Queue,
         restart: &mut Option<impl FnMut(&mut QueuedJob)>,
         unparked: &mut Vec<usize>,
@@ -169,6 +188,13 @@ impl Parking {
         if system_changed {
             leaving.append(&mut self.on_system.entries);
             self.on_system.live = 0;
+        }
+        while let Some(&Reverse((tolerated, entry))) = self.by_gap.peek() {
+            if tolerated >= gap {
+                break;
+            }
+            self.by_gap.pop();
+            leaving.push(entry);
         }
         leaving.sort_unstable_by_key(|e| (e.submit, e.id, e.generation));
         leaving.dedup_by_key(|e| (e.submit, e.id, e.generation));
@@ -213,6 +239,8 @@ impl Parking {
         self.overgrown.clear();
         self.tallies.clear();
         self.parked = 0;
+        self.by_gap.clear();
+        self.gap_bound_live = 0;
     }
 
     /// `job` comes back: its tally and its other lists lose it.
@@ -228,15 +256,23 @@ impl Parking {
         if mark.on.system() {
             self.on_system.live = self.on_system.live.saturating_sub(1);
         }
+        if mark.gap_bound {
+            self.gap_bound_live -= 1;
+        }
     }
 
     /// Drops the entries of jobs no longer parked from the lists that have more of them
     /// than live ones, so that no list outgrows its parked jobs for long.
     pub(crate) fn compact(&mut self, queue: &Queue) {
-        if self.overgrown.is_empty() {
+        let gaps_overgrown = self.by_gap.len() > 2 * self.gap_bound_live + 16;
+        if self.overgrown.is_empty() && !gaps_overgrown {
             return;
         }
         let locator = Locator::new(queue);
+        if gaps_overgrown {
+            self.by_gap
+                .retain(|Reverse((_, e))| locator.find(queue, e).is_some());
+        }
         for list in self.overgrown.drain(..) {
             let w = match list {
                 Some((kind, id)) => &mut self.on_cred[kind][id],
@@ -320,7 +356,7 @@ mod tests {
     fn park_all(p: &mut Parking, q: &mut Queue) {
         let on = WaitsOn::from_bits(0b11);
         for job in q.iter_mut() {
-            p.park(job, BLOCK, on);
+            p.park(job, BLOCK, on, None);
         }
         p.compact(q);
     }
@@ -330,6 +366,7 @@ mod tests {
         p.release(
             changed,
             false,
+            0,
             q,
             &mut None::<fn(&mut QueuedJob)>,
             &mut back,
