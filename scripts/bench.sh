@@ -20,7 +20,8 @@
 #             (CONTIGUOUS on KTH-SP2; RICC with 12 GB nodes, so memory binds), and a
 #             synthetic 100,000-node machine with 1 M jobs (scripts/synthetic_swf.py)
 #   maui      the Maui 3.3.1 semantics (nodes one by one) against research-easy on KTH-SP2
-#             (also with per-user limits) and the first 5,000 jobs of CEA-Curie (issues 24, 26)
+#             (also with per-user limits) and the first 5,000 jobs of CEA-Curie, and the first
+#             40,000 of CEA-Curie with per-user limits (issues 24, 26)
 #   growth    cost curves: the first 25k ... 400k jobs of RICC-2010 and of a generated trace,
 #             time per job against the average idle queue (reports/growth.csv and .svg)
 #   history   KTH-SP2 FCFS and CEA-Curie EASY only (both per-event, as the first records):
@@ -152,6 +153,7 @@ case "$suite" in
     if [ -f "$curie" ]; then
       bench "CEA-Curie first 5,000 jobs, research-easy" "$curie" --first 5000 --semantics research-easy
       bench "CEA-Curie first 5,000 jobs, --semantics maui" "$curie" --first 5000 --semantics maui
+      bench "CEA-Curie first 40,000 jobs, fair-limits.cfg, --semantics maui" "$curie" --first 40000 --semantics maui -c scenarios/fair-limits.cfg
     fi
     exit 0 ;;
   growth)

@@ -270,6 +270,56 @@ impl Queue {
         first..first + same.take_while(|j| key(j) == wanted).count()
     }
 
+    /// [`Self::positions_of`] for lookups made in ascending key order: `from` is where the
+    /// last one found its jobs. Gallops from there (a job record is large, and a binary
+    /// search over the whole queue misses the cache at nearly every probe), or searches
+    /// the whole queue if the jobs lie before it.
+    pub(crate) fn positions_of_from(&self, submit: Time, id: u64, from: usize) -> Range<usize> {
+        let wanted = (submit, id);
+        let n = self.jobs.len();
+        if from >= n || key(&self.jobs[from]) >= wanted {
+            if from == 0 || from >= n || key(&self.jobs[from - 1]) >= wanted {
+                return self.positions_of(submit, id);
+            }
+            // Just before `from` is below it: the jobs start at `from`, if anywhere.
+            return from..from
+                + self
+                    .jobs
+                    .range(from..)
+                    .take_while(|j| key(j) == wanted)
+                    .count();
+        }
+        // key(from) < wanted: find the first at or past it by doubling steps.
+        let (mut below, mut step) = (from, 1);
+        let mut at_or_past = loop {
+            let probe = below + step;
+            if probe >= n {
+                break n;
+            }
+            if key(&self.jobs[probe]) >= wanted {
+                break probe;
+            }
+            below = probe;
+            step *= 2;
+        };
+        while at_or_past - below > 1 {
+            let mid = below + (at_or_past - below) / 2;
+            if key(&self.jobs[mid]) < wanted {
+                below = mid;
+            } else {
+                at_or_past = mid;
+            }
+        }
+        let first = at_or_past;
+        first
+            ..first
+                + self
+                    .jobs
+                    .range(first..)
+                    .take_while(|j| key(j) == wanted)
+                    .count()
+    }
+
     /// Lays the shapes out as one slice, for [`Self::shapes`].
     pub(crate) fn gather_shapes(&mut self) {
         self.shapes.make_contiguous();
@@ -336,6 +386,34 @@ mod tests {
             1 + u64::from(i % 7),
             60 * i64::from(i % 5),
         )
+    }
+
+    proptest::proptest! {
+        /// Searching from any position finds what the search over the whole queue finds.
+        #[test]
+        fn a_search_from_a_hint_finds_what_the_whole_search_finds(
+            keys in proptest::collection::vec((0i64..40, 0u64..4), 0..60),
+            wanted in (0i64..42, 0u64..5),
+            from in 0usize..70,
+        ) {
+            let mut keys = keys;
+            keys.sort_unstable();
+            let queue: Queue = keys
+                .iter()
+                .enumerate()
+                .map(|(i, &(submit, id))| {
+                    QueuedJob::new(JobIdx(i as u32), id, submit, 1, 60)
+                })
+                .collect();
+            let (submit, id) = wanted;
+            let whole = queue.positions_of(submit, id);
+            let hinted = queue.positions_of_from(submit, id, from);
+            if whole.is_empty() {
+                proptest::prop_assert!(hinted.is_empty());
+            } else {
+                proptest::prop_assert_eq!(hinted, whole);
+            }
+        }
     }
 
     #[test]

@@ -298,16 +298,17 @@ impl Waiting {
 }
 
 /// Finds parked jobs in the queue: by binary search where the queue is in `(submit, id)`
-/// order, else through the positions of its parked jobs, gathered in one pass.
+/// order (galloping from the last one found, for lookups in ascending order), else through
+/// the positions of its parked jobs, gathered in one pass.
 enum Locator {
-    Search,
+    Search(std::cell::Cell<usize>),
     Gathered(HashMap<JobIdx, usize>),
 }
 
 impl Locator {
     fn new(queue: &Queue) -> Self {
         if queue.in_key_order() {
-            return Locator::Search;
+            return Locator::Search(std::cell::Cell::new(0));
         }
         let parked = queue.iter().enumerate().filter(|(_, j)| j.parked.is_some());
         Locator::Gathered(parked.map(|(pos, j)| (j.idx, pos)).collect())
@@ -321,7 +322,11 @@ impl Locator {
                 .is_some_and(|m| m.generation == entry.generation)
         };
         match self {
-            Locator::Search => queue.positions_of(entry.submit, entry.id).find(still),
+            Locator::Search(last) => {
+                let at = queue.positions_of_from(entry.submit, entry.id, last.get());
+                last.set(at.start);
+                at.clone().find(still)
+            }
             Locator::Gathered(at) => at.get(&entry.job).copied().filter(still),
         }
     }
