@@ -14,6 +14,11 @@
 //! So an iteration costs what changed (the jobs of the credentials whose usage moved), not
 //! what is queued: on a long queue held back by per-user limits most jobs sit parked.
 //!
+//! Under Maui 3.3.1's selection a block also rests on the order, and a job may be parked
+//! only while no gap between iterations outgrows what keeps it below the running jobs
+//! ([`super::maui_parking`]): such a job is listed by that gap too, and comes back when an
+//! iteration follows a longer one.
+//!
 //! [`Throttle::waits_on`]: crate::throttle::Throttle::waits_on
 
 use crate::job::{JobIdx, QueuedJob};
