@@ -687,16 +687,10 @@ impl Scheduler {
             ahead *= 2;
         }
         // Not reached at ahead / 2 (or at 0), reached at ahead.
-        let (mut low, mut high) = (ahead / 2, ahead);
-        while high - low > 1 {
-            let mid = low + (high - low) / 2;
-            if reached(mid) {
-                high = mid;
-            } else {
-                low = mid;
-            }
-        }
-        Some(now.saturating_add(high))
+        let (low, high) = (ahead / 2, ahead);
+        let last_short =
+            maui_parking::last_true(|a| !reached(a), low, high, low + (high - low) / 2);
+        Some(now.saturating_add(last_short + 1))
     }
 
     /// Runs one iteration at `now` over the idle `queue` (ordered by `(submit, id)`).
@@ -2457,6 +2451,32 @@ mod tests {
             .collect();
         keys.sort();
         keys.into_iter().map(|k| k.3).collect()
+    }
+
+    proptest::proptest! {
+        /// REJECTNEGPRIOJOBS: the wakeup of a job of negative priority is the first
+        /// instant its priority reaches 0 by waiting, as a scan second by second finds it.
+        #[test]
+        fn a_negative_priority_wakes_the_job_when_it_reaches_zero(
+            penalty in 1.0f64..200.0,
+            xfactor_weight in 0.0f64..50.0,
+            wcl in 60i64..20_000,
+            queued in 0i64..5_000,
+        ) {
+            let mut policy = PolicyConfig::default();
+            policy.priority.reject_negative = true;
+            policy.priority.weight[Sub::credential(CredKind::User) as usize] = 1.0;
+            policy.priority.weight[Sub::XFactor as usize] = xfactor_weight;
+            let s = Scheduler::new(16, 0, policy);
+            let mut j = job(0, 0, 1, wcl);
+            j.cred_factors.priority[CredKind::User.index()] = -penalty;
+            let now = queued;
+            let scanned = (0..200_000)
+                .map(|ahead| now + ahead)
+                .find(|&at| s.breakdown(&j, at).priority >= 0);
+            proptest::prop_assume!(s.breakdown(&j, now).priority < 0);
+            proptest::prop_assert_eq!(s.priority_reaches_zero(&j, now), scanned);
+        }
     }
 
     /// Short jobs overtake long ones (XFACTOR), so the order changes between iterations.

@@ -105,7 +105,12 @@ pub(super) fn tolerance(
 /// The last `x` in `[fits, breaks)` for which `ok` holds, where `ok` holds up to some
 /// point and not after it, `ok(fits)` and not `ok(breaks)`: galloping from `guess`, so
 /// that a guess one short of the answer costs two calls.
-fn last_true(ok: impl Fn(Time) -> bool, mut fits: Time, mut breaks: Time, guess: Time) -> Time {
+pub(super) fn last_true(
+    ok: impl Fn(Time) -> bool,
+    mut fits: Time,
+    mut breaks: Time,
+    guess: Time,
+) -> Time {
     if breaks - fits <= 1 {
         return fits;
     }
