@@ -265,7 +265,11 @@ impl Queue {
     /// being in `(submit, id)` order, [`Self::in_key_order`]; a trace may repeat an id).
     pub(crate) fn positions_of(&self, submit: Time, id: u64) -> Range<usize> {
         let wanted = (submit, id);
-        let first = self.jobs.partition_point(|j| key(j) < wanted);
+        self.jobs_from(self.jobs.partition_point(|j| key(j) < wanted), wanted)
+    }
+
+    /// The positions from `first` on of the jobs with key `wanted`.
+    fn jobs_from(&self, first: usize, wanted: (Time, u64)) -> Range<usize> {
         let same = self.jobs.range(first..);
         first..first + same.take_while(|j| key(j) == wanted).count()
     }
@@ -282,12 +286,7 @@ impl Queue {
                 return self.positions_of(submit, id);
             }
             // Just before `from` is below it: the jobs start at `from`, if anywhere.
-            return from..from
-                + self
-                    .jobs
-                    .range(from..)
-                    .take_while(|j| key(j) == wanted)
-                    .count();
+            return self.jobs_from(from, wanted);
         }
         // key(from) < wanted: find the first at or past it by doubling steps.
         let (mut below, mut step) = (from, 1);
@@ -310,14 +309,7 @@ impl Queue {
                 at_or_past = mid;
             }
         }
-        let first = at_or_past;
-        first
-            ..first
-                + self
-                    .jobs
-                    .range(first..)
-                    .take_while(|j| key(j) == wanted)
-                    .count()
+        self.jobs_from(at_or_past, wanted)
     }
 
     /// Lays the shapes out as one slice, for [`Self::shapes`].

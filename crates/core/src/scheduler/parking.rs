@@ -166,9 +166,10 @@ impl Parking {
     }
 
     /// Brings back every parked job waiting on a usage that moved (`changed` credentials,
-    /// and the system's if `system_changed`) or on a gap between iterations shorter than
-    /// `gap`: `restart`, when given, restarts its queue time (at the last iteration it sat
-    /// out), and its position joins `unparked`, ascending.
+    /// and the system's if `system_changed`) or parked only while iterations come less
+    /// than `gap` (the one since the last iteration) apart: `restart`, when given,
+    /// restarts its queue time (at the last iteration it sat out), and its position joins
+    /// `unparked`, ascending.
     pub(crate) fn release(
         &mut self,
         changed: &[(usize, usize)],
