@@ -1366,6 +1366,36 @@ fn single_user_nodes_hold_the_jobs_of_one_user() {
     }
 }
 
+/// A checked run of the maui.cfg text `config` over the SWF text `trace`, both written
+/// into a fresh directory (returned, so that it lives as long as the caller needs it),
+/// with the options it ran with.
+fn checked_run_of(
+    config: &str,
+    trace: &str,
+) -> (
+    tempfile::TempDir,
+    mauisim_sim::RunOptions,
+    mauisim_sim::RunReport,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let (config_path, trace_path) = (dir.path().join("maui.cfg"), dir.path().join("jobs.swf"));
+    std::fs::write(&config_path, config).unwrap();
+    std::fs::write(&trace_path, trace).unwrap();
+    let options = mauisim_sim::RunOptions {
+        config: Some(config_path),
+        check: true,
+        ..mauisim_sim::RunOptions::new(trace_path)
+    };
+    let report = mauisim_sim::run(options.clone()).unwrap();
+    (dir, options, report)
+}
+
+/// Each job's trace id and start, in the order of the run's jobs.
+fn id_starts(report: &mauisim_sim::RunReport) -> Vec<(u64, i64)> {
+    let jobs = report.workload.jobs.iter().zip(&report.outcomes);
+    jobs.map(|(j, o)| (j.id, o.start)).collect()
+}
+
 /// CLASSCFG DEFAULT.FEATURES: every job of the class requires the features (3.3.1 adds them
 /// to the job's own). Four one-processor nodes, n2 and n3 fat; all jobs of 1 processor for
 /// 100 s but job 3 (2). Job 1 (class 1) takes the last node, n3 (LASTAVAILABLE); job 2 (class
@@ -1374,39 +1404,17 @@ fn single_user_nodes_hold_the_jobs_of_one_user() {
 /// with a warning. Streamed, the same jobs.csv.
 #[test]
 fn a_class_default_features_bind_its_jobs() {
-    use mauisim_sim::{run, RunOptions};
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("maui.cfg");
-    std::fs::write(
-        &config,
+    use mauisim_sim::RunOptions;
+    let (dir, options, report) = checked_run_of(
         "NODECFG[n2] FEATURES=fat\nNODECFG[n3] FEATURES=fat\n\
          CLASSCFG[2] DEFAULT.FEATURES=[fat]\nCLASSCFG[3] DEFAULT.FEATURES=gpu\n",
-    )
-    .unwrap();
-    let trace = dir.path().join("jobs.swf");
-    std::fs::write(
-        &trace,
         "; MaxProcs: 4\n\
          1 0 -1 100 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1\n\
          2 0 -1 100 1 -1 -1 1 100 -1 1 1 1 -1 2 -1 -1 -1\n\
          3 0 -1 100 2 -1 -1 2 100 -1 1 1 1 -1 2 -1 -1 -1\n\
          4 0 -1 100 1 -1 -1 1 100 -1 1 1 1 -1 3 -1 -1 -1\n",
-    )
-    .unwrap();
-    let options = RunOptions {
-        config: Some(config),
-        check: true,
-        ..RunOptions::new(trace)
-    };
-    let report = run(options.clone()).unwrap();
-    let starts: Vec<(u64, i64)> = report
-        .workload
-        .jobs
-        .iter()
-        .zip(&report.outcomes)
-        .map(|(j, o)| (j.id, o.start))
-        .collect();
-    assert_eq!(starts, [(1, 0), (2, 0), (3, 100)]);
+    );
+    assert_eq!(id_starts(&report), [(1, 0), (2, 0), (3, 100)]);
     assert_eq!(report.stats.job_nodes[0], [(3, 3)]);
     assert_eq!(report.stats.job_nodes[1], [(2, 2)]);
     assert_eq!(report.stats.job_nodes[2], [(2, 3)]);
@@ -1474,31 +1482,16 @@ fn a_node_max_job_holds_back_a_job_it_has_room_for() {
 fn partition_lists_hold_the_jobs_no_partition_takes() {
     use mauisim_core::Semantics;
     use mauisim_sim::{run, RunOptions};
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("maui.cfg");
-    std::fs::write(
-        &config,
+    // Group 1's jobs of 2 and 3 processors, and one of group 2.
+    let (_dir, options, report) = checked_run_of(
         "NODECFG[n2] PARTITION=fast\nNODECFG[n3] PARTITION=fast\n\
          SYSCFG[base] PLIST=\nGROUPCFG[1] PLIST=fast\n",
-    )
-    .unwrap();
-    // Group 1's jobs of 2 and 3 processors, and one of group 2.
-    let trace = dir.path().join("jobs.swf");
-    std::fs::write(
-        &trace,
         "; MaxProcs: 4\n\
          1 0 -1 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n\
          2 0 -1 100 3 -1 -1 3 100 -1 1 1 1 -1 1 -1 -1 -1\n\
          3 0 -1 100 1 -1 -1 1 100 -1 1 1 2 -1 1 -1 -1 -1\n\
          4 10 -1 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n",
-    )
-    .unwrap();
-    let options = RunOptions {
-        config: Some(config),
-        check: true,
-        ..RunOptions::new(trace)
-    };
-    let report = run(options.clone()).unwrap();
+    );
     let held: Vec<(u64, String)> = report
         .held
         .iter()
@@ -1517,14 +1510,7 @@ fn partition_lists_hold_the_jobs_no_partition_takes() {
         ]
     );
     // Jobs 1 and 4 take the two fast nodes one after the other.
-    let starts: Vec<(u64, i64)> = report
-        .workload
-        .jobs
-        .iter()
-        .zip(&report.outcomes)
-        .map(|(j, o)| (j.id, o.start))
-        .collect();
-    assert_eq!(starts, [(1, 0), (4, 100)]);
+    assert_eq!(id_starts(&report), [(1, 0), (4, 100)]);
     let on_fast = |i: usize| report.stats.job_nodes[i] == [(2, 3)];
     assert!(on_fast(0) && on_fast(1), "{:?}", report.stats.job_nodes);
     let research = run(RunOptions {
