@@ -10,7 +10,8 @@
 #        idlesoft, exactnode, partition, partplist, partpdef,
 #        partfirst, nodeset, nodesetfirst, nodesetany, nodesetdelay, reservealways, dedicated,
 #        preemptspv, resgroups, srtimelimit, srmaxtime, singleuser, sysqfalse,
-#        classaccess, jobflags, classfeatures, nodemaxjob;
+#        classaccess, jobflags, classfeatures, nodemaxjob, nodemaxjobperuser,
+#        nodemaxprocperuser, nodemaxproc;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)
@@ -157,8 +158,12 @@ for config in "${configs[@]}"; do
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = classaccess ]; then
       classaccess_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
-    elif [ "$config" = singleuser ] || [ "$config" = nodemaxjob ]; then
+    elif [ "$config" = singleuser ] || [ "$config" = nodemaxjob ] || [ "$config" = nodemaxjobperuser ]; then
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config" '{ print }'
+    elif [ "$config" = nodemaxprocperuser ] || [ "$config" = nodemaxproc ]; then
+      # At most 8 tasks: a user's job wider than its processors on all 8 nodes never starts.
+      multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config" \
+        '{ if ($3 > 8) $3 = 8; if ($22 > 8) $22 = 8; print }'
     elif [ "$config" = partition ] || [ "$config" = partplist ] || [ "$config" = partpdef ] || [ "$config" = partfirst ]; then
       partition_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = nodeset ] || [ "$config" = nodesetfirst ] || [ "$config" = nodesetany ] ||

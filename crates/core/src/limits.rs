@@ -262,6 +262,9 @@ pub enum Shortfall {
     Partitions,
     /// No node set can hold all its tasks, where node sets are mandatory.
     NodeSets,
+    /// The nodes' start limits (MAXJOBPERUSER, MAXPROCPERUSER, MAXPROC) let fewer of its
+    /// tasks start together than it has, even with nothing running.
+    StartLimits,
 }
 
 /// The first limit a job breaks: enough to say exactly why it may not run.

@@ -76,6 +76,31 @@ pub struct NodeSpec {
     /// As Maui 3.3.1 does it (MJob.c `MJobGetSNRange`), a job finds the node unavailable
     /// while that many other jobs' claims on it overlap its run there.
     pub max_jobs: u32,
+    /// MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC (see [`StartLimits`]).
+    pub start_limits: StartLimits,
+}
+
+/// A node's NODECFG MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC (0 = no limit), as Maui
+/// 3.3.1 applies them. Only a job starting now is held to them against the running jobs
+/// (MNode.c `MNodeCheckPolicies`, from `MJobGetINL`), and with 3.3.1's counts: a job is
+/// kept off the node when its processors per task plus the jobs its user runs there
+/// reach MAXJOBPERUSER (so a user starts at most MAXJOBPERUSER − 1 one-processor jobs
+/// there), and it takes at most the tasks that keep its user's processors there within
+/// MAXPROCPERUSER and all jobs' within MAXPROC (a first task of one processor counted
+/// once, `1 + (limit − 1 − used) / per task`). A reservation's search and the backfill
+/// windows see MAXJOBPERUSER only, as MAXJOB: the node is unavailable while that many of
+/// the user's jobs and job reservations overlap the run there (MJob.c `MJobGetSNRange`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StartLimits {
+    pub max_jobs_per_user: u32,
+    pub max_procs_per_user: u32,
+    pub max_procs: u32,
+}
+
+impl StartLimits {
+    pub fn is_none(&self) -> bool {
+        *self == StartLimits::default()
+    }
 }
 
 impl NodeSpec {
@@ -94,6 +119,7 @@ impl NodeSpec {
             load: 0.0,
             priority_f: None,
             max_jobs: 0,
+            start_limits: StartLimits::default(),
         }
     }
 
@@ -411,6 +437,7 @@ impl MachineSpec {
         self.standing.is_empty()
             && self.node_sets.is_none()
             && self.nodes.iter().all(|n| n.max_jobs == 0 || n.procs == 1)
+            && self.nodes.iter().all(|n| n.start_limits.is_none())
             && (self.access == NodeAccess::Shared || single_proc_nodes)
             && (!self.one_task_per_node || single_proc_nodes)
             && !matches!(

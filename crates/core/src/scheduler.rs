@@ -256,6 +256,9 @@ impl Scheduler {
         let maui = policy.semantics.is_maui();
         let current_highest = policy.reservation_policy == ReservationPolicy::CurrentHighest;
         machine.set_node_order(maui, !(maui && current_highest));
+        if policy.semantics == Semantics::Maui331 {
+            machine.follow_job_lists();
+        }
         // 3.3.1's priority pass reserves the same jobs again and again while nothing
         // changes: their reservations stay laid for it to take again (`keeps_laid`).
         machine.leave_laid(follows_maui_passes(&policy));
@@ -431,6 +434,9 @@ impl Scheduler {
                 Unfit::Features => (Shortfall::Features, Metric::Proc, job.procs, 0),
                 Unfit::NodeSets { asked, largest } => {
                     (Shortfall::NodeSets, Metric::Proc, asked, largest)
+                }
+                Unfit::StartLimits { asked, available } => {
+                    (Shortfall::StartLimits, Metric::Proc, asked, available)
                 }
             };
             return Err(Blocked {
@@ -774,10 +780,14 @@ impl Scheduler {
             // first pass schedules each partition's jobs of that default partition, the
             // second every job each partition may take, partition by partition; each
             // call selects its soft queue anew and has its own reservation count. (Without
-            // limits or partitions the second call finds nothing the first left.)
+            // limits, the nodes' start limits or partitions the second call finds nothing
+            // the first left; with start limits, a reservation from now on the first made
+            // does not count in the second.)
             let calls: Vec<Option<(u8, bool)>> = match self.partition_calls() {
                 calls if !calls.is_empty() => calls.into_iter().map(Some).collect(),
-                _ if self.throttle.is_some() => vec![None, None],
+                _ if self.throttle.is_some() || self.machine.has_start_limits() => {
+                    vec![None, None]
+                }
                 _ => vec![None],
             };
             let mut blocked = false;
@@ -1199,6 +1209,15 @@ impl Scheduler {
                     }
                     continue;
                 }
+                Fate::Reserved if self.reserved_from_now_held_off(rank, now) => {
+                    // 3.3.1 counts a reservation against the depth only while it begins
+                    // later (MQueue.c `MQueueScheduleIJobs`): one from now on is tried for
+                    // a start, which the nodes' start limits refuse again, and that ends
+                    // the starting.
+                    blocked = true;
+                    idle_found = true;
+                    continue;
+                }
                 Fate::Reserved => {
                     blocked = true;
                     if let Some(g) = self.group_of(&queue[pos]) {
@@ -1258,6 +1277,19 @@ impl Scheduler {
         }
         self.machine.settle();
         blocked
+    }
+
+    /// Whether the job at `rank` holds a reservation of this iteration from now on that the
+    /// nodes' start limits (MAXJOBPERUSER, MAXPROCPERUSER, MAXPROC) keep it from using:
+    /// 3.3.1's range search, which a reservation's is, does not see them all.
+    fn reserved_from_now_held_off(&self, rank: usize, now: Time) -> bool {
+        if !self.machine.has_start_limits() || self.call.is_some() {
+            return false;
+        }
+        self.held
+            .iter()
+            .find(|&&(r, _)| r == rank)
+            .is_some_and(|&(_, held)| self.machine.held_start_within(held).0 <= now)
     }
 
     /// The soft queue selected again between 3.3.1's two priority calls (MPolicy.c

@@ -14,7 +14,8 @@ use crate::params::standing::{Acl, Period, StandingCfg};
 use crate::trace::workload::Machine;
 use mauisim_core::{
     maui_memory_tier, CredKind, FeatureMask, MachineSpec, NodeSetPolicy, NodeSetPriority, NodeSets,
-    NodeSpec, Recurrence, StandingAccess, StandingReservation, Time, DAY, EVERY_DAY, WEEK,
+    NodeSpec, Recurrence, StandingAccess, StandingReservation, StartLimits, Time, DAY, EVERY_DAY,
+    WEEK,
 };
 use std::path::Path;
 use std::sync::Arc;
@@ -285,6 +286,11 @@ pub fn build(
             partition,
             load: cfg.load.unwrap_or(0.0),
             max_jobs: cfg.max_jobs.unwrap_or(0),
+            start_limits: StartLimits {
+                max_jobs_per_user: cfg.max_jobs_per_user.unwrap_or(0),
+                max_procs_per_user: cfg.max_procs_per_user.unwrap_or(0),
+                max_procs: cfg.max_procs.unwrap_or(0),
+            },
             priority_f: cfg.priority_f,
         });
         node_names.push(node.name);
@@ -385,8 +391,21 @@ fn overlay(base: &mut NodeCfg, top: &NodeCfg) {
         ($($f:ident),*) => { $( if top.$f.is_some() { base.$f = top.$f.clone(); } )* };
     }
     take!(
-        procs, mem, swap, disk, speed, procspeed, features, priority, partition, load, priority_f,
-        max_jobs
+        procs,
+        mem,
+        swap,
+        disk,
+        speed,
+        procspeed,
+        features,
+        priority,
+        partition,
+        load,
+        priority_f,
+        max_jobs,
+        max_jobs_per_user,
+        max_procs_per_user,
+        max_procs
     );
 }
 
@@ -395,7 +414,22 @@ fn underlay(base: &mut NodeCfg, fallback: &NodeCfg) {
     macro_rules! fill {
         ($($f:ident),*) => { $( if base.$f.is_none() { base.$f = fallback.$f.clone(); } )* };
     }
-    fill!(procs, mem, swap, disk, speed, procspeed, features, priority, partition, load, max_jobs);
+    fill!(
+        procs,
+        mem,
+        swap,
+        disk,
+        speed,
+        procspeed,
+        features,
+        priority,
+        partition,
+        load,
+        max_jobs,
+        max_jobs_per_user,
+        max_procs_per_user,
+        max_procs
+    );
 }
 
 fn usage(message: String) -> SimError {

@@ -86,6 +86,13 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     // NODECFG[DEFAULT] MAXJOB=2 on 8 four-processor nodes (scripts/maui-cases.sh
     // nodemaxjob): 17-32 % without the limit.
     ("nodemaxjob", [100.0, 100.0, 100.0]),
+    // NODECFG[DEFAULT] MAXJOBPERUSER=2, MAXPROCPERUSER=3 and MAXPROC=3 on the same nodes
+    // (scripts/maui-cases.sh nodemaxjobperuser nodemaxprocperuser nodemaxproc; widths capped
+    // at 8 for the last two), under `maui-3.3.1`: its simulated job lists leave running jobs
+    // out of the count.
+    ("nodemaxjobperuser", [100.0, 100.0, 100.0]),
+    ("nodemaxprocperuser", [100.0, 100.0, 100.0]),
+    ("nodemaxproc", [100.0, 100.0, 100.0]),
     // QOS PREEMPTSPV (scripts/maui-cases.sh preemptspv): two users' jobs become preemptees
     // while over their soft MAXJOB, and one iteration more.
     ("preemptspv", [100.0, 100.0, 100.0]),
@@ -164,8 +171,8 @@ fn agreement(case: &Path, semantics: Semantics) -> f64 {
 
 /// The nodes Maui ran each job on (`maui-starts.csv`'s last field, `n3:n7:n7`) and the
 /// nodes mauisim ran it on, as sets of names, for every job Maui ran.
-fn node_sets(case: &Path) -> Vec<(u64, Vec<String>, Vec<String>)> {
-    let report = run_case(case, Semantics::Maui);
+fn node_sets(case: &Path, semantics: Semantics) -> Vec<(u64, Vec<String>, Vec<String>)> {
+    let report = run_case(case, semantics);
     let ours: HashMap<u64, Vec<String>> = report
         .workload
         .jobs
@@ -216,10 +223,13 @@ fn node_choices_agree_where_they_are_the_point() {
         "partfirst",
         "singleuser",
         "classfeatures",
+        "nodemaxjobperuser",
+        "nodemaxprocperuser",
+        "nodemaxproc",
     ] {
         for seed in 1..=3 {
             let case = dir.join(format!("{config}-s{seed}"));
-            let differ: Vec<u64> = node_sets(&case)
+            let differ: Vec<u64> = node_sets(&case, semantics_for(config))
                 .into_iter()
                 .filter(|(_, maui, mine)| maui != mine)
                 .map(|(id, _, _)| id)
@@ -232,13 +242,22 @@ fn node_choices_agree_where_they_are_the_point() {
     }
 }
 
-/// GREEDY, chunking and DEFAULT idle limits are where 3.3.1's behaviour is not the default
-/// (3.3.1's GREEDY backfills nothing; its chunking never keeps processors for a job wider
-/// than them; it holds a group, account, QOS or class to its DEFAULT's idle limits only if
-/// that credential sets an idle limit itself): their cases are compared with `maui-3.3.1`,
-/// the others with `maui`.
+/// GREEDY, chunking, DEFAULT idle limits and the nodes' start limits are where 3.3.1's
+/// behaviour is not the default (3.3.1's GREEDY backfills nothing; its chunking never keeps
+/// processors for a job wider than them; it holds a group, account, QOS or class to its
+/// DEFAULT's idle limits only if that credential sets an idle limit itself; its simulation
+/// mode's node job lists drop running jobs): their cases are compared with `maui-3.3.1`, the
+/// others with `maui`.
 fn semantics_for(config: &str) -> Semantics {
-    if matches!(config, "greedy" | "chunk" | "idlesoft") {
+    if matches!(
+        config,
+        "greedy"
+            | "chunk"
+            | "idlesoft"
+            | "nodemaxjobperuser"
+            | "nodemaxprocperuser"
+            | "nodemaxproc"
+    ) {
         Semantics::Maui331
     } else {
         Semantics::Maui
@@ -286,7 +305,7 @@ fn every_shared_case_agrees_at_least_as_recorded() {
 /// old-style limit parameters, JOBNODEMATCHPOLICY EXACTNODE, soft idle limits, partitions,
 /// node sets, the QOS flags RESERVEALWAYS, DEDICATED and PREEMPTSPV, NODEACCESSPOLICY
 /// SINGLEUSER, USESYSTEMQUEUETIME FALSE, a class's NODEACCESSPOLICY and DEFAULT.FEATURES,
-/// credentials' JOBFLAGS and a node's MAXJOB.
+/// credentials' JOBFLAGS and a node's MAXJOB, MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC.
 #[test]
 fn own_cases_agree_at_least_as_recorded() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/maui_cases");
@@ -307,7 +326,7 @@ fn own_cases_agree_at_least_as_recorded() {
     }
     assert_eq!(
         seen,
-        75,
+        84,
         "every own case of RECORDED (three seeds of each config after the shared ones) is in {}",
         dir.display()
     );
@@ -322,6 +341,16 @@ fn default_idle_limits_follow_the_guide_by_default_and_3_3_1_on_request() {
     let case = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/maui_cases/idlesoft-s3");
     assert_eq!(agreement(&case, Semantics::Maui331), 100.0);
     assert!(agreement(&case, Semantics::Maui) < 80.0);
+}
+
+/// The nodes' start limits count every running job by default; `maui-3.3.1` reproduces
+/// 3.3.1's simulation mode, whose node job lists drop some (the own case where it shows).
+#[test]
+fn start_limits_count_every_running_job_by_default_and_3_3_1_s_lists_on_request() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/maui_cases");
+    let case = dir.join("nodemaxjobperuser-s3");
+    assert_eq!(agreement(&case, Semantics::Maui331), 100.0);
+    assert!(agreement(&case, Semantics::Maui) < 50.0);
 }
 
 /// The option that reproduces 3.3.1's GREEDY really differs from the default, which

@@ -7,7 +7,8 @@
 use mauisim_core::{
     AllocationPolicy, BackfillPolicy, CredId, CredKind, ListKind, MachineSpec, NodeAccess,
     NodeSetPolicy, NodeSetPriority, NodeSets, NodeSpec, PartitionList, Partitions, PolicyConfig,
-    Recurrence, Request, Semantics, StandingAccess, StandingReservation, TimeEntry, EVERY_DAY,
+    Recurrence, Request, Semantics, StandingAccess, StandingReservation, StartLimits, TimeEntry,
+    EVERY_DAY,
 };
 use mauisim_sim::engine::{simulate, EngineOptions, EventOrder, Outcome, RunStats};
 use mauisim_sim::params::credentials::Names;
@@ -703,6 +704,67 @@ proptest! {
         shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
     }
 
+    /// NODECFG MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC: a user never runs as many jobs on
+    /// a node as its MAXJOBPERUSER (a job's processors per task count as its first job at
+    /// its start), and the node shortcuts give the schedule visiting every node gives, under
+    /// both Maui readings (3.3.1's simulated job lists too) and the research one.
+    #[test]
+    fn nodes_hold_users_to_their_start_limits(
+        mut spec in machine(),
+        limits in prop::collection::vec((0u32..4, 0u32..6, 0u32..6), 6),
+        jobs in jobs(),
+        users in 1u32..4,
+        backfill in prop_oneof![Just(BackfillPolicy::FirstFit), Just(BackfillPolicy::BestFit)],
+        depth in 1u32..3,
+        per_event in any::<bool>(),
+        semantics in prop_oneof![
+            Just(Semantics::Maui),
+            Just(Semantics::Maui331),
+            Just(Semantics::ResearchEasy)
+        ],
+    ) {
+        for (node, (jobs_per_user, procs_per_user, procs)) in spec.nodes.iter_mut().zip(limits) {
+            node.start_limits = StartLimits {
+                max_jobs_per_user: jobs_per_user,
+                max_procs_per_user: procs_per_user,
+                max_procs: procs,
+            };
+        }
+        let mut jobs = jobs;
+        for (i, j) in jobs.iter_mut().enumerate() {
+            j.creds.set(CredKind::User, CredId(i as u32 % users));
+        }
+        let mut policy = PolicyConfig::with_backfill(backfill, depth);
+        policy.semantics = semantics;
+        let spec = Arc::new(spec);
+        let (outcomes, stats) = checked_run(&jobs, &spec, &policy, per_event);
+        let nodes_of = |i: usize| -> Vec<u32> {
+            stats.job_nodes[i].iter().flat_map(|&(a, b)| a..=b).collect()
+        };
+        let held: Vec<usize> = stats.held.iter().map(|(i, _)| *i).collect();
+        let ran: Vec<usize> = (0..jobs.len()).filter(|i| !held.contains(i)).collect();
+        // 3.3.1's simulated job lists may leave a running job out of the count.
+        let counts_all = semantics != Semantics::Maui331;
+        for (n, node) in spec.nodes.iter().enumerate() {
+            let most = node.start_limits.max_jobs_per_user;
+            if most == 0 || !counts_all {
+                continue;
+            }
+            for &i in ran.iter().filter(|&&i| nodes_of(i).contains(&(n as u32))) {
+                let t = outcomes[i].start;
+                let theirs = ran
+                    .iter()
+                    .filter(|&&k| k % users as usize == i % users as usize)
+                    .filter(|&&k| nodes_of(k).contains(&(n as u32)))
+                    .filter(|&&k| outcomes[k].start <= t && t < outcomes[k].end)
+                    .count() as u32;
+                prop_assert!(theirs < most,
+                    "node {n} runs {theirs} jobs of one user at {t}, MAXJOBPERUSER {most}");
+            }
+        }
+        shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
+    }
+
     /// Research EASY's FIRSTFIT (and NONE) skip a candidate at least as wide and as long
     /// as one that found no room over time: the schedule is the one asking the profile for
     /// every candidate gives, on pooled processors and node by node, with any depth.
@@ -882,9 +944,9 @@ fn maui_node_attributes_are_known_by_name() {
     );
     let a = loaded.config.nodes.objects.iter().find(|o| o.name == "a");
     assert_eq!(a.unwrap().mem, Some(512));
-    let e = config_error("NODECFG[a] MAXJOBPERUSER=1\n");
+    let e = config_error("NODECFG[a] MAXLOAD=1\n");
     assert!(
-        e.starts_with("maui.cfg:1:12: NODECFG[a] MAXJOBPERUSER (the most jobs of one user the node runs at once) changes what Maui schedules"),
+        e.starts_with("maui.cfg:1:12: NODECFG[a] MAXLOAD (the load above which the node takes no job) changes what Maui schedules"),
         "{e}"
     );
     let loaded = mauisim_sim::params::from_str("NODECFG[a] GRES=tape:2\n", "maui.cfg").unwrap();
@@ -1472,6 +1534,86 @@ fn a_node_max_job_holds_back_a_job_it_has_room_for() {
         assert_eq!(stats.job_nodes[0], [(1, 1)]);
         assert_eq!(stats.job_nodes[2], [(0, 0)]);
     }
+}
+
+/// NODECFG MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC, read from the config (NODECFG[DEFAULT]
+/// splits the 8 processors into two nodes of 4) and held as 3.3.1 holds a job starting now,
+/// jobs of 100 s submitted together (trace lines: id, processors, user):
+/// - MAXJOBPERUSER=2: a user's job counts its processor as its first job there, so user 1's
+///   jobs 1 and 2 take a node each and job 3 waits until they end; user 2's job 4 starts.
+/// - MAXPROCPERUSER=3: user 1's job 1 of 4 takes 3 + 1; its job 2 of 3 finds 0 + 2 tasks
+///   and waits.
+/// - MAXPROC=3: job 1 of 5 takes 3 + 2; user 2's job 2 of 2 finds 0 + 1 tasks and waits.
+///
+/// Without the limit every job starts at once.
+#[test]
+fn nodes_start_limits_hold_a_job_back_as_3_3_1_counts() {
+    let trace = |jobs: &[(u64, u64, u32)]| {
+        let mut t = String::from("; MaxProcs: 8\n");
+        for &(id, procs, user) in jobs {
+            t += &format!("{id} 0 -1 100 {procs} -1 -1 {procs} 100 -1 1 {user} 1 -1 1 -1 -1 -1\n");
+        }
+        t
+    };
+    // (the limit, the jobs as (id, processors, user), each job's (id, start)).
+    type Case = (&'static str, Vec<(u64, u64, u32)>, Vec<(u64, i64)>);
+    let cases: [Case; 3] = [
+        (
+            "MAXJOBPERUSER=2",
+            vec![(1, 1, 1), (2, 1, 1), (3, 1, 1), (4, 1, 2)],
+            vec![(1, 0), (2, 0), (3, 100), (4, 0)],
+        ),
+        (
+            "MAXPROCPERUSER=3",
+            vec![(1, 4, 1), (2, 3, 1)],
+            vec![(1, 0), (2, 100)],
+        ),
+        (
+            "MAXPROC=3",
+            vec![(1, 5, 1), (2, 2, 2)],
+            vec![(1, 0), (2, 100)],
+        ),
+    ];
+    for (limit, jobs, starts) in cases {
+        let config = format!("NODECFG[DEFAULT] PROCS=4 {limit}\n");
+        let (_dir, _, report) = checked_run_of(&config, &trace(&jobs));
+        assert_eq!(id_starts(&report), starts, "{limit}");
+        let notes = &report.config.warnings;
+        let expected_notes = usize::from(limit.starts_with("MAXJOBPERUSER"));
+        assert_eq!(notes.len(), expected_notes, "{notes:?}");
+        assert!(
+            notes
+                .iter()
+                .all(|n| n.ends_with("only while the user runs no other job there")),
+            "{notes:?}"
+        );
+        let (_dir, _, free) = checked_run_of("NODECFG[DEFAULT] PROCS=4\n", &trace(&jobs));
+        assert!(
+            id_starts(&free).iter().all(|&(_, start)| start == 0),
+            "{limit}"
+        );
+    }
+    // A job of 7 processors under MAXPROCPERUSER=3 can never start (3 + 3 on idle nodes):
+    // held with the reason, as 3.3.1 leaves it idle for ever; the other job runs.
+    let (_dir, _, report) = checked_run_of(
+        "NODECFG[DEFAULT] PROCS=4 MAXPROCPERUSER=3\n",
+        &trace(&[(1, 7, 1), (2, 2, 1)]),
+    );
+    assert_eq!(id_starts(&report), [(2, 0)]);
+    let held: Vec<(u64, String)> = report
+        .held
+        .iter()
+        .map(|(j, b)| {
+            (
+                j.id,
+                mauisim_sim::params::limits::describe(b, &report.workload.names),
+            )
+        })
+        .collect();
+    assert_eq!(
+        held,
+        [(1, "node start limits: NODECFG MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC let at most 6 of its 7 processors start together, even on idle nodes; Maui 3.3.1 leaves such a job idle for ever".to_string())]
+    );
 }
 
 /// Maui 3.3.1's partitions end to end: an empty SYSCFG PLIST leaves jobs only the

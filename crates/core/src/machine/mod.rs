@@ -156,6 +156,12 @@ pub enum Unfit {
         asked: u64,
         largest: u64,
     },
+    /// The nodes' start limits let fewer of its processors start together, with nothing
+    /// running, than it asks for.
+    StartLimits {
+        asked: u64,
+        available: u64,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -204,7 +210,13 @@ pub struct Machine {
     leaves_laid: bool,
     /// Some node of several processors has a MAXJOB.
     job_capped: bool,
-    /// Nodes are SINGLEUSER or `job_capped`: a node question checks [`Self::keeps_off`].
+    /// Some node has a MAXJOBPERUSER, MAXPROCPERUSER or MAXPROC ([`crate::node::StartLimits`]).
+    start_capped: bool,
+    /// A question about starting a job now is being answered: the nodes' start limits
+    /// count (see [`crate::node::StartLimits`]).
+    starting_now: std::cell::Cell<bool>,
+    /// Nodes are SINGLEUSER, `job_capped` or `start_capped`: a node question checks
+    /// [`Self::keeps_off`].
     node_rules: bool,
     /// Per node: the nodes each job's reservation held in the last iteration, so that a
     /// reserved job starts where it was promised while they can still host it (another
@@ -236,6 +248,9 @@ pub struct Machine {
     /// The reservations of the last iteration, carried to this one (see
     /// [`CarriedSearches`]).
     carried: CarriedSearches,
+    /// Maui 3.3.1's simulation-mode job lists of the nodes, which the start limits count
+    /// under `maui-3.3.1` (see [`JobLists`]).
+    job_lists: Option<JobLists>,
     /// The nodes with a claim ahead ranked at an instant (see [`Machine::rank_ahead`]).
     ranked_ahead: std::cell::RefCell<RankedAhead>,
     /// Job shapes that did not fit at (version, now): (shape, procs, wcl).
@@ -376,8 +391,11 @@ impl Machine {
             laid: Vec::new(),
             leaves_laid: false,
             job_capped: spec.nodes.iter().any(|n| n.max_jobs > 0 && n.procs > 1),
+            start_capped: spec.nodes.iter().any(|n| !n.start_limits.is_none()),
+            starting_now: Default::default(),
             node_rules: spec.access == NodeAccess::SingleUser
-                || spec.nodes.iter().any(|n| n.max_jobs > 0 && n.procs > 1),
+                || spec.nodes.iter().any(|n| n.max_jobs > 0 && n.procs > 1)
+                || spec.nodes.iter().any(|n| !n.start_limits.is_none()),
             promised: BTreeMap::new(),
             promising: BTreeMap::new(),
             maui_order: false,
@@ -390,6 +408,7 @@ impl Machine {
             running_version: 0,
             running_changes_but_starts: 0,
             carried: CarriedSearches::default(),
+            job_lists: None,
             ranked_ahead: std::cell::RefCell::new(RankedAhead {
                 ahead_version: 0,
                 at: Time::MIN,
@@ -692,7 +711,38 @@ impl Machine {
         self.profile.total() as u64
     }
 
+    /// Whether some node has start limits ([`crate::node::StartLimits`]).
+    pub(crate) fn has_start_limits(&self) -> bool {
+        self.start_capped
+    }
+
+    /// Counts the running jobs of a node's start limits as 3.3.1's simulation mode lists
+    /// them ([`JobLists`]), not all of them.
+    pub(crate) fn follow_job_lists(&mut self) {
+        if self.start_capped && !self.pooled {
+            self.job_lists = Some(JobLists::new(self.spec.nodes.len()));
+        }
+    }
+
+    /// 3.3.1's simulation adds every running job to its nodes' lists again at the start of
+    /// each iteration, in the order jobs were loaded, before it takes the ended ones out.
+    fn relist_running_jobs(&mut self, now: Time) {
+        let Some(lists) = &mut self.job_lists else {
+            return;
+        };
+        if lists.relisted_at >= now {
+            return;
+        }
+        lists.relisted_at = now;
+        for (&j, p) in &self.running {
+            for &(n, _) in &p.nodes {
+                lists.add(n, j);
+            }
+        }
+    }
+
     pub(crate) fn advance(&mut self, now: Time) {
+        self.relist_running_jobs(now);
         self.settle_begun_by(now);
         self.profile.advance(now);
         self.refresh_standing(now);
@@ -712,6 +762,16 @@ impl Machine {
     /// Whether `job` holds its nodes whole (QOS DEDICATED: SINGLEJOB access for it alone).
     fn holds_whole_nodes(&self, job: &QueuedJob) -> bool {
         job.cred_factors.dedicated && !self.pooled
+    }
+
+    /// The user a node question's answer depends on: `job`'s where nodes are SINGLEUSER or
+    /// have start limits, else none.
+    fn user_that_binds(&self, job: &QueuedJob) -> u32 {
+        if self.start_capped {
+            user_of(job)
+        } else {
+            self.per_user(user_of(job))
+        }
     }
 
     /// The user of the job a claim is for ([`NO_USER`] for a standing reservation's
@@ -750,7 +810,8 @@ impl Machine {
     ) -> bool {
         let user = self.per_user(user_of(job));
         claims.clone().any(|c| self.foreign_to(c, user))
-            || (self.job_capped && self.holds_too_many_jobs(n, claims, a, b))
+            || (self.job_capped && self.holds_too_many_jobs(n, claims.clone(), a, b))
+            || (self.start_capped && self.holds_too_many_of_users_jobs(n, claims, (a, b), job))
     }
 
     /// Whether node `n`, of a MAXJOB, holds that many jobs' claims (running jobs' and
@@ -763,16 +824,63 @@ impl Machine {
         a: Time,
         b: Time,
     ) -> bool {
-        let most = self.spec.nodes[n].max_jobs;
-        if most == 0 {
+        holds_at_once(claims, a, b, self.spec.nodes[n].max_jobs)
+    }
+
+    /// Whether node `n`, of a MAXJOBPERUSER, holds that many claims of `job`'s user's
+    /// jobs and job reservations at some instant of `[a, b)` (the same "policy" block of
+    /// `MJobGetSNRange`, counting the user's only). A backfill window's pseudo-job has no
+    /// user, so the windows never see it.
+    fn holds_too_many_of_users_jobs<'c>(
+        &self,
+        n: usize,
+        claims: impl Iterator<Item = &'c Claim> + Clone,
+        (a, b): (Time, Time),
+        job: &QueuedJob,
+    ) -> bool {
+        let most = self.spec.nodes[n].start_limits.max_jobs_per_user;
+        let user = user_of(job);
+        if most == 0 || user == NO_USER {
             return false;
         }
-        let jobs = claims.filter(|c| !matches!(c.owner, Owner::Standing(_)));
-        let starts = jobs.clone().map(|c| c.start.max(a)).filter(|&t| t < b);
-        let holding = |t: Time| jobs.clone().filter(|c| c.start <= t && t < c.end).count();
-        std::iter::once(a)
-            .chain(starts)
-            .any(|t| holding(t) >= most as usize)
+        let theirs = claims.filter(|c| self.claim_user(c) == user);
+        holds_at_once(theirs, a, b, most)
+    }
+
+    /// How many tasks of `job` node `n` lets start now by its [`crate::node::StartLimits`], against the
+    /// running jobs there (MNode.c `MNodeCheckPolicies`, with its counts).
+    fn start_limit_tasks(&self, n: usize, job: &QueuedJob, per_task: Res) -> u64 {
+        let limits = self.spec.nodes[n].start_limits;
+        let user = user_of(job);
+        let per_task_procs = per_task.procs.max(1);
+        let mut here = RunningHere::default();
+        let listed: Vec<JobIdx> = match &self.job_lists {
+            Some(lists) => lists.listed(n).collect(),
+            None => self.claims[n]
+                .iter()
+                .filter_map(|c| match c.owner {
+                    Owner::Job(j) => Some(j),
+                    _ => None,
+                })
+                .collect(),
+        };
+        for j in listed {
+            let Some(p) = self.running.get(&j) else {
+                continue;
+            };
+            let tasks = p
+                .nodes
+                .iter()
+                .find(|&&(m, _)| m as usize == n)
+                .map_or(0, |x| x.1);
+            let taken = p.per_task.procs * tasks;
+            here.procs += taken;
+            if p.user == user && user != NO_USER {
+                here.user_jobs += 1;
+                here.user_procs += taken;
+            }
+        }
+        start_limit_tasks_of(limits, per_task_procs, here)
     }
 
     /// Whether node `n` is at its MAXJOB at `t` (see [`Self::holds_too_many_jobs`]).
@@ -858,6 +966,25 @@ impl Machine {
                 });
             }
         }
+        if self.start_capped {
+            // Nothing running is the most a start may find: every count at zero.
+            let on_idle_nodes: u64 = (0..spec.nodes.len())
+                .filter(|&n| spec.can_host(n, need, r.features, part))
+                .map(|n| {
+                    let room = spec.tasks_per_node(tasks_within(spec.nodes[n].capacity(), need));
+                    room.min(start_limit_tasks_when_idle(
+                        spec.nodes[n].start_limits,
+                        need,
+                    ))
+                })
+                .sum();
+            if on_idle_nodes * need.procs < job.procs {
+                return Err(Unfit::StartLimits {
+                    asked: job.procs,
+                    available: on_idle_nodes * need.procs,
+                });
+            }
+        }
         if spec.allocation == AllocationPolicy::Contiguous {
             let cands: Vec<NodeCandidate> = (0..spec.nodes.len())
                 .filter(|&n| spec.can_host(n, need, r.features, part))
@@ -936,7 +1063,7 @@ impl Machine {
                 .get()
                 .map_or(-1, |(_, shorter)| shorter),
             job.cred_factors.dedicated,
-            self.per_user(user_of(job)),
+            self.user_that_binds(job),
         );
         {
             let mut memo = self.misfits.borrow_mut();
@@ -951,6 +1078,7 @@ impl Machine {
                 return false;
             }
         }
+        let _now = StartingNow::begin(&self.starting_now);
         let fits = match self.allocation() {
             // These policies decide feasibility themselves, as mandatory node sets do.
             AllocationPolicy::Contiguous
@@ -988,7 +1116,11 @@ impl Machine {
         if !self.profile.fits(now, job.wcl, job.procs) {
             return false;
         }
-        let Some(nodes) = self.place(now, now, job, false) else {
+        let placed = {
+            let _now = StartingNow::begin(&self.starting_now);
+            self.place(now, now, job, false)
+        };
+        let Some(nodes) = placed else {
             return false;
         };
         self.commit(now, job, nodes);
@@ -1020,6 +1152,11 @@ impl Machine {
         }
         self.by_end.insert((end, job.idx));
         self.promised.remove(&job.idx);
+        if let Some(lists) = &mut self.job_lists {
+            for &(n, _) in &nodes {
+                lists.add(n, job.idx);
+            }
+        }
         self.running.insert(
             job.idx,
             Placement {
@@ -1516,6 +1653,7 @@ impl Machine {
             // MAXJOB: more than its processors, which the carried bounds count.
             && self.spec.access != NodeAccess::SingleUser
             && !self.job_capped
+            && !self.start_capped
             && !self.partitioned
             && self.maui_order
             && self.spec.allocation == AllocationPolicy::LastAvailable
@@ -1624,9 +1762,15 @@ impl Machine {
     /// `job` ended at `ended`; its processors are free from `freed` on.
     pub(crate) fn ended(&mut self, job: JobIdx, ended: Time, freed: Time) {
         self.settle_begun_by(freed);
+        self.relist_running_jobs(ended);
         let Some(p) = self.running.remove(&job) else {
             return;
         };
+        if let Some(lists) = &mut self.job_lists {
+            for &(n, _) in &p.nodes {
+                lists.remove(n, job);
+            }
+        }
         self.version += 1;
         self.carried.ended(self.running_version, freed, &p);
         self.running_version += 1;
@@ -2227,7 +2371,11 @@ impl Machine {
         if self.several_procs && self.maui_order && !self.in_window_nodes(n) {
             return 0;
         }
-        self.room_for(n, a, b, job, per_task)
+        let room = self.room_for(n, a, b, job, per_task);
+        if room > 0 && self.start_capped && self.starting_now.get() {
+            return room.min(self.start_limit_tasks(n, job, per_task));
+        }
+        room
     }
 
     /// Whether a job over `[a, b)` on node `n` would end just as a later claim on it
@@ -3034,6 +3182,7 @@ impl Machine {
             && !self.exhaustive
             && self.spec.access == NodeAccess::Shared
             && !self.job_capped
+            && !self.start_capped
             && !self.spec.one_task_per_node
     }
 
@@ -3458,6 +3607,133 @@ fn tasks_when_empty(
         .sum()
 }
 
+/// Each node's list of running jobs as Maui 3.3.1 keeps it in simulation mode (MNode.c
+/// `MJobAddToNL`, `MJobRemoveFromNL`), which its node start limits count
+/// (`MNodeCheckPolicies`). An ended job leaves an empty slot; the next job added to the
+/// node takes the first empty slot and ends the list right after it, so the jobs listed
+/// beyond it drop out until the next iteration adds every running job again. Outside
+/// simulation mode 3.3.1 rebuilds the lists from the resource manager in every iteration
+/// (MCluster.c `MClusterUpdateNodeState`), so that every running job counts: the
+/// default semantics count them all.
+#[derive(Debug, Clone)]
+struct JobLists {
+    /// Per node: the listed jobs, `None` for an empty slot.
+    lists: Vec<Vec<Option<JobIdx>>>,
+    relisted_at: Time,
+}
+
+impl JobLists {
+    fn new(nodes: usize) -> Self {
+        JobLists {
+            lists: vec![Vec::new(); nodes],
+            relisted_at: Time::MIN,
+        }
+    }
+
+    fn add(&mut self, n: u32, job: JobIdx) {
+        let list = &mut self.lists[n as usize];
+        if list.contains(&Some(job)) {
+            return;
+        }
+        match list.iter().position(Option::is_none) {
+            Some(slot) => {
+                list[slot] = Some(job);
+                list.truncate(slot + 1);
+            }
+            None => list.push(Some(job)),
+        }
+    }
+
+    fn remove(&mut self, n: u32, job: JobIdx) {
+        for slot in &mut self.lists[n as usize] {
+            if *slot == Some(job) {
+                *slot = None;
+            }
+        }
+    }
+
+    fn listed(&self, n: usize) -> impl Iterator<Item = JobIdx> + '_ {
+        self.lists[n].iter().flatten().copied()
+    }
+}
+
+/// What a node's running jobs hold, as its start limits count them.
+#[derive(Debug, Clone, Copy, Default)]
+struct RunningHere {
+    /// Jobs and processors of the starting job's user.
+    user_jobs: u64,
+    user_procs: u64,
+    /// Processors of every job.
+    procs: u64,
+}
+
+/// The tasks of `per_task_procs` processors each that `limits` let start on a node whose
+/// running jobs hold `here` (MNode.c `MNodeCheckPolicies`): none when the job's processors
+/// per task plus its user's jobs there reach MAXJOBPERUSER; at most `1 + (limit − 1 −
+/// used) / per_task_procs` under MAXPROCPERUSER (the user's processors) and MAXPROC (all).
+fn start_limit_tasks_of(
+    limits: crate::node::StartLimits,
+    per_task_procs: u64,
+    here: RunningHere,
+) -> u64 {
+    let most_jobs = u64::from(limits.max_jobs_per_user);
+    if most_jobs > 0 && per_task_procs + here.user_jobs >= most_jobs {
+        return 0;
+    }
+    let cap = |limit: u32, used: u64| {
+        let limit = u64::from(limit);
+        if limit == 0 {
+            return u64::MAX;
+        }
+        // The job's first processor counted once, as 3.3.1's count starts at 1.
+        limit
+            .checked_sub(1 + used)
+            .map_or(0, |left| 1 + left / per_task_procs)
+    };
+    cap(limits.max_procs_per_user, here.user_procs).min(cap(limits.max_procs, here.procs))
+}
+
+/// [`start_limit_tasks_of`] on a node nothing runs on, for tasks needing `need`.
+fn start_limit_tasks_when_idle(limits: crate::node::StartLimits, need: Res) -> u64 {
+    start_limit_tasks_of(limits, need.procs.max(1), RunningHere::default())
+}
+
+/// Marks a question about starting a job now while it is answered (the nodes' start limits
+/// count then, [`crate::node::StartLimits`]).
+struct StartingNow<'a>(&'a std::cell::Cell<bool>);
+
+impl<'a> StartingNow<'a> {
+    fn begin(flag: &'a std::cell::Cell<bool>) -> Self {
+        flag.set(true);
+        StartingNow(flag)
+    }
+}
+
+impl Drop for StartingNow<'_> {
+    fn drop(&mut self) {
+        self.0.set(false);
+    }
+}
+
+/// Whether `most` (0: no limit) or more of `claims`' jobs and job reservations (not
+/// standing reservations' windows) hold the node at once at some instant of `[a, b)`.
+fn holds_at_once<'c>(
+    claims: impl Iterator<Item = &'c Claim> + Clone,
+    a: Time,
+    b: Time,
+    most: u32,
+) -> bool {
+    if most == 0 {
+        return false;
+    }
+    let jobs = claims.filter(|c| !matches!(c.owner, Owner::Standing(_)));
+    let starts = jobs.clone().map(|c| c.start.max(a)).filter(|&t| t < b);
+    let holding = |t: Time| jobs.clone().filter(|c| c.start <= t && t < c.end).count();
+    std::iter::once(a)
+        .chain(starts)
+        .any(|t| holding(t) >= most as usize)
+}
+
 fn lcm(a: Time, b: Time) -> Time {
     let gcd = |mut x: Time, mut y: Time| {
         while y != 0 {
@@ -3831,5 +4107,118 @@ mod tests {
         assert_eq!(m.slots.as_ref().unwrap().free_count(), 8);
         let busy: u64 = m.node_busy().iter().sum();
         assert_eq!(busy, 3 * 10 + 5 * 20 + 3 * 10);
+    }
+
+    /// A job of `procs` processors (`per_task` each) of user `user`.
+    fn users_job(i: u32, user: u32, procs: u64, per_task: u32) -> QueuedJob {
+        let mut j = job(i, procs, 100);
+        j.creds
+            .set(crate::cred::CredKind::User, crate::CredId(user));
+        j.request.procs_per_task = per_task;
+        j
+    }
+
+    fn limited(nodes: usize, limits: StartLimitsOf) -> Machine {
+        let node = NodeSpec {
+            start_limits: limits.0,
+            ..NodeSpec::with_procs(4)
+        };
+        machine(vec![node; nodes], AllocationPolicy::FirstAvailable)
+    }
+
+    struct StartLimitsOf(crate::node::StartLimits);
+
+    fn start_limits(jobs_per_user: u32, procs_per_user: u32, procs: u32) -> StartLimitsOf {
+        StartLimitsOf(crate::node::StartLimits {
+            max_jobs_per_user: jobs_per_user,
+            max_procs_per_user: procs_per_user,
+            max_procs: procs,
+        })
+    }
+
+    #[test]
+    fn max_job_per_user_counts_the_job_as_3_3_1_does() {
+        // MAXJOBPERUSER=2: a one-processor job starts on a node only while its user runs
+        // no job there (its processors per task count as its first job).
+        let mut m = limited(2, start_limits(2, 0, 0));
+        assert!(m.start(0, &users_job(0, 0, 1, 1)));
+        assert_eq!(m.placement(JobIdx(0)), &[(0, 1)]);
+        assert!(m.start(0, &users_job(1, 0, 1, 1)));
+        assert_eq!(m.placement(JobIdx(1)), &[(1, 1)]);
+        assert!(!m.fits(0, &users_job(2, 0, 1, 1)));
+        assert!(!m.start(0, &users_job(2, 0, 1, 1)));
+        assert!(m.start(0, &users_job(3, 1, 1, 1)));
+        assert_eq!(m.placement(JobIdx(3)), &[(0, 1)]);
+        // Two processors per task reach the limit alone: no node at all.
+        let m = limited(2, start_limits(2, 0, 0));
+        assert!(!m.fits(0, &users_job(0, 0, 2, 2)));
+        // Once its user's job there ends, the node takes the user's job again.
+        let mut m = limited(1, start_limits(2, 0, 0));
+        assert!(m.start(0, &users_job(0, 0, 1, 1)));
+        assert!(!m.fits(0, &users_job(1, 0, 1, 1)));
+        m.ended(JobIdx(0), 10, 10);
+        m.advance(10);
+        assert!(m.start(10, &users_job(1, 0, 1, 1)));
+    }
+
+    #[test]
+    fn max_proc_per_user_and_max_proc_cap_the_tasks_of_a_start() {
+        // MAXPROCPERUSER=3 with two of the user's processors busy on node 0: one task
+        // there, three on node 1.
+        let mut m = limited(2, start_limits(0, 3, 0));
+        assert!(m.start(0, &users_job(0, 0, 2, 1)));
+        assert_eq!(m.placement(JobIdx(0)), &[(0, 2)]);
+        assert!(m.start(0, &users_job(1, 0, 4, 1)));
+        assert_eq!(m.placement(JobIdx(1)), &[(0, 1), (1, 3)]);
+        // Another user is not held to it: node 0's last processor.
+        assert!(m.start(0, &users_job(2, 1, 1, 1)));
+        assert_eq!(m.placement(JobIdx(2)), &[(0, 1)]);
+        // Tasks of two processors: 1 + (3 − 1 − 0) / 2 = 2 of them, four processors
+        // (3.3.1's count of the first processor once).
+        let mut m = limited(1, start_limits(0, 3, 0));
+        assert!(m.start(0, &users_job(0, 0, 4, 2)));
+        assert_eq!(m.placement(JobIdx(0)), &[(0, 2)]);
+        // MAXPROC=3 counts every user's processors.
+        let mut m = limited(2, start_limits(0, 0, 3));
+        assert!(m.start(0, &users_job(0, 1, 2, 1)));
+        assert!(m.start(0, &users_job(1, 0, 3, 1)));
+        assert_eq!(m.placement(JobIdx(1)), &[(0, 1), (1, 2)]);
+        assert!(!m.fits(0, &users_job(2, 2, 3, 1)));
+    }
+
+    #[test]
+    fn a_job_added_to_an_empty_slot_ends_3_3_1_s_simulated_job_list() {
+        let mut lists = JobLists::new(1);
+        for j in 0..3 {
+            lists.add(0, JobIdx(j));
+        }
+        lists.remove(0, JobIdx(0));
+        lists.add(0, JobIdx(3));
+        assert_eq!(lists.listed(0).collect::<Vec<_>>(), [JobIdx(3)]);
+        lists.add(0, JobIdx(1));
+        lists.add(0, JobIdx(3));
+        assert_eq!(lists.listed(0).collect::<Vec<_>>(), [JobIdx(3), JobIdx(1)]);
+    }
+
+    #[test]
+    fn under_the_simulated_job_lists_a_dropped_job_does_not_count_until_relisted() {
+        // MAXJOBPERUSER=2 on one node: user 0's job 1 keeps user 0 off it, until job 0's
+        // end leaves an empty slot that job 2 takes, which drops job 1 from the list.
+        for follows_lists in [false, true] {
+            let mut m = limited(1, start_limits(2, 0, 0));
+            if follows_lists {
+                m.follow_job_lists();
+            }
+            m.advance(0);
+            assert!(m.start(0, &users_job(0, 1, 1, 1)));
+            assert!(m.start(0, &users_job(1, 0, 1, 1)));
+            m.ended(JobIdx(0), 10, 10);
+            m.advance(10);
+            assert!(m.start(10, &users_job(2, 2, 1, 1)));
+            assert_eq!(m.fits(10, &users_job(3, 0, 1, 1)), follows_lists);
+            // The next iteration lists every running job again.
+            m.advance(20);
+            assert!(!m.fits(20, &users_job(3, 0, 1, 1)));
+        }
     }
 }

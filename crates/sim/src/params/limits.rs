@@ -357,6 +357,7 @@ pub fn limit_name(b: &Blocked) -> String {
             Shortfall::StandingWindows => "standing reservations",
             Shortfall::Partitions => "partitions",
             Shortfall::NodeSets => "node sets",
+            Shortfall::StartLimits => "node start limits",
         }
         .into();
     }
@@ -438,6 +439,10 @@ pub fn describe(b: &Blocked, names: &Names) -> String {
         (_, Source::Machine(Shortfall::NodeSets)) => format!(
             "node sets: no node set holds its {} processors, and NODESETDELAY above 0 keeps a job within one; Maui 3.3.1 leaves such a job idle for ever",
             b.amount
+        ),
+        (_, Source::Machine(Shortfall::StartLimits)) => format!(
+            "node start limits: NODECFG MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC let at most {} of its {} processors start together, even on idle nodes; Maui 3.3.1 leaves such a job idle for ever",
+            b.limit, b.amount
         ),
         (_, Source::Machine(Shortfall::TaskProcs)) => format!(
             "{}: each task needs {} processors > {} on the largest node",

@@ -2834,12 +2834,12 @@ mod tests {
     /// what it does; OS and ARCH, which no trace's job asks for, only warn.
     #[test]
     fn unsimulated_node_attributes_are_refused_or_warn() {
-        let e = load("NODECFG[n1] PROCS=4 MAXJOBPERUSER=2\n")
+        let e = load("NODECFG[n1] PROCS=4 MAXLOAD=2\n")
             .unwrap_err()
             .to_string();
         assert_eq!(
             e,
-            "maui.cfg:1:21: NODECFG[n1] MAXJOBPERUSER (the most jobs of one user the node runs at once) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
+            "maui.cfg:1:21: NODECFG[n1] MAXLOAD (the load above which the node takes no job) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
         );
         let c = load("NODECFG[n1] PROCS=4 OS=linux\n").unwrap();
         assert_eq!(

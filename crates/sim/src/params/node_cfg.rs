@@ -74,6 +74,10 @@ pub struct NodeCfg {
     pub load: Option<f64>,
     /// MAXJOB: the most jobs the node runs at once (`None`: NODECFG[DEFAULT]'s, else none).
     pub max_jobs: Option<u32>,
+    /// MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC, each `None` as `max_jobs` is.
+    pub max_jobs_per_user: Option<u32>,
+    pub max_procs_per_user: Option<u32>,
+    pub max_procs: Option<u32>,
     #[serde(skip)]
     pub priority_f: Option<Arc<PriorityFn>>,
     /// Where the object was first named, for errors about it.
@@ -119,6 +123,9 @@ pub const NODE_ATTRS: &[&str] = &[
     "PARTITION",
     "LOAD",
     "MAXJOB",
+    "MAXJOBPERUSER",
+    "MAXPROCPERUSER",
+    "MAXPROC",
 ];
 
 /// Node attributes of Maui 3.3.1 that mauisim does not simulate yet, with what they do:
@@ -127,19 +134,10 @@ pub const NODE_ATTRS: &[&str] = &[
 /// mauisim reads can: accepted with a warning.
 const NODE_ATTRS_NOT_YET: &[(&str, &str)] = &[
     (
-        "MAXJOBPERUSER",
-        "the most jobs of one user the node runs at once",
-    ),
-    (
-        "MAXPROCPERUSER",
-        "the most processors of the node one user's jobs may use",
-    ),
-    (
         "MAXPEPERJOB",
         "the most processor-equivalents of the node one job may use",
     ),
     ("MAXLOAD", "the load above which the node takes no job"),
-    ("MAXPROC", "the most processors of the node jobs may use"),
     ("ACCESS", "the node's own access policy"),
     ("CLASSES", "the classes the node accepts"),
     ("RADISK", "the node's disk available to jobs"),
@@ -346,10 +344,22 @@ pub(crate) fn node_cfg(
             "PRIORITY" => object.priority = Some(real(value)?),
             // 3.3.1 reads it with strtol; 0 or below is no limit of the node's own
             // (MNode.c), which leaves NODECFG[DEFAULT]'s.
-            "MAXJOB" => {
-                let v = cfg::parse_int(value).map_err(|e| err(e.0))?;
-                object.max_jobs = (v > 0).then_some(v.min(i64::from(u32::MAX)) as u32);
+            "MAXJOB" => object.max_jobs = node_limit(value).map_err(err)?,
+            "MAXJOBPERUSER" => {
+                object.max_jobs_per_user = node_limit(value).map_err(err)?;
+                if let Some(most) = object.max_jobs_per_user {
+                    let so = match most {
+                        1 => "no job starts on the node at all".to_string(),
+                        2 => "a user's one-processor job starts there only while the user runs no other job there".to_string(),
+                        _ => format!("a user's one-processor job starts there only while the user runs at most {} other jobs there", most - 2),
+                    };
+                    w.push(format!(
+                        "{at}: note: {what}={most}: as Maui 3.3.1 counts it (MNode.c `MNodeCheckPolicies`), a job's processors per task count as its first job on the node: {so}"
+                    ));
+                }
             }
+            "MAXPROCPERUSER" => object.max_procs_per_user = node_limit(value).map_err(err)?,
+            "MAXPROC" => object.max_procs = node_limit(value).map_err(err)?,
             "LOAD" => {
                 let v = real(value)?;
                 if v < 0.0 {
@@ -487,4 +497,11 @@ pub(crate) fn check_proc_usage_limit(c: &NodeConfig) -> Result<(), ConfigError> 
         )),
         _ => Ok(()),
     }
+}
+
+/// A node limit as 3.3.1 reads it (strtol): 0 or below is no limit of the node's own
+/// (MNode.c), which leaves NODECFG[DEFAULT]'s.
+fn node_limit(value: &str) -> Result<Option<u32>, String> {
+    let v = cfg::parse_int(value).map_err(|e| e.0)?;
+    Ok((v > 0).then_some(v.min(i64::from(u32::MAX)) as u32))
 }
