@@ -218,6 +218,10 @@ pub struct Machine {
     /// Nodes are SINGLEUSER, `job_capped` or `start_capped`: a node question checks
     /// [`Self::keeps_off`].
     node_rules: bool,
+    /// Node sets, Maui's order on nodes of several processors or start limits: a node
+    /// question checks them ([`Self::hostable_by_room_checked`]); one flag, so that the
+    /// usual machine pays one test per node question.
+    node_checks: bool,
     /// Per node: the nodes each job's reservation held in the last iteration, so that a
     /// reserved job starts where it was promised while they can still host it (another
     /// job placed by the policy around that promise relies on it).
@@ -393,6 +397,7 @@ impl Machine {
             job_capped: spec.nodes.iter().any(|n| n.max_jobs > 0 && n.procs > 1),
             start_capped: spec.nodes.iter().any(|n| !n.start_limits.is_none()),
             starting_now: Default::default(),
+            node_checks: true,
             node_rules: spec.access == NodeAccess::SingleUser
                 || spec.nodes.iter().any(|n| n.max_jobs > 0 && n.procs > 1)
                 || spec.nodes.iter().any(|n| !n.start_limits.is_none()),
@@ -460,6 +465,7 @@ impl Machine {
             }
         }
         m.refresh_standing(origin);
+        m.refresh_node_checks();
         m
     }
 
@@ -623,6 +629,7 @@ impl Machine {
     pub(crate) fn set_node_order(&mut self, maui: bool, keeps_promises: bool) {
         self.maui_order = maui;
         self.keeps_promises = keeps_promises;
+        self.refresh_node_checks();
     }
 
     /// Whether every question is answered the long way (to check the shortcuts against).
@@ -726,7 +733,15 @@ impl Machine {
 
     /// 3.3.1's simulation adds every running job to its nodes' lists again at the start of
     /// each iteration, in the order jobs were loaded, before it takes the ended ones out.
+    #[inline]
     fn relist_running_jobs(&mut self, now: Time) {
+        if self.job_lists.is_some() {
+            self.relist_running_jobs_at(now);
+        }
+    }
+
+    #[cold]
+    fn relist_running_jobs_at(&mut self, now: Time) {
         let Some(lists) = &mut self.job_lists else {
             return;
         };
@@ -2365,6 +2380,22 @@ impl Machine {
     /// [`Self::hostable`] by the node's room alone, before the caps of NODEACCESSPOLICY
     /// and EXACTNODE ([`MachineSpec::tasks_per_node`]).
     fn hostable_by_room(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
+        if self.node_checks {
+            return self.hostable_by_room_checked(n, a, b, job, per_task);
+        }
+        self.room_for(n, a, b, job, per_task)
+    }
+
+    /// [`Self::hostable_by_room`] where node sets, Maui's windows on nodes of several
+    /// processors or the nodes' start limits may keep the job off node `n`.
+    fn hostable_by_room_checked(
+        &self,
+        n: usize,
+        a: Time,
+        b: Time,
+        job: &QueuedJob,
+        per_task: Res,
+    ) -> u64 {
         if !self.in_node_set(n, job) {
             return 0;
         }
@@ -2376,6 +2407,13 @@ impl Machine {
             return room.min(self.start_limit_tasks(n, job, per_task));
         }
         room
+    }
+
+    /// Sets [`Machine::node_checks`] from what it depends on.
+    fn refresh_node_checks(&mut self) {
+        self.node_checks = self.spec.node_sets.is_some()
+            || (self.several_procs && self.maui_order)
+            || self.start_capped;
     }
 
     /// Whether a job over `[a, b)` on node `n` would end just as a later claim on it
@@ -2397,7 +2435,9 @@ impl Machine {
         touches && !opens_at_a
     }
 
-    /// [`Self::hostable_by_room`] whatever the node sets say.
+    /// [`Self::hostable_by_room`] whatever the node sets say. Inlined into both of its
+    /// callers: the usual machine's node question is this alone.
+    #[inline(always)]
     fn room_for(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
         let spec = &self.spec;
         if !spec.can_host(n, per_task, job.request.features, self.partition_of(job)) {
