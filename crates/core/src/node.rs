@@ -76,8 +76,6 @@ pub struct NodeSpec {
     /// As Maui 3.3.1 does it (MJob.c `MJobGetSNRange`), a job finds the node unavailable
     /// while that many other jobs' claims on it overlap its run there.
     pub max_jobs: u32,
-    /// MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC (see [`StartLimits`]).
-    pub start_limits: StartLimits,
 }
 
 /// A node's NODECFG MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC (0 = no limit), as Maui
@@ -90,7 +88,7 @@ pub struct NodeSpec {
 /// once, `1 + (limit − 1 − used) / per task`). A reservation's search and the backfill
 /// windows see MAXJOBPERUSER only, as MAXJOB: the node is unavailable while that many of
 /// the user's jobs and job reservations overlap the run there (MJob.c `MJobGetSNRange`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct StartLimits {
     pub max_jobs_per_user: u32,
     pub max_procs_per_user: u32,
@@ -100,6 +98,17 @@ pub struct StartLimits {
 impl StartLimits {
     pub fn is_none(&self) -> bool {
         *self == StartLimits::default()
+    }
+
+    /// Each limit of `self` that is 0 (none of its own) taken from `fallback`, as 3.3.1
+    /// takes NODECFG[DEFAULT]'s (MNode.c `MNodeCheckPolicies`).
+    pub fn or(self, fallback: StartLimits) -> StartLimits {
+        let pick = |own: u32, other: u32| if own > 0 { own } else { other };
+        StartLimits {
+            max_jobs_per_user: pick(self.max_jobs_per_user, fallback.max_jobs_per_user),
+            max_procs_per_user: pick(self.max_procs_per_user, fallback.max_procs_per_user),
+            max_procs: pick(self.max_procs, fallback.max_procs),
+        }
     }
 }
 
@@ -119,7 +128,6 @@ impl NodeSpec {
             load: 0.0,
             priority_f: None,
             max_jobs: 0,
-            start_limits: StartLimits::default(),
         }
     }
 
@@ -306,6 +314,9 @@ pub struct MachineSpec {
     pub one_task_per_node: bool,
     /// NODESETPOLICY & co. (FEATURE sets, as Maui 3.3.1 applies them), when on.
     pub node_sets: Option<NodeSets>,
+    /// Per node, its start limits (MAXJOBPERUSER, MAXPROCPERUSER, MAXPROC); empty when no
+    /// node has any, so that a node's record does not grow for them.
+    pub start_limits: Vec<StartLimits>,
 }
 
 /// NODESETPOLICY: how a job's nodes are held to one node set.
@@ -362,7 +373,13 @@ impl MachineSpec {
             standing: Vec::new(),
             one_task_per_node: false,
             node_sets: None,
+            start_limits: Vec::new(),
         }
+    }
+
+    /// Node `n`'s start limits ([`MachineSpec::start_limits`]).
+    pub(crate) fn start_limits_of(&self, n: usize) -> StartLimits {
+        self.start_limits.get(n).copied().unwrap_or_default()
     }
 
     /// The tasks of a job a node may hold, of the `fit` its resources allow: NODEACCESSPOLICY
@@ -437,7 +454,7 @@ impl MachineSpec {
         self.standing.is_empty()
             && self.node_sets.is_none()
             && self.nodes.iter().all(|n| n.max_jobs == 0 || n.procs == 1)
-            && self.nodes.iter().all(|n| n.start_limits.is_none())
+            && self.start_limits.iter().all(StartLimits::is_none)
             && (self.access == NodeAccess::Shared || single_proc_nodes)
             && (!self.one_task_per_node || single_proc_nodes)
             && !matches!(

@@ -224,6 +224,7 @@ pub fn build(
     }
     let mut specs = Vec::with_capacity(base.len());
     let mut node_names = Vec::with_capacity(base.len());
+    let mut start_limits = Vec::new();
     for node in base {
         let own_partition = node.cfg.partition.clone();
         let mut cfg = node.cfg;
@@ -274,6 +275,7 @@ pub fn build(
                 None => 0,
             },
         };
+        let limits = cfg.limits();
         specs.push(NodeSpec {
             procs,
             mem: cfg.mem.unwrap_or(0),
@@ -285,14 +287,14 @@ pub fn build(
             priority: cfg.priority.unwrap_or(0.0),
             partition,
             load: cfg.load.unwrap_or(0.0),
-            max_jobs: cfg.max_jobs.unwrap_or(0),
-            start_limits: StartLimits {
-                max_jobs_per_user: cfg.max_jobs_per_user.unwrap_or(0),
-                max_procs_per_user: cfg.max_procs_per_user.unwrap_or(0),
-                max_procs: cfg.max_procs.unwrap_or(0),
-            },
+            max_jobs: limits.max_jobs,
             priority_f: cfg.priority_f,
         });
+        // Kept per node only from the first node with one (MachineSpec::start_limits).
+        if !limits.start.is_none() || !start_limits.is_empty() {
+            start_limits.resize(node_names.len(), StartLimits::default());
+            start_limits.push(limits.start);
+        }
         node_names.push(node.name);
     }
     let mut reservations = Vec::new();
@@ -372,6 +374,7 @@ pub fn build(
         standing: reservations,
         one_task_per_node: config.exact_node,
         node_sets,
+        start_limits,
     };
     Ok(Nodes {
         spec: Arc::new(spec),
@@ -391,22 +394,11 @@ fn overlay(base: &mut NodeCfg, top: &NodeCfg) {
         ($($f:ident),*) => { $( if top.$f.is_some() { base.$f = top.$f.clone(); } )* };
     }
     take!(
-        procs,
-        mem,
-        swap,
-        disk,
-        speed,
-        procspeed,
-        features,
-        priority,
-        partition,
-        load,
-        priority_f,
-        max_jobs,
-        max_jobs_per_user,
-        max_procs_per_user,
-        max_procs
+        procs, mem, swap, disk, speed, procspeed, features, priority, partition, load, priority_f
     );
+    if top.limits.is_some() {
+        base.limits = Some(Box::new(top.limits().or(base.limits())));
+    }
 }
 
 /// What `base` does not set comes from `fallback`.
@@ -414,22 +406,10 @@ fn underlay(base: &mut NodeCfg, fallback: &NodeCfg) {
     macro_rules! fill {
         ($($f:ident),*) => { $( if base.$f.is_none() { base.$f = fallback.$f.clone(); } )* };
     }
-    fill!(
-        procs,
-        mem,
-        swap,
-        disk,
-        speed,
-        procspeed,
-        features,
-        priority,
-        partition,
-        load,
-        max_jobs,
-        max_jobs_per_user,
-        max_procs_per_user,
-        max_procs
-    );
+    fill!(procs, mem, swap, disk, speed, procspeed, features, priority, partition, load);
+    if fallback.limits.is_some() {
+        base.limits = Some(Box::new(base.limits().or(fallback.limits())));
+    }
 }
 
 fn usage(message: String) -> SimError {

@@ -723,13 +723,15 @@ proptest! {
             Just(Semantics::ResearchEasy)
         ],
     ) {
-        for (node, (jobs_per_user, procs_per_user, procs)) in spec.nodes.iter_mut().zip(limits) {
-            node.start_limits = StartLimits {
+        spec.start_limits = limits
+            .into_iter()
+            .take(spec.nodes.len())
+            .map(|(jobs_per_user, procs_per_user, procs)| StartLimits {
                 max_jobs_per_user: jobs_per_user,
                 max_procs_per_user: procs_per_user,
                 max_procs: procs,
-            };
-        }
+            })
+            .collect();
         let mut jobs = jobs;
         for (i, j) in jobs.iter_mut().enumerate() {
             j.creds.set(CredKind::User, CredId(i as u32 % users));
@@ -745,8 +747,8 @@ proptest! {
         let ran: Vec<usize> = (0..jobs.len()).filter(|i| !held.contains(i)).collect();
         // 3.3.1's simulated job lists may leave a running job out of the count.
         let counts_all = semantics != Semantics::Maui331;
-        for (n, node) in spec.nodes.iter().enumerate() {
-            let most = node.start_limits.max_jobs_per_user;
+        for (n, limits) in spec.start_limits.iter().enumerate() {
+            let most = limits.max_jobs_per_user;
             if most == 0 || !counts_all {
                 continue;
             }

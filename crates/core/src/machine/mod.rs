@@ -395,12 +395,12 @@ impl Machine {
             laid: Vec::new(),
             leaves_laid: false,
             job_capped: spec.nodes.iter().any(|n| n.max_jobs > 0 && n.procs > 1),
-            start_capped: spec.nodes.iter().any(|n| !n.start_limits.is_none()),
+            start_capped: spec.start_limits.iter().any(|l| !l.is_none()),
             starting_now: Default::default(),
             node_checks: true,
             node_rules: spec.access == NodeAccess::SingleUser
                 || spec.nodes.iter().any(|n| n.max_jobs > 0 && n.procs > 1)
-                || spec.nodes.iter().any(|n| !n.start_limits.is_none()),
+                || spec.start_limits.iter().any(|l| !l.is_none()),
             promised: BTreeMap::new(),
             promising: BTreeMap::new(),
             maui_order: false,
@@ -853,7 +853,7 @@ impl Machine {
         (a, b): (Time, Time),
         job: &QueuedJob,
     ) -> bool {
-        let most = self.spec.nodes[n].start_limits.max_jobs_per_user;
+        let most = self.spec.start_limits_of(n).max_jobs_per_user;
         let user = user_of(job);
         if most == 0 || user == NO_USER {
             return false;
@@ -865,7 +865,7 @@ impl Machine {
     /// How many tasks of `job` node `n` lets start now by its [`crate::node::StartLimits`], against the
     /// running jobs there (MNode.c `MNodeCheckPolicies`, with its counts).
     fn start_limit_tasks(&self, n: usize, job: &QueuedJob, per_task: Res) -> u64 {
-        let limits = self.spec.nodes[n].start_limits;
+        let limits = self.spec.start_limits_of(n);
         let user = user_of(job);
         let per_task_procs = per_task.procs.max(1);
         let mut here = RunningHere::default();
@@ -987,10 +987,7 @@ impl Machine {
                 .filter(|&n| spec.can_host(n, need, r.features, part))
                 .map(|n| {
                     let room = spec.tasks_per_node(tasks_within(spec.nodes[n].capacity(), need));
-                    room.min(start_limit_tasks_when_idle(
-                        spec.nodes[n].start_limits,
-                        need,
-                    ))
+                    room.min(start_limit_tasks_when_idle(spec.start_limits_of(n), need))
                 })
                 .sum();
             if on_idle_nodes * need.procs < job.procs {
@@ -4158,22 +4155,24 @@ mod tests {
         j
     }
 
-    fn limited(nodes: usize, limits: StartLimitsOf) -> Machine {
-        let node = NodeSpec {
-            start_limits: limits.0,
-            ..NodeSpec::with_procs(4)
-        };
-        machine(vec![node; nodes], AllocationPolicy::FirstAvailable)
+    /// `nodes` nodes of 4 processors, each with `limits`, FIRSTAVAILABLE.
+    fn limited(nodes: usize, limits: crate::node::StartLimits) -> Machine {
+        let mut spec = MachineSpec::homogeneous(nodes as u64, 4);
+        spec.allocation = AllocationPolicy::FirstAvailable;
+        spec.start_limits = vec![limits; nodes];
+        Machine::new(Arc::new(spec), 0, false)
     }
 
-    struct StartLimitsOf(crate::node::StartLimits);
-
-    fn start_limits(jobs_per_user: u32, procs_per_user: u32, procs: u32) -> StartLimitsOf {
-        StartLimitsOf(crate::node::StartLimits {
+    fn start_limits(
+        jobs_per_user: u32,
+        procs_per_user: u32,
+        procs: u32,
+    ) -> crate::node::StartLimits {
+        crate::node::StartLimits {
             max_jobs_per_user: jobs_per_user,
             max_procs_per_user: procs_per_user,
             max_procs: procs,
-        })
+        }
     }
 
     #[test]

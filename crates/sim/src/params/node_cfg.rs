@@ -3,7 +3,7 @@
 //! to the machine.
 
 use mauisim_config::{self as cfg, ConfigError, Entry, Location};
-use mauisim_core::{AllocationPolicy, NodeAccess, PriorityFn};
+use mauisim_core::{AllocationPolicy, NodeAccess, PriorityFn, StartLimits};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -58,6 +58,30 @@ fn access_name<S: serde::Serializer>(a: &NodeAccess, s: S) -> Result<S::Ok, S::E
     })
 }
 
+/// A node's job and processor limits, each 0 where the object sets none: then
+/// NODECFG[DEFAULT]'s, as 3.3.1 reads a limit of 0 or below (MNode.c).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct NodeLimits {
+    /// MAXJOB: the most jobs the node runs at once.
+    pub max_jobs: u32,
+    /// MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC.
+    pub start: StartLimits,
+}
+
+impl NodeLimits {
+    /// Each limit of `self` that is 0 taken from `fallback`.
+    pub fn or(self, fallback: NodeLimits) -> NodeLimits {
+        NodeLimits {
+            max_jobs: if self.max_jobs > 0 {
+                self.max_jobs
+            } else {
+                fallback.max_jobs
+            },
+            start: self.start.or(fallback.start),
+        }
+    }
+}
+
 /// One `NODECFG[name]` object: only what it sets.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct NodeCfg {
@@ -72,17 +96,25 @@ pub struct NodeCfg {
     pub priority: Option<f64>,
     pub partition: Option<String>,
     pub load: Option<f64>,
-    /// MAXJOB: the most jobs the node runs at once (`None`: NODECFG[DEFAULT]'s, else none).
-    pub max_jobs: Option<u32>,
-    /// MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC, each `None` as `max_jobs` is.
-    pub max_jobs_per_user: Option<u32>,
-    pub max_procs_per_user: Option<u32>,
-    pub max_procs: Option<u32>,
+    /// MAXJOB, MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC, when the object sets any (out of
+    /// line: most nodes have none, and a machine's generated nodes are many).
+    pub limits: Option<Box<NodeLimits>>,
     #[serde(skip)]
     pub priority_f: Option<Arc<PriorityFn>>,
     /// Where the object was first named, for errors about it.
     #[serde(skip)]
     pub location: Option<Location>,
+}
+
+impl NodeCfg {
+    fn limits_mut(&mut self) -> &mut NodeLimits {
+        self.limits.get_or_insert_with(Box::default)
+    }
+
+    /// The limits it sets (0 where none).
+    pub fn limits(&self) -> NodeLimits {
+        self.limits.as_deref().copied().unwrap_or_default()
+    }
 }
 
 impl NodeConfig {
@@ -344,10 +376,11 @@ pub(crate) fn node_cfg(
             "PRIORITY" => object.priority = Some(real(value)?),
             // 3.3.1 reads it with strtol; 0 or below is no limit of the node's own
             // (MNode.c), which leaves NODECFG[DEFAULT]'s.
-            "MAXJOB" => object.max_jobs = node_limit(value).map_err(err)?,
+            "MAXJOB" => object.limits_mut().max_jobs = node_limit(value).map_err(err)?.unwrap_or(0),
             "MAXJOBPERUSER" => {
-                object.max_jobs_per_user = node_limit(value).map_err(err)?;
-                if let Some(most) = object.max_jobs_per_user {
+                object.limits_mut().start.max_jobs_per_user =
+                    node_limit(value).map_err(err)?.unwrap_or(0);
+                if let Some(most) = node_limit(value).map_err(err)? {
                     let so = match most {
                         1 => "no job starts on the node at all".to_string(),
                         2 => "a user's one-processor job starts there only while the user runs no other job there".to_string(),
@@ -358,8 +391,13 @@ pub(crate) fn node_cfg(
                     ));
                 }
             }
-            "MAXPROCPERUSER" => object.max_procs_per_user = node_limit(value).map_err(err)?,
-            "MAXPROC" => object.max_procs = node_limit(value).map_err(err)?,
+            "MAXPROCPERUSER" => {
+                object.limits_mut().start.max_procs_per_user =
+                    node_limit(value).map_err(err)?.unwrap_or(0)
+            }
+            "MAXPROC" => {
+                object.limits_mut().start.max_procs = node_limit(value).map_err(err)?.unwrap_or(0)
+            }
             "LOAD" => {
                 let v = real(value)?;
                 if v < 0.0 {
