@@ -1454,6 +1454,13 @@ fn checked_run_of(
     (dir, options, report)
 }
 
+/// Each held job's trace id and the reason, in words.
+fn held_reasons(report: &mauisim_sim::RunReport) -> Vec<(u64, String)> {
+    let names = &report.workload.names;
+    let reason = |b| mauisim_sim::params::limits::describe(b, names);
+    report.held.iter().map(|(j, b)| (j.id, reason(b))).collect()
+}
+
 /// Each job's trace id and start, in the order of the run's jobs.
 fn id_starts(report: &mauisim_sim::RunReport) -> Vec<(u64, i64)> {
     let jobs = report.workload.jobs.iter().zip(&report.outcomes);
@@ -1602,16 +1609,7 @@ fn nodes_start_limits_hold_a_job_back_as_3_3_1_counts() {
         &trace(&[(1, 7, 1), (2, 2, 1)]),
     );
     assert_eq!(id_starts(&report), [(2, 0)]);
-    let held: Vec<(u64, String)> = report
-        .held
-        .iter()
-        .map(|(j, b)| {
-            (
-                j.id,
-                mauisim_sim::params::limits::describe(b, &report.workload.names),
-            )
-        })
-        .collect();
+    let held = held_reasons(&report);
     assert_eq!(
         held,
         [(1, "node start limits: NODECFG MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC let at most 6 of its 7 processors start together, even on idle nodes; Maui 3.3.1 leaves such a job idle for ever".to_string())]
@@ -1636,16 +1634,7 @@ fn partition_lists_hold_the_jobs_no_partition_takes() {
          3 0 -1 100 1 -1 -1 1 100 -1 1 1 2 -1 1 -1 -1 -1\n\
          4 10 -1 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n",
     );
-    let held: Vec<(u64, String)> = report
-        .held
-        .iter()
-        .map(|(j, b)| {
-            (
-                j.id,
-                mauisim_sim::params::limits::describe(b, &report.workload.names),
-            )
-        })
-        .collect();
+    let held = held_reasons(&report);
     assert_eq!(
         held,
         [
