@@ -85,9 +85,10 @@ pub struct NodeSpec {
 /// reach MAXJOBPERUSER (so a user starts at most MAXJOBPERUSER − 1 one-processor jobs
 /// there), and it takes at most the tasks that keep its user's processors there within
 /// MAXPROCPERUSER and all jobs' within MAXPROC (a first task of one processor counted
-/// once, `1 + (limit − 1 − used) / per task`). A reservation's search and the backfill
-/// windows see MAXJOBPERUSER only, as MAXJOB: the node is unavailable while that many of
-/// the user's jobs and job reservations overlap the run there (MJob.c `MJobGetSNRange`).
+/// once, `1 + (limit − 1 − used) / per task`). A reservation's search sees MAXJOBPERUSER
+/// only, as it sees MAXJOB: the node is unavailable while that many of the user's jobs and
+/// job reservations overlap the run there (MJob.c `MJobGetSNRange`); the backfill windows,
+/// measured for no user, see none of them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct StartLimits {
     pub max_jobs_per_user: u32,
