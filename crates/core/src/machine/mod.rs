@@ -362,6 +362,8 @@ impl Machine {
         let n = spec.nodes.len();
         let uniform = pooled && spec.nodes.windows(2).all(|w| w[0] == w[1]);
         let max_procs = spec.nodes.iter().map(|s| s.procs).max().unwrap_or(0) as usize;
+        let job_capped = spec.nodes.iter().any(|n| n.max_jobs > 0 && n.procs > 1);
+        let start_capped = spec.start_limits.iter().any(|l| !l.is_none());
         let slots = uniform.then(|| {
             let ppn = spec.nodes.first().map_or(1, |n| n.procs);
             SlotPool::new(spec.total_procs(), ppn)
@@ -394,13 +396,11 @@ impl Machine {
             held: Vec::new(),
             laid: Vec::new(),
             leaves_laid: false,
-            job_capped: spec.nodes.iter().any(|n| n.max_jobs > 0 && n.procs > 1),
-            start_capped: spec.start_limits.iter().any(|l| !l.is_none()),
+            job_capped,
+            start_capped,
             starting_now: Default::default(),
             node_checks: true,
-            node_rules: spec.access == NodeAccess::SingleUser
-                || spec.nodes.iter().any(|n| n.max_jobs > 0 && n.procs > 1)
-                || spec.start_limits.iter().any(|l| !l.is_none()),
+            node_rules: spec.access == NodeAccess::SingleUser || job_capped || start_capped,
             promised: BTreeMap::new(),
             promising: BTreeMap::new(),
             maui_order: false,
@@ -869,19 +869,9 @@ impl Machine {
         let user = user_of(job);
         let per_task_procs = per_task.procs.max(1);
         let mut here = RunningHere::default();
-        let listed: Vec<JobIdx> = match &self.job_lists {
-            Some(lists) => lists.listed(n).collect(),
-            None => self.claims[n]
-                .iter()
-                .filter_map(|c| match c.owner {
-                    Owner::Job(j) => Some(j),
-                    _ => None,
-                })
-                .collect(),
-        };
-        for j in listed {
+        let mut count = |j: JobIdx| {
             let Some(p) = self.running.get(&j) else {
-                continue;
+                return;
             };
             let tasks = p
                 .nodes
@@ -894,6 +884,16 @@ impl Machine {
                 here.user_jobs += 1;
                 here.user_procs += taken;
             }
+        };
+        match &self.job_lists {
+            Some(lists) => lists.listed(n).for_each(&mut count),
+            None => self.claims[n]
+                .iter()
+                .filter_map(|c| match c.owner {
+                    Owner::Job(j) => Some(j),
+                    _ => None,
+                })
+                .for_each(&mut count),
         }
         start_limit_tasks_of(limits, per_task_procs, here)
     }
@@ -955,10 +955,9 @@ impl Machine {
                 largest: largest.disk,
             });
         }
-        let tasks = *self
-            .capacity
-            .entry((r, part))
-            .or_insert_with(|| tasks_when_empty(spec, need, r.features, part, |_| true));
+        let tasks = *self.capacity.entry((r, part)).or_insert_with(|| {
+            tasks_when_empty(spec, need, r.features, part, |_| true, |_| u64::MAX)
+        });
         if tasks == 0 && job.procs > 0 {
             // A node that satisfies the job when it asks for nothing else.
             let features_anywhere =
@@ -983,13 +982,8 @@ impl Machine {
         }
         if self.start_capped {
             // Nothing running is the most a start may find: every count at zero.
-            let on_idle_nodes: u64 = (0..spec.nodes.len())
-                .filter(|&n| spec.can_host(n, need, r.features, part))
-                .map(|n| {
-                    let room = spec.tasks_per_node(tasks_within(spec.nodes[n].capacity(), need));
-                    room.min(start_limit_tasks_when_idle(spec.start_limits_of(n), need))
-                })
-                .sum();
+            let start_cap = |n| start_limit_tasks_when_idle(spec.start_limits_of(n), need);
+            let on_idle_nodes = tasks_when_empty(spec, need, r.features, part, |_| true, start_cap);
             if on_idle_nodes * need.procs < job.procs {
                 return Err(Unfit::StartLimits {
                     asked: job.procs,
@@ -1024,7 +1018,8 @@ impl Machine {
         let (need, part) = (self.need(job), self.partition_of(job));
         let held = |set: u64| {
             let in_set = |n: usize| spec.nodes[n].features & set != 0;
-            tasks_when_empty(spec, need, job.request.features, part, in_set) * need.procs
+            let all = |_| u64::MAX;
+            tasks_when_empty(spec, need, job.request.features, part, in_set, all) * need.procs
         };
         Some(if sets.policy == crate::node::NodeSetPolicy::AnyOf {
             held(sets.sets.iter().fold(0, |m, &s| m | s))
@@ -3630,17 +3625,21 @@ impl CarriedSearches {
 }
 
 /// The tasks of `need` the nodes `on` accepts hold on the empty machine, where they can
-/// host such a task (`features`, partition `part`).
+/// host such a task (`features`, partition `part`), at most `most_on(n)` on node `n`.
 fn tasks_when_empty(
     spec: &MachineSpec,
     need: Res,
     features: FeatureMask,
     part: u32,
     on: impl Fn(usize) -> bool,
+    most_on: impl Fn(usize) -> u64,
 ) -> u64 {
     (0..spec.nodes.len())
         .filter(|&n| on(n) && spec.can_host(n, need, features, part))
-        .map(|n| spec.tasks_per_node(tasks_within(spec.nodes[n].capacity(), need)))
+        .map(|n| {
+            let room = spec.tasks_per_node(tasks_within(spec.nodes[n].capacity(), need));
+            room.min(most_on(n))
+        })
         .sum()
 }
 
