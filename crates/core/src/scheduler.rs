@@ -1286,10 +1286,15 @@ impl Scheduler {
         if !self.machine.has_start_limits() || self.call.is_some() {
             return false;
         }
-        self.held
-            .iter()
-            .find(|&&(r, _)| r == rank)
-            .is_some_and(|&(_, held)| self.machine.held_start_within(held).0 <= now)
+        self.held_start_within(rank)
+            .is_some_and(|(start, _)| start <= now)
+    }
+
+    /// The start of the reservation the job at `rank` holds in this iteration, and the node
+    /// partition it was placed within.
+    fn held_start_within(&self, rank: usize) -> Option<(Time, u32)> {
+        let &(_, held) = self.held.iter().find(|&&(r, _)| r == rank)?;
+        Some(self.machine.held_start_within(held))
     }
 
     /// The soft queue selected again between 3.3.1's two priority calls (MPolicy.c
@@ -1628,10 +1633,9 @@ impl Scheduler {
         let Some((i, _)) = self.call else {
             return false;
         };
-        let Some(&(_, held)) = self.held.iter().find(|&&(r, _)| r == rank) else {
+        let Some((start, within)) = self.held_start_within(rank) else {
             return false;
         };
-        let (start, within) = self.machine.held_start_within(held);
         let here = self.policy.partitions.as_ref().map(|p| p.nodes_of(i));
         start <= now && Some(within) == here
     }
