@@ -10,6 +10,7 @@
 
 use crate::error::CheckFailure;
 use crate::error::{Result, SimError};
+use crate::job_nodes::JobNodes;
 use crate::params::Submission;
 use crate::trace::workload::Job;
 use mauisim_core::{
@@ -206,7 +207,7 @@ pub struct RunStats {
     /// recorded).
     pub timeline: Vec<TimelinePoint>,
     /// Each started job's nodes, as inclusive node-index ranges, by job index.
-    pub job_nodes: Vec<Vec<(u32, u32)>>,
+    pub job_nodes: crate::job_nodes::JobNodes,
     /// Processor-seconds each node ran jobs for.
     pub node_busy: Vec<u64>,
     /// When each job entered the queue, by job index, where a submission policy moved it
@@ -320,16 +321,19 @@ impl<S: Sink + ?Sized> Sink for &mut S {
 #[derive(Default)]
 struct Collect {
     outcomes: Vec<Outcome>,
-    nodes: Vec<Vec<(u32, u32)>>,
-    submitted: Vec<Time>,
+    nodes: JobNodes,
+    /// Kept only where a submission policy moves jobs ([`RunStats::submitted`]).
+    submitted: Option<Vec<Time>>,
 }
 
 impl Sink for Collect {
     fn finished(&mut self, done: Finished<'_>) -> Result<()> {
         debug_assert_eq!(done.index, self.outcomes.len(), "finished out of order");
         self.outcomes.push(done.outcome);
-        self.nodes.push(done.nodes);
-        self.submitted.push(done.submitted);
+        self.nodes.push(&done.nodes);
+        if let Some(submitted) = &mut self.submitted {
+            submitted.push(done.submitted);
+        }
         Ok(())
     }
 }
@@ -453,14 +457,13 @@ pub fn simulate(
     // fifth of the memory of a run of CEA-Curie's 295,540 jobs went to slack).
     let mut collect = Collect {
         outcomes: Vec::with_capacity(jobs.len()),
-        nodes: Vec::with_capacity(jobs.len()),
-        submitted: Vec::with_capacity(jobs.len()),
+        nodes: JobNodes::with_capacity(jobs.len()),
+        submitted: (options.submission != Submission::Replay)
+            .then(|| Vec::with_capacity(jobs.len())),
     };
     let mut stats = simulate_feed(Feed::Slice(jobs), spec, policy, options, &mut collect)?;
     stats.job_nodes = collect.nodes;
-    if options.submission != Submission::Replay {
-        stats.submitted = collect.submitted;
-    }
+    stats.submitted = collect.submitted.unwrap_or_default();
     Ok((collect.outcomes, stats))
 }
 
@@ -618,7 +621,7 @@ impl<'a, S: Sink> Sim<'a, S> {
                 reservations: Vec::new(),
                 iteration_times: Vec::new(),
                 timeline: Vec::new(),
-                job_nodes: Vec::new(),
+                job_nodes: JobNodes::default(),
                 node_busy: Vec::new(),
                 submitted: Vec::new(),
             },

@@ -8,6 +8,7 @@ pub mod engine;
 pub mod error;
 pub mod inspect;
 pub mod interrupt;
+pub mod job_nodes;
 pub mod metrics;
 pub mod nodes;
 pub mod output;

@@ -603,7 +603,7 @@ fn set_held_apart(
     for (((job, outcome), nodes), limit) in jobs
         .into_iter()
         .zip(all_outcomes)
-        .zip(all_nodes)
+        .zip(&all_nodes)
         .zip(limit_of)
     {
         match limit {

@@ -901,7 +901,7 @@ fn mandatory_node_sets_hold_a_job_until_one_set_has_room() {
         } else {
             &[(0, 0), (2, 2)]
         };
-        assert_eq!(stats.job_nodes[2], third, "mandatory: {mandatory}");
+        assert_eq!(&stats.job_nodes[2], third, "mandatory: {mandatory}");
     }
 }
 
@@ -1421,11 +1421,11 @@ fn single_user_nodes_hold_the_jobs_of_one_user() {
         let starts: Vec<i64> = outcomes.iter().map(|o| o.start).collect();
         assert_eq!(starts, [0, 0, 0, 0, fifth_start], "{access:?}");
         if access == NodeAccess::SingleUser {
-            let nodes: Vec<Vec<(u32, u32)>> = stats.job_nodes.clone();
-            assert_eq!(nodes[0], vec![(1, 1)]);
-            assert_eq!(nodes[1], vec![(0, 0)]);
-            assert_eq!(nodes[2], vec![(1, 1)]);
-            assert_eq!(nodes[3], vec![(0, 0)]);
+            let nodes = &stats.job_nodes;
+            assert_eq!(nodes[0], [(1, 1)]);
+            assert_eq!(nodes[1], [(0, 0)]);
+            assert_eq!(nodes[2], [(1, 1)]);
+            assert_eq!(nodes[3], [(0, 0)]);
         }
     }
 }

@@ -83,7 +83,11 @@ pub(crate) fn schedule(
             procs: job.procs,
             kind: BarKind::Ran,
             backfilled: o.backfilled,
-            nodes: stats.job_nodes.get(i).cloned().unwrap_or_default(),
+            nodes: stats
+                .job_nodes
+                .get(i)
+                .map(<[_]>::to_vec)
+                .unwrap_or_default(),
         });
     }
     picture
@@ -104,7 +108,13 @@ pub(crate) fn at_iteration(
     let snapshot = crate::snapshot(prepared, at);
     let (decisions, windows) = snapshot.scheduler.plan(at, &snapshot.queue);
     let jobs = &prepared.workload.jobs;
-    let nodes_of = |i: usize| stats.job_nodes.get(i).cloned().unwrap_or_default();
+    let nodes_of = |i: usize| {
+        stats
+            .job_nodes
+            .get(i)
+            .map(<[_]>::to_vec)
+            .unwrap_or_default()
+    };
     let mut picture = Picture::frame(prepared, title);
     picture.now = Some(at);
     picture.windows = windows;
