@@ -253,35 +253,27 @@ pub enum Feed<'a> {
 }
 
 impl<'a> Feed<'a> {
-    fn next_job(&mut self, index: usize) -> Option<Result<FedJob<'a>>> {
+    /// Takes job `index` from the feed (a streamed one onto the back of `streamed`);
+    /// `None` past the last.
+    fn take(&mut self, index: usize, streamed: &mut VecDeque<Job>) -> Option<Result<()>> {
         match self {
-            Feed::Slice(jobs) => jobs.get(index).map(|j| Ok(FedJob::Borrowed(j))),
-            Feed::Stream(jobs) => jobs.next().map(|j| j.map(|j| FedJob::Owned(Box::new(j)))),
+            Feed::Slice(jobs) => (index < jobs.len()).then_some(Ok(())),
+            Feed::Stream(jobs) => jobs.next().map(|j| j.map(|j| streamed.push_back(j))),
+        }
+    }
+
+    /// Job `i` of the window whose first job is `base`.
+    fn job<'s>(&'s self, streamed: &'s VecDeque<Job>, base: usize, i: usize) -> &'s Job {
+        match self {
+            Feed::Slice(jobs) => &jobs[i],
+            Feed::Stream(_) => &streamed[i - base],
         }
     }
 }
 
-/// A job taken from the feed: borrowed from a workload in memory, or boxed from a stream.
-/// 16 bytes, not a whole job's: the run's window holds thousands (CEA-Curie 16,000).
-enum FedJob<'a> {
-    Borrowed(&'a Job),
-    Owned(Box<Job>),
-}
-
-impl std::ops::Deref for FedJob<'_> {
-    type Target = Job;
-
-    fn deref(&self) -> &Job {
-        match self {
-            FedJob::Borrowed(job) => job,
-            FedJob::Owned(job) => job,
-        }
-    }
-}
-
-/// A job the run has taken from its feed and not yet handed on.
-struct Live<'a> {
-    job: FedJob<'a>,
+/// A job the run has taken from its feed and not yet handed on (the job itself is the
+/// feed's, or in [`Sim::streamed`]: this record stays small, the window holding thousands).
+struct Live {
     outcome: Outcome,
     started: bool,
     /// Ended, or held: nothing more will happen to it.
@@ -358,7 +350,9 @@ impl Sink for Collect {
 struct Sim<'a, S: Sink> {
     feed: Feed<'a>,
     /// Jobs taken from the feed and not yet handed to `sink`: indexes `base..`.
-    live: VecDeque<Live<'a>>,
+    live: VecDeque<Live>,
+    /// A streamed feed's jobs of the window, as `live`'s (a workload's stay in its slice).
+    streamed: VecDeque<Job>,
     base: usize,
     sink: S,
     /// The first error of the feed or the sink: the run stops there.
@@ -399,11 +393,10 @@ struct Sim<'a, S: Sink> {
     suspended: Vec<Suspended>,
 }
 
-impl<'a> Live<'a> {
-    fn new(job: FedJob<'a>) -> Self {
+impl Live {
+    fn new(job: &Job) -> Self {
         let submitted = job.submit;
         Live {
-            job,
             outcome: Outcome::default(),
             started: false,
             finished: false,
@@ -582,13 +575,17 @@ impl<'a, S: Sink> Sim<'a, S> {
         sink: S,
     ) -> Self {
         let mut live = VecDeque::new();
+        let mut streamed = VecDeque::new();
         let mut failure = None;
-        match feed.next_job(0) {
-            Some(Ok(job)) => live.push_back(Live::new(job)),
+        match feed.take(0, &mut streamed) {
+            Some(Ok(())) => live.push_back(Live::new(feed.job(&streamed, 0, 0))),
             Some(Err(e)) => failure = Some(e),
             None => {}
         }
-        let origin = live.front().map_or(0, |l| l.job.submit);
+        let origin = match live.is_empty() {
+            true => 0,
+            false => feed.job(&streamed, 0, 0).submit,
+        };
         let max_window = live.len();
         let totals = Totals::of(&spec);
         let nodes_are_tasks = spec.one_task_per_node;
@@ -602,6 +599,7 @@ impl<'a, S: Sink> Sim<'a, S> {
         Sim {
             feed,
             live,
+            streamed,
             base: 0,
             sink,
             failure,
@@ -654,21 +652,20 @@ impl<'a, S: Sink> Sim<'a, S> {
 
     /// The trace id of job `i` while the run still holds it.
     fn live_job_id(&self, i: usize) -> Option<u64> {
-        i.checked_sub(self.base)
-            .and_then(|k| self.live.get(k))
-            .map(|l| l.job.id)
+        let held = i >= self.base && i - self.base < self.live.len();
+        held.then(|| self.job(i).id)
     }
 
-    fn entry(&self, i: usize) -> &Live<'a> {
+    fn entry(&self, i: usize) -> &Live {
         &self.live[i - self.base]
     }
 
-    fn entry_mut(&mut self, i: usize) -> &mut Live<'a> {
+    fn entry_mut(&mut self, i: usize) -> &mut Live {
         &mut self.live[i - self.base]
     }
 
     fn job(&self, i: usize) -> &Job {
-        &self.entry(i).job
+        self.feed.job(&self.streamed, self.base, i)
     }
 
     /// Takes jobs from the feed until job `i` is in the window; false if the feed ends
@@ -678,9 +675,10 @@ impl<'a, S: Sink> Sim<'a, S> {
             if self.failure.is_some() {
                 return false;
             }
-            match self.feed.next_job(self.base + self.live.len()) {
-                Some(Ok(job)) => {
-                    self.live.push_back(Live::new(job));
+            let i = self.base + self.live.len();
+            match self.feed.take(i, &mut self.streamed) {
+                Some(Ok(())) => {
+                    self.live.push_back(Live::new(self.job(i)));
                     self.stats.max_window = self.stats.max_window.max(self.live.len());
                 }
                 Some(Err(e)) => {
@@ -702,7 +700,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             let l = self.live.pop_front().expect("a front");
             let done = Finished {
                 index: self.base,
-                job: &l.job,
+                job: self.feed.job(&self.streamed, self.base, self.base),
                 outcome: l.outcome,
                 started: l.started,
                 nodes: l.nodes,
@@ -711,6 +709,7 @@ impl<'a, S: Sink> Sim<'a, S> {
             if let Err(e) = self.sink.finished(done) {
                 self.failure = Some(e);
             }
+            self.streamed.pop_front();
             self.base += 1;
         }
     }
