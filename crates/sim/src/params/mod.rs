@@ -350,7 +350,7 @@ fn deferral(c: &SimConfig, warnings: &mut Vec<String>) {
     let (time, count) = &c.deferral;
     if let Some((at, true)) = time {
         warnings.push(format!(
-            "{at}: note: DEFERTIME 0: Maui 3.3.1 defers no job then, nor does mauisim (a job that can never run is held here, idle for ever there)"
+            "{at}: note: DEFERTIME 0: Maui 3.3.1 then defers no job, nor does mauisim; a job that can never run stays idle for ever in Maui, and mauisim holds it (held.csv) with the other jobs' schedule the same"
         ));
         return;
     }
@@ -1062,9 +1062,10 @@ fn apply(
         }
     } else {
         let names = known_names();
-        let hint = match cfg::closest(&entry.name, &names) {
-            Some(near) => format!("; did you mean {near}?"),
-            None => String::new(),
+        let hint = match (meant_by(&entry.name), cfg::closest(&entry.name, &names)) {
+            (Some((meant, why)), _) => format!("; did you mean {meant} ({why})?"),
+            (None, Some(near)) => format!("; did you mean {near}?"),
+            (None, None) => String::new(),
         };
         warnings.push(format!(
             "{location}: warning: unknown parameter {}{hint}; ignored",
@@ -1072,6 +1073,20 @@ fn apply(
         ));
     }
     Ok(())
+}
+
+/// Names that are no Maui 3.3.1 parameter but that guides and site configs write for one,
+/// where the closest spelling would suggest the wrong one: the parameter meant, and why.
+fn meant_by(name: &str) -> Option<(&'static str, &'static str)> {
+    const MEANT: &[(&str, &str, &str)] = &[(
+        "CPUWEIGHT",
+        "PROCWEIGHT",
+        "the weight of a job's processors; Maui 3.3.1 has no CPUWEIGHT",
+    )];
+    MEANT
+        .iter()
+        .find(|(written, _, _)| written.eq_ignore_ascii_case(name))
+        .map(|&(_, meant, why)| (meant, why))
 }
 
 fn find_param(name: &str) -> Option<&'static Param> {
@@ -2437,12 +2452,14 @@ mod tests {
             c.warnings,
             ["maui.cfg: note: 2 parameters without effect on what Maui 3.3.1 schedules in a simulation ignored: LOGFILE, LOGLEVEL"]
         );
-        let c = load("QUEUETIMEWEIGTH 1\nZZZZ 1\n").unwrap();
+        let c = load("QUEUETIMEWEIGTH 1\nZZZZ 1\nCPUWEIGHT 10\n").unwrap();
         assert_eq!(
             c.warnings,
             [
                 "maui.cfg:1:1: warning: unknown parameter QUEUETIMEWEIGTH; did you mean QUEUETIMEWEIGHT?; ignored",
                 "maui.cfg:2:1: warning: unknown parameter ZZZZ; ignored",
+                // The closest spelling is PSWEIGHT (processor-seconds), not the weight meant.
+                "maui.cfg:3:1: warning: unknown parameter CPUWEIGHT; did you mean PROCWEIGHT (the weight of a job's processors; Maui 3.3.1 has no CPUWEIGHT)?; ignored",
             ]
         );
     }
@@ -2463,7 +2480,8 @@ mod tests {
             c.warnings
         );
         assert!(
-            c.warnings[1].starts_with("maui.cfg:2:1: note: DEFERTIME 0: Maui 3.3.1 defers no job"),
+            c.warnings[1]
+                .starts_with("maui.cfg:2:1: note: DEFERTIME 0: Maui 3.3.1 then defers no job"),
             "{:?}",
             c.warnings
         );
