@@ -318,6 +318,11 @@ pub struct MachineSpec {
     /// Per node, its start limits (MAXJOBPERUSER, MAXPROCPERUSER, MAXPROC); empty when no
     /// node has any, so that a node's record does not grow for them.
     pub start_limits: Vec<StartLimits>,
+    /// Per node, NODECFG MAXPEPERJOB's cap on the tasks of a job starting there now
+    /// (`u32::MAX`: none; 0: no job starts there), which 3.3.1 applies as it applies the
+    /// start limits, but not to a job of a DEDICATED QOS (MNode.c `MNodeCheckPolicies`):
+    /// its reservations take the node's room. Empty unless a node has one.
+    pub task_caps: Vec<u32>,
 }
 
 /// NODESETPOLICY: how a job's nodes are held to one node set.
@@ -375,7 +380,15 @@ impl MachineSpec {
             one_task_per_node: false,
             node_sets: None,
             start_limits: Vec::new(),
+            task_caps: Vec::new(),
         }
+    }
+
+    /// Node `n`'s MAXPEPERJOB cap on a starting job's tasks ([`MachineSpec::task_caps`]).
+    pub(crate) fn task_cap_of(&self, n: usize) -> u64 {
+        self.task_caps
+            .get(n)
+            .map_or(u64::MAX, |&cap| u64::from(cap))
     }
 
     /// Node `n`'s start limits ([`MachineSpec::start_limits`]).
@@ -456,6 +469,7 @@ impl MachineSpec {
             && self.node_sets.is_none()
             && self.nodes.iter().all(|n| n.max_jobs == 0 || n.procs == 1)
             && self.start_limits.iter().all(StartLimits::is_none)
+            && self.task_caps.is_empty()
             && (self.access == NodeAccess::Shared || single_proc_nodes)
             && (!self.one_task_per_node || single_proc_nodes)
             && !matches!(

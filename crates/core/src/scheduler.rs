@@ -414,6 +414,9 @@ impl Scheduler {
             // partition lists say where it may run.
             job.creds.partition = CredId::NONE;
         }
+        // Before the machine's question: a DEDICATED QOS's job is asked whole nodes, free
+        // of MAXPEPERJOB.
+        job.cred_factors = self.policy.creds.resolve(&job.creds);
         if let Err(unfit) = self.machine.can_ever_run(job) {
             let (lacks, metric, amount, limit) = match unfit {
                 Unfit::Procs { asked, available } => {
@@ -459,7 +462,6 @@ impl Scheduler {
         self.admit_to_partitions(job)?;
         // 3.3.1's `EffQueueDuration` is followed only where its passes are.
         job.queued_from_submit = self.maui_passes() && !self.policy.priority.system_queue_time;
-        job.cred_factors = self.policy.creds.resolve(&job.creds);
         (job.standing_access, job.standing_short) = self.machine.standing_access(job);
         self.ranking.admitted(job);
         Ok(())

@@ -225,6 +225,7 @@ pub fn build(
     let mut specs = Vec::with_capacity(base.len());
     let mut node_names = Vec::with_capacity(base.len());
     let mut start_limits = Vec::new();
+    let mut task_caps = Vec::new();
     for node in base {
         let own_partition = node.cfg.partition.clone();
         let mut cfg = node.cfg;
@@ -294,6 +295,12 @@ pub fn build(
         if !limits.start.is_none() || !start_limits.is_empty() {
             start_limits.resize(node_names.len(), StartLimits::default());
             start_limits.push(limits.start);
+        }
+        // Likewise MAXPEPERJOB's caps (MachineSpec::task_caps).
+        let cap = limits.pe_task_cap(procs);
+        if cap.is_some() || !task_caps.is_empty() {
+            task_caps.resize(node_names.len(), u32::MAX);
+            task_caps.push(cap.unwrap_or(u32::MAX));
         }
         node_names.push(node.name);
     }
@@ -375,6 +382,7 @@ pub fn build(
         one_task_per_node: config.exact_node,
         node_sets,
         start_limits,
+        task_caps,
     };
     Ok(Nodes {
         spec: Arc::new(spec),

@@ -93,6 +93,12 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     ("nodemaxjobperuser", [100.0, 100.0, 100.0]),
     ("nodemaxprocperuser", [100.0, 100.0, 100.0]),
     ("nodemaxproc", [100.0, 100.0, 100.0]),
+    // NODECFG MAXPEPERJOB on the same nodes (scripts/maui-cases.sh nodemaxpe nodemaxpeshare;
+    // widths capped at 16): 2 on every node, and 50 % with n0 at 3 and n1 at 1 (the whole
+    // node). Only a job starting now is held to it; 19-35 % without the attribute, 19-48 %
+    // with reservations held to it too.
+    ("nodemaxpe", [100.0, 100.0, 100.0]),
+    ("nodemaxpeshare", [100.0, 100.0, 100.0]),
     // QOS PREEMPTSPV (scripts/maui-cases.sh preemptspv): two users' jobs become preemptees
     // while over their soft MAXJOB, and one iteration more.
     ("preemptspv", [100.0, 100.0, 100.0]),
@@ -226,6 +232,8 @@ fn node_choices_agree_where_they_are_the_point() {
         "nodemaxjobperuser",
         "nodemaxprocperuser",
         "nodemaxproc",
+        "nodemaxpe",
+        "nodemaxpeshare",
     ] {
         for seed in 1..=3 {
             let case = dir.join(format!("{config}-s{seed}"));
@@ -324,10 +332,14 @@ fn own_cases_agree_at_least_as_recorded() {
             }
         }
     }
+    let on_disk = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().is_dir())
+        .count();
     assert_eq!(
-        seen,
-        84,
-        "every own case of RECORDED (three seeds of each config after the shared ones) is in {}",
+        (seen, on_disk),
+        (90, 90),
+        "every own case of RECORDED (three seeds of each config after the shared ones) is in {}, and every case there is recorded",
         dir.display()
     );
     assert!(below.is_empty(), "agreement fell: {below:?}");

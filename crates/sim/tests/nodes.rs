@@ -1612,8 +1612,86 @@ fn nodes_start_limits_hold_a_job_back_as_3_3_1_counts() {
     let held = held_reasons(&report);
     assert_eq!(
         held,
-        [(1, "node start limits: NODECFG MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC let at most 6 of its 7 processors start together, even on idle nodes; Maui 3.3.1 leaves such a job idle for ever".to_string())]
+        [(1, "node start limits: NODECFG MAXJOBPERUSER, MAXPROCPERUSER, MAXPROC and MAXPEPERJOB let at most 6 of its 7 processors start together, even on idle nodes; Maui 3.3.1 leaves such a job idle for ever".to_string())]
     );
+}
+
+/// NODECFG MAXPEPERJOB as 3.3.1 applies it (MNode.c `MNodeCheckPolicies`): a job starting
+/// now takes at most that many tasks of a node (a count above 1, else a share of the node's
+/// processors: 1 is the whole node), while a reservation takes the node's room (the
+/// nodemaxpe cases of `maui_agreement.rs`). Two nodes of 4 processors, one user's jobs of
+/// 100 s submitted together. Under a cap of 2: job 1 (4) starts on 2 + 2; job 2 (3) on 3 of
+/// the 2 + 2 left; job 3 (2) finds one processor free and starts at 100; job 4 (5) can never
+/// start (2 + 2 on idle nodes) and is held with the reason. Under 1, as without it: jobs 1
+/// and 2 take a node each, jobs 3 and 4 start at 100. A job of a DEDICATED QOS is free of it.
+#[test]
+fn nodes_max_pe_per_job_caps_a_starting_jobs_tasks_per_node() {
+    let trace = |jobs: &[(u64, u64)]| {
+        let mut t = String::from("; MaxProcs: 8\n");
+        for &(id, procs) in jobs {
+            t += &format!("{id} 0 -1 100 {procs} -1 -1 {procs} 100 -1 1 1 1 -1 1 -1 -1 -1\n");
+        }
+        t
+    };
+    let jobs = [(1, 4), (2, 3), (3, 2), (4, 5)];
+    for cap in ["2", "50%", "0.5"] {
+        let config = format!("NODECFG[DEFAULT] PROCS=4 MAXPEPERJOB={cap}\n");
+        let (_dir, _, report) = checked_run_of(&config, &trace(&jobs));
+        assert_eq!(id_starts(&report), [(1, 0), (2, 0), (3, 100)], "{cap}");
+        let ran = |k: usize| report.stats.job_nodes[k].to_vec();
+        assert_eq!(ran(0), [(0, 1)], "{cap}: two tasks on each node");
+        assert_eq!(
+            held_reasons(&report),
+            [(4, "node start limits: NODECFG MAXJOBPERUSER, MAXPROCPERUSER, MAXPROC and MAXPEPERJOB let at most 4 of its 5 processors start together, even on idle nodes; Maui 3.3.1 leaves such a job idle for ever".to_string())],
+            "{cap}"
+        );
+    }
+    // 1 is a share, the whole node: as without the attribute, job 4 waits for the others.
+    for config in [
+        "NODECFG[DEFAULT] PROCS=4 MAXPEPERJOB=1\n",
+        "NODECFG[DEFAULT] PROCS=4\n",
+    ] {
+        let (_dir, _, report) = checked_run_of(config, &trace(&jobs));
+        assert_eq!(
+            id_starts(&report),
+            [(1, 0), (2, 0), (3, 100), (4, 100)],
+            "{config}"
+        );
+        assert!(report.held.is_empty(), "{config}");
+    }
+    let (_dir, _, report) = checked_run_of(
+        "NODECFG[DEFAULT] PROCS=4 MAXPEPERJOB=2\nNODECFG[n1] MAXPEPERJOB=3\n",
+        &trace(&[(1, 5)]),
+    );
+    assert_eq!(id_starts(&report), [(1, 0)], "2 on n0 and 3 on n1");
+    // A DEDICATED QOS's job is free of it: job 1 (4) takes n1 whole, job 2 (5) both nodes
+    // at 100 (admitted, not held as one that could never start).
+    let (_dir, _, report) = checked_run_of(
+        "NODECFG[DEFAULT] PROCS=4 MAXPEPERJOB=2\nQOSCFG[d] QFLAGS=DEDICATED\nUSERCFG[DEFAULT] QDEF=d\n",
+        &trace(&[(1, 4), (2, 5)]),
+    );
+    assert_eq!(id_starts(&report), [(1, 0), (2, 100)]);
+    assert_eq!(report.stats.job_nodes[0], [(1, 1)]);
+    assert!(report.held.is_empty());
+    for bad in ["-1", "two", "%"] {
+        let config = format!("NODECFG[DEFAULT] PROCS=4 MAXPEPERJOB={bad}\n");
+        let dir = tempfile::tempdir().unwrap();
+        let (config_path, trace_path) = (dir.path().join("maui.cfg"), dir.path().join("jobs.swf"));
+        std::fs::write(&config_path, config).unwrap();
+        std::fs::write(&trace_path, trace(&jobs)).unwrap();
+        let e = mauisim_sim::run(mauisim_sim::RunOptions {
+            config: Some(config_path),
+            ..mauisim_sim::RunOptions::new(trace_path)
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("maui.cfg:1:")
+                && e.contains("MAXPEPERJOB")
+                && e.contains(&format!("found `{bad}`")),
+            "{e}"
+        );
+    }
 }
 
 /// Maui 3.3.1's partitions end to end: an empty SYSCFG PLIST leaves jobs only the

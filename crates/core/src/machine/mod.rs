@@ -363,7 +363,8 @@ impl Machine {
         let uniform = pooled && spec.nodes.windows(2).all(|w| w[0] == w[1]);
         let max_procs = spec.nodes.iter().map(|s| s.procs).max().unwrap_or(0) as usize;
         let job_capped = spec.nodes.iter().any(|n| n.max_jobs > 0 && n.procs > 1);
-        let start_capped = spec.start_limits.iter().any(|l| !l.is_none());
+        let start_capped =
+            spec.start_limits.iter().any(|l| !l.is_none()) || !spec.task_caps.is_empty();
         let slots = uniform.then(|| {
             let ppn = spec.nodes.first().map_or(1, |n| n.procs);
             SlotPool::new(spec.total_procs(), ppn)
@@ -895,7 +896,11 @@ impl Machine {
                 })
                 .for_each(&mut count),
         }
-        start_limit_tasks_of(limits, per_task_procs, here)
+        let cap = match job.cred_factors.dedicated {
+            true => u64::MAX,
+            false => self.spec.task_cap_of(n),
+        };
+        start_limit_tasks_of(limits, per_task_procs, here).min(cap)
     }
 
     /// Whether node `n` is at its MAXJOB at `t` (see [`Self::holds_too_many_jobs`]).
@@ -982,7 +987,15 @@ impl Machine {
         }
         if self.start_capped {
             // Nothing running is the most a start may find: every count at zero.
-            let start_cap = |n| start_limit_tasks_when_idle(spec.start_limits_of(n), need);
+            let dedicated = job.cred_factors.dedicated;
+            let start_cap = |n| {
+                let cap = if dedicated {
+                    u64::MAX
+                } else {
+                    spec.task_cap_of(n)
+                };
+                start_limit_tasks_when_idle(spec.start_limits_of(n), need).min(cap)
+            };
             let on_idle_nodes = tasks_when_empty(spec, need, r.features, part, |_| true, start_cap);
             if on_idle_nodes * need.procs < job.procs {
                 return Err(Unfit::StartLimits {

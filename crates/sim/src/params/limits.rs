@@ -441,7 +441,7 @@ pub fn describe(b: &Blocked, names: &Names) -> String {
             b.amount
         ),
         (_, Source::Machine(Shortfall::StartLimits)) => format!(
-            "node start limits: NODECFG MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC let at most {} of its {} processors start together, even on idle nodes; Maui 3.3.1 leaves such a job idle for ever",
+            "node start limits: NODECFG MAXJOBPERUSER, MAXPROCPERUSER, MAXPROC and MAXPEPERJOB let at most {} of its {} processors start together, even on idle nodes; Maui 3.3.1 leaves such a job idle for ever",
             b.limit, b.amount
         ),
         (_, Source::Machine(Shortfall::TaskProcs)) => format!(

@@ -66,6 +66,29 @@ pub struct NodeLimits {
     pub max_jobs: u32,
     /// MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC.
     pub start: StartLimits,
+    /// MAXPEPERJOB as 3.3.1 reads it (MNode.c): a count above 1, else a share of the
+    /// node's processors (`50%` is 0.5; 1 is the whole node); 0 = none.
+    pub max_pe_per_job: f64,
+}
+
+impl NodeLimits {
+    /// The most tasks of one job a node of `procs` processors takes under MAXPEPERJOB, as
+    /// 3.3.1 caps a job's tasks there (MNode.c `MNodeCheckPolicies`, truncated to whole
+    /// tasks; 0 keeps every job off the node); `None` without the attribute. 3.3.1 caps
+    /// the task count times the processor-equivalents of a task, which for tasks of one
+    /// processor (every SWF job's) is the tasks.
+    pub fn pe_task_cap(&self, procs: u64) -> Option<u32> {
+        let most = self.max_pe_per_job;
+        if most <= 0.0 {
+            return None;
+        }
+        let tasks = if most > 1.0 {
+            most
+        } else {
+            most * procs as f64
+        };
+        Some(tasks.min(f64::from(u32::MAX)) as u32)
+    }
 }
 
 impl NodeLimits {
@@ -78,6 +101,11 @@ impl NodeLimits {
                 fallback.max_jobs
             },
             start: self.start.or(fallback.start),
+            max_pe_per_job: if self.max_pe_per_job > 0.0 {
+                self.max_pe_per_job
+            } else {
+                fallback.max_pe_per_job
+            },
         }
     }
 }
@@ -158,6 +186,7 @@ pub const NODE_ATTRS: &[&str] = &[
     "MAXJOBPERUSER",
     "MAXPROCPERUSER",
     "MAXPROC",
+    "MAXPEPERJOB",
 ];
 
 /// Node attributes of Maui 3.3.1 that mauisim does not simulate yet, with what they do:
@@ -165,10 +194,6 @@ pub const NODE_ATTRS: &[&str] = &[
 /// bind only jobs that ask for an operating system or architecture, which no trace
 /// mauisim reads can: accepted with a warning.
 const NODE_ATTRS_NOT_YET: &[(&str, &str)] = &[
-    (
-        "MAXPEPERJOB",
-        "the most processor-equivalents of the node one job may use",
-    ),
     ("MAXLOAD", "the load above which the node takes no job"),
     ("ACCESS", "the node's own access policy"),
     ("CLASSES", "the classes the node accepts"),
@@ -398,6 +423,7 @@ pub(crate) fn node_cfg(
             "MAXPROC" => {
                 object.limits_mut().start.max_procs = node_limit(value).map_err(err)?.unwrap_or(0)
             }
+            "MAXPEPERJOB" => object.limits_mut().max_pe_per_job = pe_per_job(value).map_err(err)?,
             "LOAD" => {
                 let v = real(value)?;
                 if v < 0.0 {
@@ -539,6 +565,20 @@ pub(crate) fn check_proc_usage_limit(c: &NodeConfig) -> Result<(), ConfigError> 
 
 /// A node limit as 3.3.1 reads it (strtol): 0 or below is no limit of the node's own
 /// (MNode.c), which leaves NODECFG[DEFAULT]'s.
+/// MAXPEPERJOB's `<count>` or `<percent>%` (3.3.1 reads either with `strtod`).
+fn pe_per_job(value: &str) -> Result<f64, String> {
+    let (number, share) = match value.strip_suffix('%') {
+        Some(number) => (number, true),
+        None => (value, false),
+    };
+    match number.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(if share { v / 100.0 } else { v }),
+        _ => Err(format!(
+            "expected a number of processor-equivalents or a percentage (2, 50%), found `{value}`"
+        )),
+    }
+}
+
 fn node_limit(value: &str) -> Result<Option<u32>, String> {
     let v = cfg::parse_int(value).map_err(|e| e.0)?;
     Ok((v > 0).then_some(v.min(i64::from(u32::MAX)) as u32))
