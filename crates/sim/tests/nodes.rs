@@ -704,14 +704,16 @@ proptest! {
         shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
     }
 
-    /// NODECFG MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC: a user never runs as many jobs on
-    /// a node as its MAXJOBPERUSER (a job's processors per task count as its first job at
-    /// its start), and the node shortcuts give the schedule visiting every node gives, under
-    /// both Maui readings (3.3.1's simulated job lists too) and the research one.
+    /// NODECFG MAXJOBPERUSER, MAXPROCPERUSER, MAXPROC and MAXPEPERJOB: a user never runs as
+    /// many jobs on a node as its MAXJOBPERUSER (a job's processors per task count as its
+    /// first job at its start), no job runs on fewer nodes than their MAXPEPERJOB caps allow,
+    /// and the node shortcuts give the schedule visiting every node gives, under both Maui
+    /// readings (3.3.1's simulated job lists too) and the research one.
     #[test]
     fn nodes_hold_users_to_their_start_limits(
         mut spec in machine(),
         limits in prop::collection::vec((0u32..4, 0u32..6, 0u32..6), 6),
+        caps in prop::option::of(prop::collection::vec(prop_oneof![Just(u32::MAX), 0u32..4], 6)),
         jobs in jobs(),
         users in 1u32..4,
         backfill in prop_oneof![Just(BackfillPolicy::FirstFit), Just(BackfillPolicy::BestFit)],
@@ -732,6 +734,10 @@ proptest! {
                 max_procs: procs,
             })
             .collect();
+        if let Some(caps) = caps {
+            spec.task_caps = caps.into_iter().take(spec.nodes.len()).collect();
+            spec.task_caps.resize(spec.nodes.len(), u32::MAX);
+        }
         let mut jobs = jobs;
         for (i, j) in jobs.iter_mut().enumerate() {
             j.creds.set(CredKind::User, CredId(i as u32 % users));
@@ -762,6 +768,17 @@ proptest! {
                     .count() as u32;
                 prop_assert!(theirs < most,
                     "node {n} runs {theirs} jobs of one user at {t}, MAXJOBPERUSER {most}");
+            }
+        }
+        if !spec.task_caps.is_empty() {
+            for &i in &ran {
+                let tasks = jobs[i].procs / u64::from(jobs[i].request.procs_per_task.max(1));
+                let most: u64 = nodes_of(i)
+                    .iter()
+                    .map(|&n| u64::from(spec.task_caps[n as usize]))
+                    .fold(0u64, u64::saturating_add);
+                prop_assert!(most >= tasks,
+                    "job {i}'s {tasks} tasks on nodes {:?} capped at {most} in all", nodes_of(i));
             }
         }
         shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
