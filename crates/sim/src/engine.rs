@@ -1005,7 +1005,7 @@ impl<'a, S: Sink> Sim<'a, S> {
                     return;
                 }
                 let (job, start) = (self.job(i), self.running_start(i));
-                let until = match job.overrun.unwrap_or(self.options.max_overrun) {
+                let until = match job.overrun_allowance(self.options.max_overrun) {
                     Some(overrun) if self.options.poll_interval > 0 && self.maui() => {
                         // Maui plans a job past its limit to end at every poll until the
                         // poll after the one that cancels it: its nodes stay taken, but a
@@ -1285,7 +1285,7 @@ impl<'a, S: Sink> Sim<'a, S> {
         let (wcl, start) = (self.job(i).wcl, self.entry(i).outcome.start);
         // Time suspended (PREEMPTPOLICY SUSPEND) is not run time.
         let ran = end - start - self.entry(i).outcome.suspended;
-        let allowance = self.job(i).overrun.unwrap_or(self.options.max_overrun);
+        let allowance = self.job(i).overrun_allowance(self.options.max_overrun);
         if let Some(overrun) = allowance {
             if ran > self.stopped_after(wcl + overrun).1 && self.violation.is_none() {
                 self.violation = Some(Violation {
@@ -1355,7 +1355,7 @@ impl<'a, S: Sink> Sim<'a, S> {
         } else {
             job.runtime
         };
-        let (run, cancelled) = match job.overrun.unwrap_or(self.options.max_overrun) {
+        let (run, cancelled) = match job.overrun_allowance(self.options.max_overrun) {
             Some(overrun) if runtime > job.wcl + overrun => {
                 let (may_end, stopped) = self.stopped_after(job.wcl + overrun);
                 if runtime <= may_end {

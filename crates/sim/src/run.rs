@@ -422,7 +422,7 @@ pub(crate) fn set_class_overrun(
     job.overrun = overrun
         .get(class)
         .or_else(|| overrun.get(credentials::DEFAULT))
-        .copied();
+        .map(|allowance| allowance.map(|s| u32::try_from(s.max(0)).unwrap_or(u32::MAX)));
 }
 
 /// The config of `options` as far as its entries allow ([`params::read_file`]), or the

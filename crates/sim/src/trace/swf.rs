@@ -101,6 +101,58 @@ impl SwfRecord {
     }
 }
 
+/// A job's record as the written schedule needs it: every field but the three it writes
+/// anew (3, 4 and 5: wait, runtime and allocated processors), and the line, of 32 bits.
+/// 72 bytes rather than [`SwfRecord`]'s 88: a job holds one, and a trace millions of jobs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeptRecord {
+    /// Fields 1, 2 and 6 to 18 (1-based) of an all-integer record.
+    whole: [i32; KEPT_COUNT],
+    pub line: u32,
+    exact: Option<Box<[f64; FIELD_COUNT]>>,
+}
+
+/// The 0-based fields the written schedule writes anew.
+const REWRITTEN: std::ops::Range<usize> = 2..5;
+const KEPT_COUNT: usize = FIELD_COUNT - (REWRITTEN.end - REWRITTEN.start);
+
+impl KeptRecord {
+    /// The fields, 0-based; those of [`REWRITTEN`] are −1 (not recorded), as the schedule
+    /// writes them anew.
+    pub fn fields(&self) -> [f64; FIELD_COUNT] {
+        if let Some(fields) = &self.exact {
+            let mut fields = **fields;
+            fields[REWRITTEN].fill(-1.0);
+            return fields;
+        }
+        let mut fields = [-1.0; FIELD_COUNT];
+        let (head, tail) = self.whole.split_at(REWRITTEN.start);
+        for (f, &w) in fields.iter_mut().zip(head) {
+            *f = f64::from(w);
+        }
+        for (f, &w) in fields[REWRITTEN.end..].iter_mut().zip(tail) {
+            *f = f64::from(w);
+        }
+        fields
+    }
+}
+
+impl From<SwfRecord> for KeptRecord {
+    fn from(record: SwfRecord) -> Self {
+        let mut whole = [0; KEPT_COUNT];
+        let (head, tail) = whole.split_at_mut(REWRITTEN.start);
+        head.copy_from_slice(&record.whole[..REWRITTEN.start]);
+        tail.copy_from_slice(&record.whole[REWRITTEN.end..]);
+        KeptRecord {
+            whole,
+            // Only error messages and notes name a line: a file of 2^32 lines is named at
+            // the last one this holds.
+            line: u32::try_from(record.line).unwrap_or(u32::MAX),
+            exact: record.exact,
+        }
+    }
+}
+
 /// Header `Key: value` pairs (keys as written), in file order of first appearance.
 #[derive(Debug, Clone, Default)]
 pub struct SwfHeader {
@@ -552,6 +604,15 @@ mod tests {
         assert_eq!(SwfRecord::new(whole.fields(), 2), *whole);
         assert_eq!(SwfRecord::new(exact.fields(), 1), *exact);
         assert!(std::mem::size_of::<SwfRecord>() <= 88);
+        // Kept by a job: all but the fields the schedule writes anew, exact values too.
+        for record in [whole, exact] {
+            let mut expected = record.fields();
+            expected[2..5].fill(-1.0);
+            let kept = KeptRecord::from(record.clone());
+            assert_eq!(kept.fields().map(f64::to_bits), expected.map(f64::to_bits));
+            assert_eq!(kept.line as usize, record.line);
+        }
+        assert!(std::mem::size_of::<KeptRecord>() <= 72);
     }
 
     /// Lines handed out from the reader's buffer and lines copied across its end read the

@@ -2,7 +2,7 @@
 
 use crate::error::{Result, SimError};
 use crate::params::credentials::Names;
-use crate::trace::swf::{self, SwfHeader, SwfRecord};
+use crate::trace::swf::{self, KeptRecord, SwfHeader, SwfRecord};
 use mauisim_core::{CredId, CredKind, JobCreds, Request, Time};
 use rand::RngExt;
 use rand::SeedableRng;
@@ -237,16 +237,27 @@ pub struct Job {
     pub utilized: f64,
     /// Admin system priority (`setspri`), 0 for none.
     pub system_priority: u32,
-    /// The class's OVERRUN, replacing JOBMAXOVERRUN: `Some(None)` = without bound.
-    pub overrun: Option<Option<Time>>,
+    /// The class's OVERRUN, replacing JOBMAXOVERRUN: `Some(None)` = without bound. Seconds
+    /// in 32 bits (a job's record is kept small; 2^32 s is 136 years):
+    /// [`Job::overrun_allowance`].
+    pub overrun: Option<Option<u32>>,
     /// Running already when the simulation begins (scenario files): started at its
     /// submit time by no decision of the policy.
     pub already_running: bool,
-    /// The record as read, for writing the simulated schedule back as SWF.
-    pub record: SwfRecord,
+    /// The record as read, for writing the simulated schedule back as SWF (and its line).
+    pub record: KeptRecord,
 }
 
 impl Job {
+    /// How long the job may run past its limit: its class's OVERRUN, else `default`
+    /// (JOBMAXOVERRUN); `None` without bound.
+    pub fn overrun_allowance(&self, default: Option<Time>) -> Option<Time> {
+        match self.overrun {
+            Some(own) => own.map(Time::from),
+            None => default,
+        }
+    }
+
     /// A job built by hand (tests, scenarios): no trace record behind it.
     pub fn synthetic(id: u64, submit: Time, runtime: Time, wcl: Time, procs: u64) -> Job {
         let mut fields = [-1.0; swf::FIELD_COUNT];
@@ -274,7 +285,7 @@ impl Job {
             system_priority: 0,
             overrun: None,
             already_running: false,
-            record: SwfRecord::new(fields, 0),
+            record: SwfRecord::new(fields, 0).into(),
         }
     }
 }
@@ -880,7 +891,7 @@ impl Builder<'_> {
             system_priority: 0,
             overrun: None,
             already_running: false,
-            record,
+            record: record.into(),
         });
     }
 }
@@ -901,7 +912,7 @@ mod tests {
                 .enumerate()
                 .map(|(line, &(submit, id))| {
                     let mut job = Job::synthetic(id, submit, 1, 1, 1);
-                    job.record.line = line;
+                    job.record.line = line as u32;
                     job
                 })
                 .collect();
