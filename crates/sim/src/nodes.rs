@@ -24,7 +24,6 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 pub struct Nodes {
     pub spec: Arc<MachineSpec>,
-    pub names: Vec<String>,
     /// Feature names: bit `i` of a [`FeatureMask`] is `features[i]`.
     pub features: Vec<String>,
     /// Where the node list came from, for the summary.
@@ -37,6 +36,8 @@ pub struct Nodes {
     /// What building the machine from the config warns of: a node whose partition found
     /// no slot left in the table, a standing reservation 3.3.1 makes no window of.
     pub warnings: Vec<String>,
+    /// The nodes' names, kept as host lists fold them (no copy of each name:
+    /// [`Nodes::name`]).
     hosts: HostNames,
 }
 
@@ -63,6 +64,41 @@ impl Nodes {
         self.spec.total_procs()
     }
 
+    pub fn len(&self) -> usize {
+        self.spec.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spec.nodes.is_empty()
+    }
+
+    /// Node `n`'s name.
+    pub fn name(&self, n: usize) -> String {
+        let mut name = String::new();
+        self.write_name(n, &mut name);
+        name
+    }
+
+    /// [`Self::name`], appended to `out`.
+    pub(crate) fn write_name(&self, n: usize, out: &mut String) {
+        self.hosts.write_name(n, out);
+    }
+
+    /// The index of the node named `name`, if any.
+    pub(crate) fn index_of(&self, name: &str) -> Option<u32> {
+        let mut buffer = String::new();
+        (0..self.len()).find_map(|n| {
+            buffer.clear();
+            self.write_name(n, &mut buffer);
+            (buffer == name).then_some(n as u32)
+        })
+    }
+
+    /// Every node's name, in node order.
+    pub fn names(&self) -> Vec<String> {
+        (0..self.len()).map(|n| self.name(n)).collect()
+    }
+
     /// Feature names as a mask; an unknown name is an error naming it.
     pub(crate) fn feature_mask(
         &self,
@@ -77,11 +113,11 @@ impl Nodes {
         match e {
             crate::error::SimError::Check(mut f) => {
                 let index = f.node.as_deref().and_then(|n| n.strip_prefix('#'));
-                if let Some(name) = index
+                if let Some(i) = index
                     .and_then(|i| i.parse::<usize>().ok())
-                    .and_then(|i| self.names.get(i))
+                    .filter(|&i| i < self.len())
                 {
-                    f.node = Some(name.clone());
+                    f.node = Some(self.name(i));
                 }
                 crate::error::SimError::Check(f)
             }
@@ -387,7 +423,6 @@ pub fn build(
     Ok(Nodes {
         spec: Arc::new(spec),
         hosts: HostNames::new(&node_names),
-        names: node_names,
         features,
         source,
         partition_numbers,
@@ -620,6 +655,18 @@ impl HostNames {
             parts,
             unnumbered,
             run_end,
+        }
+    }
+
+    /// Appends node `n`'s name to `out`, as it was given.
+    pub(crate) fn write_name(&self, n: usize, out: &mut String) {
+        let part = self.parts[n];
+        match part.numbered() {
+            Some((p, width, number)) => {
+                out.push_str(&self.prefixes[p as usize]);
+                push_padded(out, number, width);
+            }
+            None => out.push_str(&self.unnumbered[part.number as usize]),
         }
     }
 
@@ -965,6 +1012,29 @@ mod tests {
 
     fn names(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    proptest::proptest! {
+        /// The nodes keep their names only as host lists fold them: each comes back as given
+        /// (padded numbers, numbers past 64 bits, names without one, any text).
+        #[test]
+        fn node_names_come_back_as_given(
+            given in proptest::collection::vec(
+                proptest::prop_oneof![
+                    "[a-z]{0,3}[0-9]{0,4}",
+                    "[a-z-]{0,2}0{0,3}[0-9]{0,25}",
+                    "\\PC{0,6}",
+                ],
+                0..40,
+            )
+        ) {
+            let hosts = HostNames::new(&given);
+            for (n, name) in given.iter().enumerate() {
+                let mut back = String::new();
+                hosts.write_name(n, &mut back);
+                proptest::prop_assert_eq!(&back, name);
+            }
+        }
     }
 
     #[test]

@@ -507,10 +507,7 @@ fn resolve_node_asks(jobs: &mut [workload::Job], nodes: &Nodes) -> Result<()> {
             .iter()
             .map(|name| {
                 nodes
-                    .names
-                    .iter()
-                    .position(|n| n == name)
-                    .map(|i| i as u32)
+                    .index_of(name)
                     .ok_or_else(|| bad(format!("no node is named `{name}`")))
             })
             .collect::<Result<_>>()?;

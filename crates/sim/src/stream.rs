@@ -263,7 +263,7 @@ fn run_into(options: &RunOptions, staging: &Path) -> Result<Streamed> {
         held_by: summary::held_by(&held),
         limit_blocks: summary::limit_blocks(&stats),
         machine_procs,
-        machine_nodes: nodes.names.len(),
+        machine_nodes: nodes.len(),
         nodes_from: nodes.source.clone(),
         pooled_processors: pooled,
         load: transform::LoadReport {

@@ -81,7 +81,7 @@ impl RunReport {
             held_by: held_by(&self.held),
             limit_blocks: limit_blocks(&self.stats),
             machine_procs: self.nodes.procs(),
-            machine_nodes: self.nodes.names.len(),
+            machine_nodes: self.nodes.len(),
             nodes_from: self.nodes.source.clone(),
             pooled_processors: self.pooled,
             load: self.load,

@@ -1006,7 +1006,7 @@ fn node_config_builds_the_machine() {
     let config =
         read("NODECFG[DEFAULT] PROCS=2 MEM=512\nNODECFG[n1] MEM=2048 FEATURES=[gpu][fast]\n");
     let built = nodes::build(None, machine, &config, &mut Names::default(), 0).unwrap();
-    assert_eq!(built.names, ["n0", "n1"]);
+    assert_eq!(built.names(), ["n0", "n1"]);
     let specs = &built.spec.nodes;
     assert_eq!(
         (specs[0].procs, specs[0].mem, specs[0].features),
@@ -1029,7 +1029,7 @@ fn node_config_builds_the_machine() {
     // Named objects with PROCS define the machine.
     let config = read("NODECFG[big] PROCS=64 MEM=65536\nNODECFG[small] PROCS=8\n");
     let built = nodes::build(None, machine, &config, &mut Names::default(), 0).unwrap();
-    assert_eq!(built.names, ["big", "small"]);
+    assert_eq!(built.names(), ["big", "small"]);
     assert_eq!(built.procs(), 72);
     // A name that is not a node, and a DEFAULT PROCS that does not divide the machine.
     let config = read("NODECFG[gpu7] PRIORITY=5\n");

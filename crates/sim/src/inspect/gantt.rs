@@ -56,7 +56,7 @@ impl Picture {
         Picture {
             title,
             node_procs: prepared.nodes.spec.nodes.iter().map(|n| n.procs).collect(),
-            node_names: prepared.nodes.names.clone(),
+            node_names: prepared.nodes.names(),
             bars: Vec::new(),
             now: None,
             windows: Vec::new(),

@@ -418,11 +418,14 @@ pub(crate) fn nodes_csv(
     };
     let span = (span.1 - span.0).max(1) as f64;
     let specs = &nodes.spec.nodes;
-    for (i, name) in nodes.names.iter().enumerate() {
+    let mut name = String::new();
+    for (i, spec) in specs.iter().enumerate() {
+        name.clear();
+        nodes.write_name(i, &mut name);
         let busy = busy.get(i).copied().unwrap_or(0);
-        let procs = specs[i].procs;
+        let procs = spec.procs;
         out.serialize(NodeRow {
-            node: name,
+            node: &name,
             procs,
             busy_proc_seconds: busy,
             utilization: busy as f64 / (procs as f64 * span),

@@ -905,7 +905,11 @@ mod tests {
     /// within 224 bytes (CEA-Curie's 295,540 take 66 MB).
     #[test]
     fn a_job_stays_small() {
-        assert!(std::mem::size_of::<Job>() <= 224, "{}", std::mem::size_of::<Job>());
+        assert!(
+            std::mem::size_of::<Job>() <= 224,
+            "{}",
+            std::mem::size_of::<Job>()
+        );
     }
 
     proptest! {
