@@ -103,18 +103,26 @@ impl SwfRecord {
 
 /// A job's record as the written schedule needs it: every field but the three it writes
 /// anew (3, 4 and 5: wait, runtime and allocated processors), and the line, of 32 bits.
-/// 72 bytes rather than [`SwfRecord`]'s 88: a job holds one, and a trace millions of jobs.
+///
+/// The fields of an all-integer record are kept as zigzag varints (LEB128: −1 takes one
+/// byte, a job number or submit time of a real trace three or four): 48 bytes rather than
+/// [`SwfRecord`]'s 88, as a job holds one and a trace millions of jobs. Every record of the
+/// bundled and reference traces fits (22–26 bytes on average, 29 at most); one that does
+/// not keeps its numbers exactly, boxed, as a non-integer record does.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeptRecord {
-    /// Fields 1, 2 and 6 to 18 (1-based) of an all-integer record.
-    whole: [i32; KEPT_COUNT],
+    /// Fields 1, 2 and 6 to 18 (1-based) of an all-integer record, in `packed[..len]`; the
+    /// rest zero (so that equal records compare equal).
+    packed: [u8; PACKED],
+    len: u8,
     pub line: u32,
     exact: Option<Box<[f64; FIELD_COUNT]>>,
 }
 
 /// The 0-based fields the written schedule writes anew.
 const REWRITTEN: std::ops::Range<usize> = 2..5;
-const KEPT_COUNT: usize = FIELD_COUNT - (REWRITTEN.end - REWRITTEN.start);
+/// Bytes of varints a record keeps in place: 15 fields of up to 5 bytes each would need 75.
+const PACKED: usize = 35;
 
 impl KeptRecord {
     /// The fields, 0-based; those of [`REWRITTEN`] are −1 (not recorded), as the schedule
@@ -126,29 +134,83 @@ impl KeptRecord {
             return fields;
         }
         let mut fields = [-1.0; FIELD_COUNT];
-        let (head, tail) = self.whole.split_at(REWRITTEN.start);
-        for (f, &w) in fields.iter_mut().zip(head) {
-            *f = f64::from(w);
-        }
-        for (f, &w) in fields[REWRITTEN.end..].iter_mut().zip(tail) {
-            *f = f64::from(w);
+        let mut bytes = self.packed[..usize::from(self.len)].iter();
+        for (i, f) in fields.iter_mut().enumerate() {
+            if !REWRITTEN.contains(&i) {
+                *f = f64::from(read_varint(&mut bytes));
+            }
         }
         fields
     }
+
+    /// The kept fields of an all-integer record packed, if they fit.
+    fn pack(whole: &[i32; FIELD_COUNT]) -> Option<([u8; PACKED], u8)> {
+        let mut packed = [0; PACKED];
+        let mut len = 0;
+        for (i, &w) in whole.iter().enumerate() {
+            if !REWRITTEN.contains(&i) {
+                len = write_varint(w, &mut packed, len)?;
+            }
+        }
+        Some((packed, len as u8))
+    }
+}
+
+/// Writes `value` zigzag-encoded at `at`; the end, or `None` when it would not fit.
+fn write_varint(value: i32, into: &mut [u8; PACKED], mut at: usize) -> Option<usize> {
+    let mut rest = ((value << 1) ^ (value >> 31)) as u32;
+    loop {
+        let byte = (rest & 0x7f) as u8;
+        rest >>= 7;
+        let slot = into.get_mut(at)?;
+        at += 1;
+        if rest == 0 {
+            *slot = byte;
+            return Some(at);
+        }
+        *slot = byte | 0x80;
+    }
+}
+
+/// Reads one varint that [`write_varint`] wrote.
+fn read_varint<'a>(bytes: &mut impl Iterator<Item = &'a u8>) -> i32 {
+    let mut zigzag = 0u32;
+    let mut shift = 0;
+    for &b in bytes {
+        zigzag |= u32::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            break;
+        }
+        shift += 7;
+    }
+    ((zigzag >> 1) as i32) ^ -((zigzag & 1) as i32)
 }
 
 impl From<SwfRecord> for KeptRecord {
     fn from(record: SwfRecord) -> Self {
-        let mut whole = [0; KEPT_COUNT];
-        let (head, tail) = whole.split_at_mut(REWRITTEN.start);
-        head.copy_from_slice(&record.whole[..REWRITTEN.start]);
-        tail.copy_from_slice(&record.whole[REWRITTEN.end..]);
-        KeptRecord {
-            whole,
-            // Only error messages and notes name a line: a file of 2^32 lines is named at
-            // the last one this holds.
-            line: u32::try_from(record.line).unwrap_or(u32::MAX),
-            exact: record.exact,
+        // Only error messages and notes name a line: a file of 2^32 lines is named at the
+        // last one this holds.
+        let line = u32::try_from(record.line).unwrap_or(u32::MAX);
+        let packed = match &record.exact {
+            None => KeptRecord::pack(&record.whole),
+            Some(_) => None,
+        };
+        match packed {
+            Some((packed, len)) => KeptRecord {
+                packed,
+                len,
+                line,
+                exact: None,
+            },
+            None => {
+                let fields = record.fields();
+                KeptRecord {
+                    packed: [0; PACKED],
+                    len: 0,
+                    line,
+                    exact: Some(record.exact.unwrap_or_else(|| Box::new(fields))),
+                }
+            }
         }
     }
 }
@@ -612,7 +674,7 @@ mod tests {
             assert_eq!(kept.fields().map(f64::to_bits), expected.map(f64::to_bits));
             assert_eq!(kept.line as usize, record.line);
         }
-        assert!(std::mem::size_of::<KeptRecord>() <= 72);
+        assert!(std::mem::size_of::<KeptRecord>() <= 48);
     }
 
     /// Lines handed out from the reader's buffer and lines copied across its end read the
@@ -643,6 +705,44 @@ mod tests {
             let mut r = SwfReader::new(input, PathBuf::from("t.swf"));
             let records: Vec<_> = r.by_ref().collect();
             assert_eq!(describe((r.header, records)), whole, "buffer of {capacity}");
+        }
+    }
+
+    proptest::proptest! {
+        /// A kept record gives back every field it keeps, bit for bit, whatever the
+        /// integers (the extremes of 32 bits, which do not fit in place, included) or
+        /// non-integers.
+        #[test]
+        fn a_kept_record_gives_its_fields_back(
+            ints in proptest::collection::vec(
+                // Weighted so that about half the records fit in place.
+                proptest::prop_oneof![
+                    16 => -2i64..1000,
+                    2 => 0i64..100_000_000,
+                    1 => proptest::prelude::Just(i64::from(i32::MIN)),
+                    1 => proptest::prelude::Just(i64::from(i32::MAX)),
+                ],
+                FIELD_COUNT,
+            ),
+            fraction in proptest::option::weighted(0.2, 0usize..FIELD_COUNT),
+        ) {
+            let mut fields = [0.0; FIELD_COUNT];
+            for (f, &i) in fields.iter_mut().zip(&ints) {
+                *f = i as f64;
+            }
+            if let Some(k) = fraction {
+                fields[k] += 0.25;
+            }
+            let record = SwfRecord::new(fields, 7);
+            let mut expected = fields;
+            expected[REWRITTEN].fill(-1.0);
+            let kept = KeptRecord::from(record);
+            proptest::prop_assert_eq!(kept.fields().map(f64::to_bits), expected.map(f64::to_bits));
+            proptest::prop_assert_eq!(kept.line, 7);
+            let small = fraction.is_none() && ints.iter().all(|&i| (-64..64).contains(&i));
+            if small {
+                proptest::prop_assert!(kept.exact.is_none(), "fields of one byte each fit in place");
+            }
         }
     }
 

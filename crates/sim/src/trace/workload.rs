@@ -906,7 +906,7 @@ mod tests {
     #[test]
     fn a_job_stays_small() {
         assert!(
-            std::mem::size_of::<Job>() <= 224,
+            std::mem::size_of::<Job>() <= 200,
             "{}",
             std::mem::size_of::<Job>()
         );
