@@ -17,6 +17,7 @@ use mauisim_core::{
     NodeSpec, Recurrence, StandingAccess, StandingReservation, StartLimits, Time, DAY, EVERY_DAY,
     WEEK,
 };
+use std::borrow::Borrow;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -125,14 +126,22 @@ impl Nodes {
         }
     }
 
-    pub(crate) fn host_list(&self, ranges: &[(u32, u32)]) -> String {
+    /// The nodes of inclusive index `ranges` as a host list (`n[0-3,7]`).
+    pub(crate) fn host_list<R: Borrow<(u32, u32)>>(
+        &self,
+        ranges: impl IntoIterator<Item = R>,
+    ) -> String {
         let mut out = String::new();
         self.hosts.write_list(ranges, &mut out);
         out
     }
 
     /// [`Self::host_list`], appended to `out`.
-    pub(crate) fn write_host_list(&self, ranges: &[(u32, u32)], out: &mut String) {
+    pub(crate) fn write_host_list<R: Borrow<(u32, u32)>>(
+        &self,
+        ranges: impl IntoIterator<Item = R>,
+        out: &mut String,
+    ) {
         self.hosts.write_list(ranges, out);
     }
 }
@@ -680,11 +689,16 @@ impl HostNames {
     }
 
     /// [`Self::list`], appended to `out` (one buffer for a whole `jobs.csv`).
-    pub(crate) fn write_list(&self, ranges: &[(u32, u32)], out: &mut String) {
+    pub(crate) fn write_list<R: Borrow<(u32, u32)>>(
+        &self,
+        ranges: impl IntoIterator<Item = R>,
+        out: &mut String,
+    ) {
         let start = out.len();
         // The group being folded: ((prefix id, width), number ranges).
         let mut group: Option<Fold> = None;
-        for &(first, last) in ranges {
+        for range in ranges {
+            let (first, last) = *range.borrow();
             let mut i = first;
             while i <= last {
                 let end = self.run_end[i as usize].min(last).max(i);

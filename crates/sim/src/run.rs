@@ -600,7 +600,7 @@ fn set_held_apart(
     for (((job, outcome), nodes), limit) in jobs
         .into_iter()
         .zip(all_outcomes)
-        .zip(&all_nodes)
+        .zip(all_nodes.iter())
         .zip(limit_of)
     {
         match limit {
@@ -608,7 +608,7 @@ fn set_held_apart(
             None => {
                 workload.jobs.push(job);
                 outcomes.push(outcome);
-                stats.job_nodes.push(nodes);
+                stats.job_nodes.push(&nodes.collect::<Vec<_>>());
             }
         }
     }

@@ -891,7 +891,7 @@ fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Res
             Check::Nodes { job, hosts } => (
                 format!("{} runs on", name(*job)),
                 hosts.clone(),
-                prepared.nodes.host_list(&stats.job_nodes[index_of(*job)]),
+                prepared.nodes.host_list(stats.job_nodes.of(index_of(*job))),
             ),
             Check::Priority { job, at, priority } => {
                 let mut snapshot = crate::snapshot(&prepared, *at);
@@ -930,7 +930,7 @@ fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Res
     let mut rows: Vec<JobRow> = jobs
         .iter()
         .zip(&outcomes)
-        .zip(&stats.job_nodes)
+        .zip(stats.job_nodes.iter())
         .map(|((j, o), nodes)| JobRow {
             name: name(j.id),
             procs: j.procs,

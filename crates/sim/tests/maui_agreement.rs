@@ -183,11 +183,9 @@ fn node_sets(case: &Path, semantics: Semantics) -> Vec<(u64, Vec<String>, Vec<St
         .workload
         .jobs
         .iter()
-        .zip(&report.stats.job_nodes)
+        .zip(report.stats.job_nodes.iter())
         .map(|(j, ranges)| {
-            let names = ranges
-                .iter()
-                .flat_map(|&(a, b)| (a..=b).map(|n| format!("n{n}")));
+            let names = ranges.flat_map(|(a, b)| (a..=b).map(|n| format!("n{n}")));
             (j.id, names.collect())
         })
         .collect();

@@ -344,7 +344,7 @@ proptest! {
             }
             prop_assert!(o.start >= j.submit);
             prop_assert_eq!(o.end - o.start, j.runtime.min(j.wcl));
-            for &(a, b) in &stats.job_nodes[i] {
+            for &(a, b) in &stats.job_nodes.of(i) {
                 for n in a..=b {
                     let node = &spec.nodes[n as usize];
                     prop_assert_eq!(node.features & j.request.features, j.request.features,
@@ -353,7 +353,7 @@ proptest! {
                         "job {} on node {} without the memory", j.id, n);
                 }
             }
-            prop_assert!(!stats.job_nodes[i].is_empty(), "job {} ran nowhere", j.id);
+            prop_assert!(!stats.job_nodes.of(i).is_empty(), "job {} ran nowhere", j.id);
         }
     }
 
@@ -461,7 +461,7 @@ proptest! {
                 continue;
             }
             prop_assert!(o.start >= j.submit);
-            let parts: Vec<u32> = stats.job_nodes[i]
+            let parts: Vec<u32> = stats.job_nodes.of(i)
                 .iter()
                 .flat_map(|&(a, b)| a..=b)
                 .map(|n| spec.nodes[n as usize].partition)
@@ -520,7 +520,7 @@ proptest! {
             if may == 0 {
                 continue;
             }
-            for &(a, b) in &stats.job_nodes[i] {
+            for &(a, b) in &stats.job_nodes.of(i) {
                 for n in a..=b {
                     prop_assert!(spec.nodes[n as usize].features & may != 0,
                         "job {} ({} tasks) on node {} outside the sets {:b} that hold it", j.id, tasks, n, may);
@@ -575,7 +575,7 @@ proptest! {
                 continue;
             }
             prop_assert!(fits_a_set, "job {} ran though no node set holds it", j.id);
-            let nodes: Vec<u64> = stats.job_nodes[i]
+            let nodes: Vec<u64> = stats.job_nodes.of(i)
                 .iter()
                 .flat_map(|&(a, b)| a..=b)
                 .map(|n| spec.nodes[n as usize].features)
@@ -611,7 +611,7 @@ proptest! {
         let (outcomes, stats) = checked_run(&jobs, &spec, &policy, per_event);
         let held: Vec<usize> = stats.held.iter().map(|(i, _)| *i).collect();
         let nodes_of = |i: usize| -> Vec<u32> {
-            stats.job_nodes[i].iter().flat_map(|&(a, b)| a..=b).collect()
+            stats.job_nodes.of(i).iter().flat_map(|&(a, b)| a..=b).collect()
         };
         for i in (0..jobs.len()).filter(|i| i.is_multiple_of(every as usize) && !held.contains(i)) {
             let (mine, o) = (nodes_of(i), &outcomes[i]);
@@ -649,7 +649,7 @@ proptest! {
         let (outcomes, stats) = checked_run(&jobs, &spec, &policy, per_event);
         let held: Vec<usize> = stats.held.iter().map(|(i, _)| *i).collect();
         let nodes_of = |i: usize| -> Vec<u32> {
-            stats.job_nodes[i].iter().flat_map(|&(a, b)| a..=b).collect()
+            stats.job_nodes.of(i).iter().flat_map(|&(a, b)| a..=b).collect()
         };
         let ran: Vec<usize> = (0..jobs.len()).filter(|i| !held.contains(i)).collect();
         for &i in &ran {
@@ -685,7 +685,7 @@ proptest! {
         let spec = Arc::new(spec);
         let (outcomes, stats) = checked_run(&jobs, &spec, &policy, per_event);
         let nodes_of = |i: usize| -> Vec<u32> {
-            stats.job_nodes[i].iter().flat_map(|&(a, b)| a..=b).collect()
+            stats.job_nodes.of(i).iter().flat_map(|&(a, b)| a..=b).collect()
         };
         for (n, node) in spec.nodes.iter().enumerate().filter(|(_, node)| node.max_jobs > 0) {
             let on: Vec<usize> = (0..jobs.len())
@@ -747,7 +747,7 @@ proptest! {
         let spec = Arc::new(spec);
         let (outcomes, stats) = checked_run(&jobs, &spec, &policy, per_event);
         let nodes_of = |i: usize| -> Vec<u32> {
-            stats.job_nodes[i].iter().flat_map(|&(a, b)| a..=b).collect()
+            stats.job_nodes.of(i).iter().flat_map(|&(a, b)| a..=b).collect()
         };
         let held: Vec<usize> = stats.held.iter().map(|(i, _)| *i).collect();
         let ran: Vec<usize> = (0..jobs.len()).filter(|i| !held.contains(i)).collect();
@@ -911,14 +911,14 @@ fn mandatory_node_sets_hold_a_job_until_one_set_has_room() {
         let (outcomes, stats) = checked_run(&jobs, &Arc::new(spec.clone()), &policy, false);
         let starts: Vec<i64> = outcomes.iter().map(|o| o.start).collect();
         assert_eq!(starts, [0, 0, third_starts], "mandatory: {mandatory}");
-        assert_eq!(stats.job_nodes[0], [(1, 1)], "mandatory: {mandatory}");
-        assert_eq!(stats.job_nodes[1], [(3, 3)], "mandatory: {mandatory}");
+        assert_eq!(stats.job_nodes.of(0), [(1, 1)], "mandatory: {mandatory}");
+        assert_eq!(stats.job_nodes.of(1), [(3, 3)], "mandatory: {mandatory}");
         let third: &[(u32, u32)] = if mandatory {
             &[(0, 1)]
         } else {
             &[(0, 0), (2, 2)]
         };
-        assert_eq!(&stats.job_nodes[2], third, "mandatory: {mandatory}");
+        assert_eq!(&stats.job_nodes.of(2), third, "mandatory: {mandatory}");
     }
 }
 
@@ -1371,7 +1371,7 @@ fn a_job_that_never_fits_beside_standing_reservations_is_held() {
             mauisim_core::Source::Machine(mauisim_core::Shortfall::StandingWindows)
         );
         assert_eq!(outcomes[1].start, 0);
-        assert_eq!(stats.job_nodes[1], vec![(0, 1)]);
+        assert_eq!(stats.job_nodes.of(1), vec![(0, 1)]);
     }
 }
 
@@ -1400,7 +1400,7 @@ fn single_task_gives_each_task_a_whole_node() {
         };
         let (outcomes, stats) = simulate(&jobs, Arc::new(spec), policy, engine).unwrap();
         assert_eq!(outcomes[0].start, 0, "{access:?}");
-        assert_eq!(stats.job_nodes[0], a_nodes, "{access:?}");
+        assert_eq!(stats.job_nodes.of(0), a_nodes, "{access:?}");
         assert_eq!(outcomes[1].start, b_start, "{access:?}");
     }
 }
@@ -1439,10 +1439,10 @@ fn single_user_nodes_hold_the_jobs_of_one_user() {
         assert_eq!(starts, [0, 0, 0, 0, fifth_start], "{access:?}");
         if access == NodeAccess::SingleUser {
             let nodes = &stats.job_nodes;
-            assert_eq!(nodes[0], [(1, 1)]);
-            assert_eq!(nodes[1], [(0, 0)]);
-            assert_eq!(nodes[2], [(1, 1)]);
-            assert_eq!(nodes[3], [(0, 0)]);
+            assert_eq!(nodes.of(0), [(1, 1)]);
+            assert_eq!(nodes.of(1), [(0, 0)]);
+            assert_eq!(nodes.of(2), [(1, 1)]);
+            assert_eq!(nodes.of(3), [(0, 0)]);
         }
     }
 }
@@ -1503,9 +1503,9 @@ fn a_class_default_features_bind_its_jobs() {
          4 0 -1 100 1 -1 -1 1 100 -1 1 1 1 -1 3 -1 -1 -1\n",
     );
     assert_eq!(id_starts(&report), [(1, 0), (2, 0), (3, 100)]);
-    assert_eq!(report.stats.job_nodes[0], [(3, 3)]);
-    assert_eq!(report.stats.job_nodes[1], [(2, 2)]);
-    assert_eq!(report.stats.job_nodes[2], [(2, 3)]);
+    assert_eq!(report.stats.job_nodes.of(0), [(3, 3)]);
+    assert_eq!(report.stats.job_nodes.of(1), [(2, 2)]);
+    assert_eq!(report.stats.job_nodes.of(2), [(2, 3)]);
     let held: Vec<u64> = report.held.iter().map(|(j, _)| j.id).collect();
     assert_eq!(held, [4]);
     let warned = |w: &[String]| {
@@ -1557,8 +1557,8 @@ fn a_node_max_job_holds_back_a_job_it_has_room_for() {
         let (outcomes, stats) = simulate(&jobs, Arc::new(spec), policy, engine).unwrap();
         let starts: Vec<i64> = outcomes.iter().map(|o| o.start).collect();
         assert_eq!(starts, [0, 0, 0, 0, fifth_start], "MAXJOB {most}");
-        assert_eq!(stats.job_nodes[0], [(1, 1)]);
-        assert_eq!(stats.job_nodes[2], [(0, 0)]);
+        assert_eq!(stats.job_nodes.of(0), [(1, 1)]);
+        assert_eq!(stats.job_nodes.of(2), [(0, 0)]);
     }
 }
 
@@ -1655,7 +1655,7 @@ fn nodes_max_pe_per_job_caps_a_starting_jobs_tasks_per_node() {
         let config = format!("NODECFG[DEFAULT] PROCS=4 MAXPEPERJOB={cap}\n");
         let (_dir, _, report) = checked_run_of(&config, &trace(&jobs));
         assert_eq!(id_starts(&report), [(1, 0), (2, 0), (3, 100)], "{cap}");
-        let ran = |k: usize| report.stats.job_nodes[k].to_vec();
+        let ran = |k: usize| report.stats.job_nodes.of(k).to_vec();
         assert_eq!(ran(0), [(0, 1)], "{cap}: two tasks on each node");
         assert_eq!(
             held_reasons(&report),
@@ -1688,7 +1688,7 @@ fn nodes_max_pe_per_job_caps_a_starting_jobs_tasks_per_node() {
         &trace(&[(1, 4), (2, 5)]),
     );
     assert_eq!(id_starts(&report), [(1, 0), (2, 100)]);
-    assert_eq!(report.stats.job_nodes[0], [(1, 1)]);
+    assert_eq!(report.stats.job_nodes.of(0), [(1, 1)]);
     assert!(report.held.is_empty());
     for bad in ["-1", "two", "%"] {
         let config = format!("NODECFG[DEFAULT] PROCS=4 MAXPEPERJOB={bad}\n");
@@ -1739,7 +1739,7 @@ fn partition_lists_hold_the_jobs_no_partition_takes() {
     );
     // Jobs 1 and 4 take the two fast nodes one after the other.
     assert_eq!(id_starts(&report), [(1, 0), (4, 100)]);
-    let on_fast = |i: usize| report.stats.job_nodes[i] == [(2, 3)];
+    let on_fast = |i: usize| report.stats.job_nodes.of(i) == [(2, 3)];
     assert!(on_fast(0) && on_fast(1), "{:?}", report.stats.job_nodes);
     let research = run(RunOptions {
         semantics: Semantics::ResearchEasy,

@@ -86,7 +86,7 @@ pub(crate) fn schedule(
             nodes: stats
                 .job_nodes
                 .get(i)
-                .map(<[_]>::to_vec)
+                .map(Iterator::collect)
                 .unwrap_or_default(),
         });
     }
@@ -112,7 +112,7 @@ pub(crate) fn at_iteration(
         stats
             .job_nodes
             .get(i)
-            .map(<[_]>::to_vec)
+            .map(Iterator::collect)
             .unwrap_or_default()
     };
     let mut picture = Picture::frame(prepared, title);

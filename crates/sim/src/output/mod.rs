@@ -262,7 +262,7 @@ fn write_jobs_csv(path: &Path, report: &RunReport) -> Result<()> {
     let mut out = JobsCsv::create(path)?;
     let mut hosts = String::new();
     let jobs = report.workload.jobs.iter().zip(&report.outcomes);
-    for ((job, o), nodes) in jobs.zip(&report.stats.job_nodes) {
+    for ((job, o), nodes) in jobs.zip(report.stats.job_nodes.iter()) {
         hosts.clear();
         report.nodes.write_host_list(nodes, &mut hosts);
         out.row(job, o, &report.workload.names, &hosts)?;
