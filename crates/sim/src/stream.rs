@@ -336,7 +336,7 @@ impl<R: BufRead> Jobs<'_, R> {
             let Some(mut job) = self.builder.job_of(record, &mut names) else {
                 continue;
             };
-            let line = job.record.line as usize;
+            let line = job.record.line() as usize;
             if let Some((submit, id, before)) = self.previous {
                 if (job.submit, job.id) < (submit, id) {
                     return Some(Err(SimError::Input {

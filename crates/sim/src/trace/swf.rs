@@ -102,29 +102,35 @@ impl SwfRecord {
 }
 
 /// A job's record as the written schedule needs it: every field but the three it writes
-/// anew (3, 4 and 5: wait, runtime and allocated processors), and the line, of 32 bits.
+/// anew (3, 4 and 5: wait, runtime and allocated processors), and its line.
 ///
-/// The fields of an all-integer record are kept as zigzag varints (LEB128: −1 takes one
-/// byte, a job number or submit time of a real trace three or four): 48 bytes rather than
-/// [`SwfRecord`]'s 88, as a job holds one and a trace millions of jobs. Every record of the
-/// bundled and reference traces fits (22–26 bytes on average, 29 at most); one that does
-/// not keeps its numbers exactly, boxed, as a non-integer record does.
+/// The line and the fields of an all-integer record are kept as varints (LEB128, the
+/// fields zigzag-encoded: −1 takes one byte, a job number or submit time of a real trace
+/// three or four): 40 bytes rather than [`SwfRecord`]'s 88, as a job holds one and a
+/// trace millions of jobs. Every record of the bundled and reference traces fits (22–26
+/// bytes on average, 31 at most with the line); one that does not keeps its numbers
+/// exactly, boxed, as a non-integer record does.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeptRecord {
-    /// Fields 1, 2 and 6 to 18 (1-based) of an all-integer record, in `packed[..len]`; the
-    /// rest zero (so that equal records compare equal).
+    /// The line, then (unless `exact`) fields 1, 2 and 6 to 18 (1-based), in
+    /// `packed[..len]`; the rest zero (so that equal records compare equal).
     packed: [u8; PACKED],
     len: u8,
-    pub line: u32,
     exact: Option<Box<[f64; FIELD_COUNT]>>,
 }
 
 /// The 0-based fields the written schedule writes anew.
 const REWRITTEN: std::ops::Range<usize> = 2..5;
-/// Bytes of varints a record keeps in place: 15 fields of up to 5 bytes each would need 75.
-const PACKED: usize = 35;
+/// Bytes of varints a record keeps in place (the line's up to 5 always fit).
+const PACKED: usize = 31;
 
 impl KeptRecord {
+    /// The line it was read from (only error messages and notes name one: a file of 2^32
+    /// lines is named at the last one this holds).
+    pub fn line(&self) -> u32 {
+        read_varint(&mut self.packed.iter())
+    }
+
     /// The fields, 0-based; those of [`REWRITTEN`] are −1 (not recorded), as the schedule
     /// writes them anew.
     pub fn fields(&self) -> [f64; FIELD_COUNT] {
@@ -135,36 +141,24 @@ impl KeptRecord {
         }
         let mut fields = [-1.0; FIELD_COUNT];
         let mut bytes = self.packed[..usize::from(self.len)].iter();
+        read_varint(&mut bytes);
         for (i, f) in fields.iter_mut().enumerate() {
             if !REWRITTEN.contains(&i) {
-                *f = f64::from(read_varint(&mut bytes));
+                *f = f64::from(unzigzag(read_varint(&mut bytes)));
             }
         }
         fields
     }
-
-    /// The kept fields of an all-integer record packed, if they fit.
-    fn pack(whole: &[i32; FIELD_COUNT]) -> Option<([u8; PACKED], u8)> {
-        let mut packed = [0; PACKED];
-        let mut len = 0;
-        for (i, &w) in whole.iter().enumerate() {
-            if !REWRITTEN.contains(&i) {
-                len = write_varint(w, &mut packed, len)?;
-            }
-        }
-        Some((packed, len as u8))
-    }
 }
 
-/// Writes `value` zigzag-encoded at `at`; the end, or `None` when it would not fit.
-fn write_varint(value: i32, into: &mut [u8; PACKED], mut at: usize) -> Option<usize> {
-    let mut rest = ((value << 1) ^ (value >> 31)) as u32;
+/// Writes `value` at `at`; the end, or `None` when it would not fit.
+fn write_varint(mut value: u32, into: &mut [u8; PACKED], mut at: usize) -> Option<usize> {
     loop {
-        let byte = (rest & 0x7f) as u8;
-        rest >>= 7;
+        let byte = (value & 0x7f) as u8;
+        value >>= 7;
         let slot = into.get_mut(at)?;
         at += 1;
-        if rest == 0 {
+        if value == 0 {
             *slot = byte;
             return Some(at);
         }
@@ -173,41 +167,54 @@ fn write_varint(value: i32, into: &mut [u8; PACKED], mut at: usize) -> Option<us
 }
 
 /// Reads one varint that [`write_varint`] wrote.
-fn read_varint<'a>(bytes: &mut impl Iterator<Item = &'a u8>) -> i32 {
-    let mut zigzag = 0u32;
+fn read_varint<'a>(bytes: &mut impl Iterator<Item = &'a u8>) -> u32 {
+    let mut value = 0u32;
     let mut shift = 0;
     for &b in bytes {
-        zigzag |= u32::from(b & 0x7f) << shift;
+        value |= u32::from(b & 0x7f) << shift;
         if b & 0x80 == 0 {
             break;
         }
         shift += 7;
     }
-    ((zigzag >> 1) as i32) ^ -((zigzag & 1) as i32)
+    value
+}
+
+/// Small magnitudes, negative or not, to small numbers: 0, −1, 1, −2 … to 0, 1, 2, 3 …
+fn zigzag(value: i32) -> u32 {
+    ((value << 1) ^ (value >> 31)) as u32
+}
+
+fn unzigzag(value: u32) -> i32 {
+    ((value >> 1) as i32) ^ -((value & 1) as i32)
 }
 
 impl From<SwfRecord> for KeptRecord {
     fn from(record: SwfRecord) -> Self {
-        // Only error messages and notes name a line: a file of 2^32 lines is named at the
-        // last one this holds.
         let line = u32::try_from(record.line).unwrap_or(u32::MAX);
-        let packed = match &record.exact {
-            None => KeptRecord::pack(&record.whole),
+        let mut packed = [0; PACKED];
+        let after_line = write_varint(line, &mut packed, 0).expect("a line's varint fits");
+        let mut fields_end = match record.exact {
+            None => Some(after_line),
             Some(_) => None,
         };
-        match packed {
-            Some((packed, len)) => KeptRecord {
+        for (i, &w) in record.whole.iter().enumerate() {
+            if !REWRITTEN.contains(&i) {
+                fields_end = fields_end.and_then(|at| write_varint(zigzag(w), &mut packed, at));
+            }
+        }
+        match fields_end {
+            Some(len) => KeptRecord {
                 packed,
-                len,
-                line,
+                len: len as u8,
                 exact: None,
             },
             None => {
                 let fields = record.fields();
+                packed[after_line..].fill(0);
                 KeptRecord {
-                    packed: [0; PACKED],
-                    len: 0,
-                    line,
+                    packed,
+                    len: after_line as u8,
                     exact: Some(record.exact.unwrap_or_else(|| Box::new(fields))),
                 }
             }
@@ -672,9 +679,9 @@ mod tests {
             expected[2..5].fill(-1.0);
             let kept = KeptRecord::from(record.clone());
             assert_eq!(kept.fields().map(f64::to_bits), expected.map(f64::to_bits));
-            assert_eq!(kept.line as usize, record.line);
+            assert_eq!(kept.line() as usize, record.line);
         }
-        assert!(std::mem::size_of::<KeptRecord>() <= 48);
+        assert!(std::mem::size_of::<KeptRecord>() <= 40);
     }
 
     /// Lines handed out from the reader's buffer and lines copied across its end read the
@@ -725,6 +732,11 @@ mod tests {
                 FIELD_COUNT,
             ),
             fraction in proptest::option::weighted(0.2, 0usize..FIELD_COUNT),
+            read_at in proptest::prop_oneof![
+                1usize..1_000_000,
+                proptest::prelude::Just(u32::MAX as usize),
+                proptest::prelude::Just(usize::MAX),
+            ],
         ) {
             let mut fields = [0.0; FIELD_COUNT];
             for (f, &i) in fields.iter_mut().zip(&ints) {
@@ -733,12 +745,13 @@ mod tests {
             if let Some(k) = fraction {
                 fields[k] += 0.25;
             }
-            let record = SwfRecord::new(fields, 7);
+            let record = SwfRecord::new(fields, read_at);
+            let line = u32::try_from(read_at).unwrap_or(u32::MAX);
             let mut expected = fields;
             expected[REWRITTEN].fill(-1.0);
             let kept = KeptRecord::from(record);
             proptest::prop_assert_eq!(kept.fields().map(f64::to_bits), expected.map(f64::to_bits));
-            proptest::prop_assert_eq!(kept.line, 7);
+            proptest::prop_assert_eq!(kept.line(), line);
             let small = fraction.is_none() && ints.iter().all(|&i| (-64..64).contains(&i));
             if small {
                 proptest::prop_assert!(kept.exact.is_none(), "fields of one byte each fit in place");

@@ -538,11 +538,11 @@ impl<'a> Builder<'a> {
             notes.push(format!(
                 "{}:{}: job {} is submitted at {}, before job {} on line {} ({} records out of order): sorted by submit time",
                 path.display(),
-                w[1].record.line,
+                w[1].record.line(),
                 w[1].id,
                 w[1].submit,
                 w[0].id,
-                w[0].record.line,
+                w[0].record.line(),
                 out_of_order
             ));
             // Sorted by (submit, id): equal submit times keep job-id order, as SWF numbers them.
@@ -552,7 +552,10 @@ impl<'a> Builder<'a> {
         let (duplicates, first) = duplicate_ids(&jobs);
         if let Some((k, id)) = first {
             let earlier = jobs[..k].iter().find(|j| j.id == id);
-            let mut lines = [earlier.map_or(0, |j| j.record.line), jobs[k].record.line];
+            let mut lines = [
+                earlier.map_or(0, |j| j.record.line()),
+                jobs[k].record.line(),
+            ];
             lines.sort_unstable();
             notes.push(format!(
                 "{}:{}: job id {} again (first on line {}): both are simulated, as separate jobs",
@@ -906,7 +909,7 @@ mod tests {
     #[test]
     fn a_job_stays_small() {
         assert!(
-            std::mem::size_of::<Job>() <= 200,
+            std::mem::size_of::<Job>() <= 192,
             "{}",
             std::mem::size_of::<Job>()
         );
@@ -914,22 +917,18 @@ mod tests {
 
     proptest! {
         /// Sorting the keys and applying them in place gives exactly a stable sort of the
-        /// jobs: `(submit, id)` order, file order among equal keys (each job's record line
-        /// tells them apart).
+        /// jobs: `(submit, id)` order, file order among equal keys (each job's runtime, its
+        /// place in the file, tells them apart).
         #[test]
         fn sorted_by_submit_is_the_stable_sort(keys in prop::collection::vec((0i64..6, 0u64..4), 0..60)) {
             let jobs: Vec<Job> = keys
                 .iter()
                 .enumerate()
-                .map(|(line, &(submit, id))| {
-                    let mut job = Job::synthetic(id, submit, 1, 1, 1);
-                    job.record.line = line as u32;
-                    job
-                })
+                .map(|(line, &(submit, id))| Job::synthetic(id, submit, line as Time + 1, 1, 1))
                 .collect();
             let mut expected = jobs.clone();
             expected.sort_by_key(|j| (j.submit, j.id));
-            let lines = |v: &[Job]| v.iter().map(|j| j.record.line).collect::<Vec<_>>();
+            let lines = |v: &[Job]| v.iter().map(|j| j.runtime).collect::<Vec<_>>();
             prop_assert_eq!(lines(&sorted_by_submit(jobs)), lines(&expected));
         }
     }
