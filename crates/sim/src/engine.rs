@@ -142,24 +142,50 @@ impl Default for EngineOptions {
     }
 }
 
-/// What happened to one job.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// What happened to one job. 48 bytes: a run holds one for every job of its trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Outcome {
     pub start: Time,
     pub end: Time,
     pub backfilled: bool,
     /// Stopped at its wallclock limit (+ overrun).
     pub cancelled: bool,
-    /// The first start a reservation promised the job, if it ever had one.
-    pub first_reservation: Option<Time>,
+    /// The first start a reservation promised the job, [`NO_RESERVATION`] if it never had
+    /// one: [`Self::first_reservation`].
+    first_reservation: Time,
     /// Times a lower-priority job was backfilled ahead of it (BYPASS).
     pub bypass: u32,
     /// Times it was preempted (requeued, or suspended) before it finished.
     pub preemptions: u32,
-    /// Seconds its preempted runs had run.
-    pub preempted_run: Time,
-    /// Seconds it was suspended (PREEMPTPOLICY SUSPEND) between its start and its end.
-    pub suspended: Time,
+    /// Seconds its preempted runs had run, and seconds it was suspended (PREEMPTPOLICY
+    /// SUSPEND) between its start and its end, each within 32 bits (136 years):
+    /// [`Self::preempted_run`], [`Self::suspended`].
+    preempted_run: u32,
+    suspended: u32,
+}
+
+/// [`Outcome::first_reservation`] of a job never promised a start.
+const NO_RESERVATION: Time = Time::MIN;
+
+impl Default for Outcome {
+    fn default() -> Self {
+        Outcome {
+            start: 0,
+            end: 0,
+            backfilled: false,
+            cancelled: false,
+            first_reservation: NO_RESERVATION,
+            bypass: 0,
+            preemptions: 0,
+            preempted_run: 0,
+            suspended: 0,
+        }
+    }
+}
+
+/// `seconds` in 32 bits, at most 136 years.
+fn seconds_u32(seconds: Time) -> u32 {
+    u32::try_from(seconds.max(0)).unwrap_or(u32::MAX)
 }
 
 impl Outcome {
@@ -172,7 +198,28 @@ impl Outcome {
     }
     /// The seconds it held its processors: [`Self::run`] without its suspensions.
     pub(crate) fn processing(&self) -> Time {
-        self.run() - self.suspended
+        self.run() - self.suspended()
+    }
+    /// The first start a reservation promised the job, if it ever had one.
+    pub fn first_reservation(&self) -> Option<Time> {
+        (self.first_reservation != NO_RESERVATION).then_some(self.first_reservation)
+    }
+    pub(crate) fn set_first_reservation(&mut self, at: Option<Time>) {
+        self.first_reservation = at.unwrap_or(NO_RESERVATION);
+    }
+    /// Seconds its preempted runs had run.
+    pub fn preempted_run(&self) -> Time {
+        Time::from(self.preempted_run)
+    }
+    pub(crate) fn add_preempted_run(&mut self, seconds: Time) {
+        self.preempted_run = seconds_u32(self.preempted_run() + seconds);
+    }
+    /// Seconds it was suspended (PREEMPTPOLICY SUSPEND) between its start and its end.
+    pub fn suspended(&self) -> Time {
+        Time::from(self.suspended)
+    }
+    pub(crate) fn add_suspended(&mut self, seconds: Time) {
+        self.suspended = seconds_u32(self.suspended() + seconds);
     }
 }
 
@@ -647,7 +694,7 @@ impl<'a, S: Sink> Sim<'a, S> {
     /// its predicted lengths count from there.
     fn running_start(&self, i: usize) -> Time {
         let entry = self.entry(i);
-        entry.outcome.start + entry.outcome.suspended
+        entry.outcome.start + entry.outcome.suspended()
     }
 
     /// The trace id of job `i` while the run still holds it.
@@ -898,8 +945,8 @@ impl<'a, S: Sink> Sim<'a, S> {
         let entry = self.entry_mut(i);
         entry.outcome.preemptions += 1;
         let (start, end) = (entry.outcome.start, entry.outcome.end);
-        let ran = now - start - entry.outcome.suspended;
-        let run = end - start - entry.outcome.suspended;
+        let ran = now - start - entry.outcome.suspended();
+        let run = end - start - entry.outcome.suspended();
         self.suspended.push(Suspended {
             i,
             since: now,
@@ -949,7 +996,7 @@ impl<'a, S: Sink> Sim<'a, S> {
     /// runtime end it then.
     fn end_suspension(&mut self, i: usize, since: Time, left: Time, now: Time) {
         let outcome = &mut self.entry_mut(i).outcome;
-        outcome.suspended += now - since;
+        outcome.add_suspended(now - since);
         outcome.end = now + left;
         self.max_end = self.max_end.max(now + left);
     }
@@ -1170,8 +1217,10 @@ impl<'a, S: Sink> Sim<'a, S> {
             let entry = self.entry_mut(i);
             entry.started = false;
             entry.outcome.preemptions += 1;
-            entry.outcome.preempted_run += now - entry.outcome.start;
-            let (submitted, first_reservation) = (entry.submitted, entry.outcome.first_reservation);
+            let ran = now - entry.outcome.start;
+            entry.outcome.add_preempted_run(ran);
+            let (submitted, first_reservation) =
+                (entry.submitted, entry.outcome.first_reservation());
             let frozen = entry.frozen_queued;
             let mut queued = self.queued_job(i, submitted);
             queued.eff_queue_start = now;
@@ -1284,7 +1333,7 @@ impl<'a, S: Sink> Sim<'a, S> {
     fn check_end(&mut self, i: usize, end: Time) {
         let (wcl, start) = (self.job(i).wcl, self.entry(i).outcome.start);
         // Time suspended (PREEMPTPOLICY SUSPEND) is not run time.
-        let ran = end - start - self.entry(i).outcome.suspended;
+        let ran = end - start - self.entry(i).outcome.suspended();
         let allowance = self.job(i).overrun_allowance(self.options.max_overrun);
         if let Some(overrun) = allowance {
             if ran > self.stopped_after(wcl + overrun).1 && self.violation.is_none() {
@@ -1374,12 +1423,11 @@ impl<'a, S: Sink> Sim<'a, S> {
             end: now + run,
             backfilled,
             cancelled,
-            first_reservation,
-            bypass: 0,
             preemptions: earlier.preemptions,
             preempted_run: earlier.preempted_run,
-            suspended: 0,
+            ..Outcome::default()
         };
+        entry.outcome.set_first_reservation(first_reservation);
         entry.started = true;
         self.max_end = self.max_end.max(now + run);
         self.push_event(now + run, EventKind::End, i);
@@ -1552,6 +1600,33 @@ impl<'a, S: Sink> Sim<'a, S> {
             // The first tick at or after `next`.
             now = origin + (next - origin + step - 1).div_euclid(step) * step;
         }
+    }
+}
+
+#[cfg(test)]
+mod outcome_tests {
+    use super::*;
+
+    /// A run holds an outcome for every job of its trace: one stays within 48 bytes.
+    #[test]
+    fn an_outcome_stays_small() {
+        assert!(std::mem::size_of::<Outcome>() <= 48);
+    }
+
+    #[test]
+    fn an_outcome_keeps_its_reservation_and_preempted_seconds() {
+        let mut o = Outcome::default();
+        assert_eq!(o.first_reservation(), None);
+        for at in [Some(0), Some(-5), Some(Time::MAX), None] {
+            o.set_first_reservation(at);
+            assert_eq!(o.first_reservation(), at);
+        }
+        o.add_suspended(10);
+        o.add_suspended(5);
+        o.add_preempted_run(600);
+        assert_eq!((o.suspended(), o.preempted_run()), (15, 600));
+        o.add_suspended(Time::MAX / 2);
+        assert_eq!(o.suspended(), Time::from(u32::MAX), "at most 136 years");
     }
 }
 

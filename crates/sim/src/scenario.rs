@@ -939,7 +939,7 @@ fn run_variant(scenario: &Scenario, variant: &Variant, instants: &[Time]) -> Res
             start: o.start,
             end: o.end,
             backfilled: o.backfilled,
-            first_reservation: o.first_reservation,
+            first_reservation: o.first_reservation(),
         })
         .collect();
     rows.sort_by_key(|r| (r.start, r.submit));

@@ -237,7 +237,7 @@ fn kept_reservations_still_respect_limits() {
     let promised: Vec<Option<i64>> = report
         .outcomes
         .iter()
-        .map(|o| o.first_reservation)
+        .map(|o| o.first_reservation())
         .collect();
     assert_eq!(promised, vec![None, None, Some(1231), Some(1231), None]);
 }

@@ -154,7 +154,7 @@ proptest! {
             if let Some(promised) = last[i] {
                 prop_assert_eq!(o.start, promised, "job {} starts at its last reservation", jobs[i].id);
             }
-            prop_assert_eq!(o.first_reservation.is_some(), last[i].is_some());
+            prop_assert_eq!(o.first_reservation().is_some(), last[i].is_some());
         }
     }
 

@@ -68,9 +68,12 @@ fn a_preemptor_requeues_the_cheapest_victims_until_they_cover_it() {
     assert_eq!(starts(&outcomes), [601, 600 + HOUR, 600]);
     assert_eq!(outcomes[0].end, 601 + 2 * HOUR, "the whole runtime again");
     for victim in &outcomes[..2] {
-        assert_eq!((victim.preemptions, victim.preempted_run), (1, 600));
+        assert_eq!((victim.preemptions, victim.preempted_run()), (1, 600));
     }
-    assert_eq!((outcomes[2].preemptions, outcomes[2].preempted_run), (0, 0));
+    assert_eq!(
+        (outcomes[2].preemptions, outcomes[2].preempted_run()),
+        (0, 0)
+    );
     let metrics = mauisim_sim::metrics::compute(&w.jobs, &outcomes, 5);
     assert_eq!(metrics.preemptions, 2);
     assert_eq!(metrics.preempted_procseconds, 2.0 * 2.0 * 600.0);
@@ -93,7 +96,7 @@ fn no_preemption_that_could_not_make_room() {
     let (outcomes, _) = run(&w, 6);
     assert_eq!(starts(&outcomes), [2 * HOUR, 0, HOUR]);
     assert_eq!(
-        (outcomes[0].preemptions, outcomes[0].preempted_run),
+        (outcomes[0].preemptions, outcomes[0].preempted_run()),
         (1, HOUR)
     );
 }
@@ -159,8 +162,8 @@ fn suspended_victims_resume_on_their_nodes_with_their_clock_stopped() {
     for victim in &outcomes[..2] {
         // 600 s run, suspended until H ends at 4200, then the 6600 s left.
         assert_eq!(victim.end, 4200 + 2 * HOUR - 600);
-        assert_eq!((victim.preemptions, victim.suspended), (1, HOUR));
-        assert_eq!(victim.preempted_run, 0, "nothing is lost");
+        assert_eq!((victim.preemptions, victim.suspended()), (1, HOUR));
+        assert_eq!(victim.preempted_run(), 0, "nothing is lost");
     }
     let metrics = mauisim_sim::metrics::compute(&w.jobs, &outcomes, 5);
     let work = (2.0 * 2.0 * 7200.0 + 3.0 * 3600.0) / (5.0 * (4200.0 + 6600.0));
@@ -185,7 +188,7 @@ fn a_suspension_lasts_ten_seconds_at_least() {
     );
     let (outcomes, _) = run(&w, 2);
     assert_eq!(starts(&outcomes), [0, 100]);
-    assert_eq!((outcomes[0].end, outcomes[0].suspended), (110 + 900, 10));
+    assert_eq!((outcomes[0].end, outcomes[0].suspended()), (110 + 900, 10));
 }
 
 /// A suspended job that outruns its limit on its overrun allowance: its limit counts from

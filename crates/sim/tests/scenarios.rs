@@ -50,7 +50,7 @@ fn post_game_show() {
         assert_eq!(starts(&o), vec![0, 3 * HOUR, HOUR], "{order:?}");
         assert!(o[2].backfilled && !o[1].backfilled && !o[0].backfilled);
         assert_eq!(
-            o[1].first_reservation,
+            o[1].first_reservation(),
             Some(4 * HOUR),
             "B was first promised A's limit"
         );
@@ -77,7 +77,7 @@ fn reservation_depth_protects_the_second_job() {
         assert_eq!(starts(&o), vec![0, 100, 1001, 1], "depth 1, {order:?}");
         let o = run(&jobs, 4, policy(BackfillPolicy::FirstFit, 2), order);
         assert_eq!(starts(&o), vec![0, 100, 200, 300], "depth 2, {order:?}");
-        assert_eq!(o[2].first_reservation, Some(200));
+        assert_eq!(o[2].first_reservation(), Some(200));
         let o = run(&jobs, 4, policy(BackfillPolicy::None, 1), order);
         assert_eq!(starts(&o), vec![0, 100, 200, 300], "NONE, {order:?}");
     }

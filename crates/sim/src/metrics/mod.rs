@@ -159,10 +159,11 @@ impl Accumulator {
         self.backfilled += o.backfilled as u64;
         self.cancelled += o.cancelled as u64;
         self.preemptions += u64::from(o.preemptions);
-        self.lost_ps.add(job.procs as f64 * o.preempted_run as f64);
+        self.lost_ps
+            .add(job.procs as f64 * o.preempted_run() as f64);
         self.bypass.add(o.bypass as f64);
         self.max_bypass = self.max_bypass.max(o.bypass);
-        if let Some(promised) = o.first_reservation {
+        if let Some(promised) = o.first_reservation() {
             let late = (o.start - promised).max(0);
             self.reserved += 1;
             self.kept += (late == 0) as u64;
@@ -257,14 +258,9 @@ mod tests {
         let mut acc = Accumulator::default();
         for (i, &w) in waits.iter().enumerate() {
             let job = Job::synthetic(i as u64, 0, 10, 10, 1);
-            acc.add(
-                &job,
-                &Outcome {
-                    start: w,
-                    end: w + 10,
-                    ..Outcome::default()
-                },
-            );
+            let mut outcome = Outcome::default();
+            (outcome.start, outcome.end) = (w, w + 10);
+            acc.add(&job, &outcome);
         }
         let m = acc.finish(1);
         assert_eq!(

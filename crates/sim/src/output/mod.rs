@@ -320,7 +320,7 @@ impl JobsCsv {
         push_int(line, i64::from(o.cancelled));
         push_int(line, i64::from(o.preemptions));
         push_int(line, i64::from(o.bypass));
-        match o.first_reservation {
+        match o.first_reservation() {
             Some(promised) => {
                 push_int(line, promised);
                 push_int(line, start - promised);

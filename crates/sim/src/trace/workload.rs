@@ -905,7 +905,7 @@ mod tests {
     use proptest::prelude::*;
 
     /// A trace holds millions of jobs, and reading one is mostly moving them: a job stays
-    /// within 224 bytes (CEA-Curie's 295,540 take 66 MB).
+    /// within 192 bytes (CEA-Curie's 295,540 take 57 MB).
     #[test]
     fn a_job_stays_small() {
         assert!(
