@@ -904,10 +904,9 @@ impl<'a, S: Sink> Sim<'a, S> {
         self.entry_mut(i).submitted = submit;
         let mut queued = self.queued_job(i, submit);
         let job = self.job(i);
-        let (id, already_running) = (job.id, job.already_running);
+        let (id, already_running) = (job.id, job.already_running());
         let pinned = job
-            .node_ask
-            .as_deref()
+            .node_ask()
             .filter(|ask| !ask.node_ids.is_empty())
             .map(|ask| ask.node_ids.clone());
         self.next_submit += 1;
@@ -1034,10 +1033,10 @@ impl<'a, S: Sink> Sim<'a, S> {
         queued.nodes_asked = if self.nodes_are_tasks {
             u32::try_from(tasks as u64).unwrap_or(u32::MAX)
         } else {
-            job.nodes_asked
+            job.nodes_asked()
         };
         queued.utilized = job.utilized;
-        queued.system_priority = job.system_priority;
+        queued.system_priority = job.system_priority();
         queued
     }
 
@@ -1369,7 +1368,7 @@ impl<'a, S: Sink> Sim<'a, S> {
         let exact = match &self.feed {
             Feed::Slice(jobs) => jobs
                 .iter()
-                .all(|j| j.runtime == j.wcl && j.system_priority == 0),
+                .all(|j| j.runtime == j.wcl && j.system_priority() == 0),
             Feed::Stream(_) => false,
         };
         let stable = policy.reservation_policy == ReservationPolicy::Highest

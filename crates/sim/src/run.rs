@@ -280,7 +280,7 @@ pub fn bind(
     };
     let (policy, nodes) =
         bind_to_nodes(&mut config, resolver.tables, &mut workload.names, machine)?;
-    let any_job_asks = workload.jobs.iter().any(|j| j.nodes_asked > 0);
+    let any_job_asks = workload.jobs.iter().any(|j| j.nodes_asked() > 0);
     config
         .warnings
         .extend(params::node_count_unasked(&config.config, any_job_asks));
@@ -299,7 +299,7 @@ pub fn bind(
     let pinned = workload
         .jobs
         .iter()
-        .any(|j| j.node_ask.as_ref().is_some_and(|a| !a.node_ids.is_empty()));
+        .any(|j| j.node_ask().is_some_and(|a| !a.node_ids.is_empty()));
     let requests = workload.jobs.iter().map(|j| {
         let partition = j.creds.partition.get().map_or(0, |p| p as u32 + 1);
         (&j.request, partition)
@@ -419,10 +419,12 @@ pub(crate) fn set_class_overrun(
 ) {
     let class = names.name(CredKind::Class, job.creds.get(CredKind::Class));
     let overrun = &config.class_overrun;
-    job.overrun = overrun
-        .get(class)
-        .or_else(|| overrun.get(credentials::DEFAULT))
-        .map(|allowance| allowance.map(|s| u32::try_from(s.max(0)).unwrap_or(u32::MAX)));
+    job.set_class_overrun(
+        overrun
+            .get(class)
+            .or_else(|| overrun.get(credentials::DEFAULT))
+            .copied(),
+    );
 }
 
 /// The config of `options` as far as its entries allow ([`params::read_file`]), or the
@@ -495,14 +497,14 @@ pub(crate) fn add_class_features(
 /// Turns the features and nodes jobs ask for by name into the machine's masks and indexes.
 fn resolve_node_asks(jobs: &mut [workload::Job], nodes: &Nodes) -> Result<()> {
     for job in jobs {
-        let Some(ask) = job.node_ask.as_deref_mut() else {
-            continue;
-        };
         let id = job.id;
         let bad = |m: String| error::SimError::Usage(format!("job {id}: {m}"));
-        job.request.features = nodes.feature_mask(&ask.features).map_err(bad)?;
-        job.request.pref = nodes.feature_mask(&ask.pref).map_err(bad)?;
-        ask.node_ids = ask
+        let Some(ask) = job.node_ask() else {
+            continue;
+        };
+        let features = nodes.feature_mask(&ask.features).map_err(bad)?;
+        let pref = nodes.feature_mask(&ask.pref).map_err(bad)?;
+        let node_ids = ask
             .nodes
             .iter()
             .map(|name| {
@@ -511,6 +513,10 @@ fn resolve_node_asks(jobs: &mut [workload::Job], nodes: &Nodes) -> Result<()> {
                     .ok_or_else(|| bad(format!("no node is named `{name}`")))
             })
             .collect::<Result<_>>()?;
+        (job.request.features, job.request.pref) = (features, pref);
+        if let Some(ask) = job.node_ask_mut() {
+            ask.node_ids = node_ids;
+        }
     }
     Ok(())
 }

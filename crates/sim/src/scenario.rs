@@ -429,15 +429,19 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
             );
         }
         if !(j.features.is_empty() && j.pref.is_empty() && j.nodes.is_empty()) {
-            job.node_ask = Some(Box::new(crate::trace::workload::NodeAsk {
+            job.extras_mut().node_ask = Some(crate::trace::workload::NodeAsk {
                 features: j.features.clone(),
                 pref: j.pref.clone(),
                 nodes: j.nodes.clone(),
                 node_ids: Vec::new(),
-            }));
+            });
         }
-        job.already_running = started.is_some();
-        job.system_priority = j.priority.unwrap_or(0);
+        if started.is_some() {
+            job.extras_mut().already_running = true;
+        }
+        if let Some(priority) = j.priority {
+            job.extras_mut().system_priority = priority;
+        }
         for (kind, value) in [
             (CredKind::User, &j.user),
             (CredKind::Group, &j.group),
@@ -451,7 +455,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Scenario> {
             job.requested_account = credentials.intern(CredKind::Account, a);
         }
         if let Some(q) = &j.qos {
-            job.requested_qos = credentials.intern(CredKind::Qos, q);
+            job.extras_mut().requested_qos = credentials.intern(CredKind::Qos, q);
         }
         names.push(name);
         jobs.push(job);
@@ -604,7 +608,7 @@ fn check_running_fit(
     let running: Vec<(usize, &Job)> = jobs
         .iter()
         .enumerate()
-        .filter(|(_, j)| j.already_running)
+        .filter(|(_, j)| j.already_running())
         .collect();
     for &(i, job) in &running {
         let in_use: u64 = running

@@ -305,7 +305,7 @@ fn maui_workload_traces_are_read() {
             .name(CredKind::Class, bob.creds.get(CredKind::Class)),
         "batch"
     );
-    assert_eq!(w.names.name(CredKind::Qos, bob.requested_qos), "high");
+    assert_eq!(w.names.name(CredKind::Qos, bob.requested_qos()), "high");
     assert_eq!(
         (bob.procs, bob.request.procs_per_task, bob.request.mem),
         (4, 2, 256)

@@ -87,7 +87,7 @@ fn system_priority_jumps_the_queue() {
         Job::synthetic(2, 10, HOUR, HOUR, 1),
         Job::synthetic(3, 20, HOUR, HOUR, 1),
     ];
-    jobs[2].system_priority = 1;
+    jobs[2].extras_mut().system_priority = 1;
     let o = run_with("", &mut jobs, &["x", "y", "z"], 1);
     assert_eq!(starts(&o), [0, 2 * HOUR, HOUR]);
 }

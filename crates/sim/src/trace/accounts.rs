@@ -62,7 +62,8 @@ pub fn assign_all(
 /// Gives `job` its account and QOS from its requests and the config, counting a denied
 /// request in `adjusted`.
 pub(crate) fn assign_requested(job: &mut Job, resolver: &Resolver, adjusted: &mut Counts) {
-    match resolver.assign(&mut job.creds, job.requested_account, job.requested_qos) {
+    let (account, qos) = (job.requested_account, job.requested_qos());
+    match resolver.assign(&mut job.creds, account, qos) {
         Some(Denied::Account) => *adjusted.entry("account_request_denied").or_default() += 1,
         Some(Denied::Qos) => *adjusted.entry("qos_request_denied").or_default() += 1,
         None => {}

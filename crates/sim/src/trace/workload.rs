@@ -216,46 +216,113 @@ pub struct Job {
     /// Nodes the processors span on the simulated machine (32 bits, beside
     /// `nodes_asked`: a job's record is kept small, as a trace holds millions).
     pub nodes: u32,
-    /// Nodes the job asks for by count: a Maui trace's field 2 (an SWF trace has none: 0).
-    pub nodes_asked: u32,
     /// User, group, class and partition from the trace; account and QOS once assigned
     /// from the config ([`crate::params::credentials::Resolver::assign`]).
     pub creds: JobCreds,
     /// The account the trace (or the account mapping) asks for, if any.
     pub requested_account: CredId,
-    /// The QOS the job asks for, if any (scenario files; SWF has none).
-    pub requested_qos: CredId,
     /// Requested memory over all tasks, MB (SWF field 10 is KB per processor).
     pub mem_mb: f64,
     /// What each task needs of its node (memory per task from SWF field 10).
     pub request: Request,
-    /// Node features and nodes asked for by name (scenario files), resolved against the
-    /// machine when the run is prepared.
-    pub node_ask: Option<Box<NodeAsk>>,
     /// Share of its processors the job kept busy: SWF field 6 (average CPU time per
     /// processor) over field 4 (runtime); 1 when the trace does not say.
     pub utilized: f64,
-    /// Admin system priority (`setspri`), 0 for none.
-    pub system_priority: u32,
-    /// The class's OVERRUN, replacing JOBMAXOVERRUN: `Some(None)` = without bound. Seconds
-    /// in 32 bits (a job's record is kept small; 2^32 s is 136 years):
-    /// [`Job::overrun_allowance`].
-    pub overrun: Option<Option<u32>>,
-    /// Running already when the simulation begins (scenario files): started at its
-    /// submit time by no decision of the policy.
-    pub already_running: bool,
+    /// The class's OVERRUN, replacing JOBMAXOVERRUN: [`Job::overrun_allowance`]. Seconds
+    /// in 32 bits (2^32 s is 136 years), [`NO_CLASS_OVERRUN`] and [`UNBOUNDED_OVERRUN`]
+    /// for none and without bound.
+    overrun: u32,
+    /// What few jobs have (scenario files, Maui traces), out of line: a trace holds
+    /// millions of jobs.
+    extras: Option<Box<JobExtras>>,
     /// The record as read, for writing the simulated schedule back as SWF (and its line).
     pub record: KeptRecord,
 }
+
+/// What few jobs of a trace have, kept out of line.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct JobExtras {
+    /// Nodes the job asks for by count: a Maui trace's field 2.
+    pub nodes_asked: u32,
+    /// The QOS the job asks for, if any (scenario files, Maui traces).
+    pub requested_qos: CredId,
+    /// Node features and nodes asked for by name (scenario files, Maui traces), resolved
+    /// against the machine when the run is prepared.
+    pub node_ask: Option<NodeAsk>,
+    /// Admin system priority (`setspri`), 0 for none.
+    pub system_priority: u32,
+    /// Running already when the simulation begins (scenario files): started at its
+    /// submit time by no decision of the policy.
+    pub already_running: bool,
+}
+
+static NO_EXTRAS: JobExtras = JobExtras {
+    nodes_asked: 0,
+    requested_qos: CredId::NONE,
+    node_ask: None,
+    system_priority: 0,
+    already_running: false,
+};
+
+/// [`Job`]'s `overrun` when its class sets none (JOBMAXOVERRUN holds).
+const NO_CLASS_OVERRUN: u32 = u32::MAX;
+/// [`Job`]'s `overrun` when its class's is without bound.
+const UNBOUNDED_OVERRUN: u32 = u32::MAX - 1;
 
 impl Job {
     /// How long the job may run past its limit: its class's OVERRUN, else `default`
     /// (JOBMAXOVERRUN); `None` without bound.
     pub fn overrun_allowance(&self, default: Option<Time>) -> Option<Time> {
         match self.overrun {
-            Some(own) => own.map(Time::from),
-            None => default,
+            NO_CLASS_OVERRUN => default,
+            UNBOUNDED_OVERRUN => None,
+            seconds => Some(Time::from(seconds)),
         }
+    }
+
+    /// Sets its class's OVERRUN: `None` for none, `Some(None)` without bound, seconds
+    /// beyond 32 bits held at 136 years.
+    pub fn set_class_overrun(&mut self, overrun: Option<Option<Time>>) {
+        self.overrun = match overrun {
+            None => NO_CLASS_OVERRUN,
+            Some(None) => UNBOUNDED_OVERRUN,
+            Some(Some(s)) => u32::try_from(s.max(0))
+                .map_or(UNBOUNDED_OVERRUN - 1, |s| s.min(UNBOUNDED_OVERRUN - 1)),
+        };
+    }
+
+    /// What few jobs have ([`JobExtras`]), the defaults for the rest.
+    pub fn extras(&self) -> &JobExtras {
+        self.extras.as_deref().unwrap_or(&NO_EXTRAS)
+    }
+
+    /// [`Self::extras`] to change, made for the job if it had none.
+    pub fn extras_mut(&mut self) -> &mut JobExtras {
+        self.extras.get_or_insert_with(Box::default)
+    }
+
+    pub fn nodes_asked(&self) -> u32 {
+        self.extras().nodes_asked
+    }
+
+    pub fn requested_qos(&self) -> CredId {
+        self.extras().requested_qos
+    }
+
+    pub fn node_ask(&self) -> Option<&NodeAsk> {
+        self.extras().node_ask.as_ref()
+    }
+
+    pub fn node_ask_mut(&mut self) -> Option<&mut NodeAsk> {
+        self.extras.as_deref_mut()?.node_ask.as_mut()
+    }
+
+    pub fn system_priority(&self) -> u32 {
+        self.extras().system_priority
+    }
+
+    pub fn already_running(&self) -> bool {
+        self.extras().already_running
     }
 
     /// A job built by hand (tests, scenarios): no trace record behind it.
@@ -274,17 +341,13 @@ impl Job {
             wcl: wcl.max(1),
             procs,
             nodes: u32::try_from(procs).unwrap_or(u32::MAX),
-            nodes_asked: 0,
             creds: JobCreds::default(),
             requested_account: CredId::NONE,
-            requested_qos: CredId::NONE,
             mem_mb: 0.0,
             request: Request::default(),
-            node_ask: None,
             utilized: 1.0,
-            system_priority: 0,
-            overrun: None,
-            already_running: false,
+            overrun: NO_CLASS_OVERRUN,
+            extras: None,
             record: SwfRecord::new(fields, 0).into(),
         }
     }
@@ -458,12 +521,14 @@ fn build_maui(
                 .set(CredKind::Class, names.intern(CredKind::Class, c));
         }
         if let Some(q) = &m.qos {
-            job.requested_qos = names.intern(CredKind::Qos, q);
+            job.extras_mut().requested_qos = names.intern(CredKind::Qos, q);
         }
         if let Some(a) = &m.account {
             job.requested_account = names.intern(CredKind::Account, a);
         }
-        job.nodes_asked = m.nodes;
+        if m.nodes > 0 {
+            job.extras_mut().nodes_asked = m.nodes;
+        }
         let tasks = job.procs / u64::from(m.procs_per_task);
         job.request = Request {
             procs_per_task: m.procs_per_task,
@@ -474,10 +539,10 @@ fn build_maui(
         };
         job.mem_mb = f64::from(m.mem) * tasks as f64;
         if !m.features.is_empty() {
-            job.node_ask = Some(Box::new(NodeAsk {
+            job.extras_mut().node_ask = Some(NodeAsk {
                 features: m.features.clone(),
                 ..NodeAsk::default()
-            }));
+            });
         }
     }
     builder.finish(path, SwfHeader::default(), machine, records)
@@ -880,20 +945,16 @@ impl Builder<'_> {
             wcl: wcl.max(1),
             procs,
             nodes: u32::try_from(procs.div_ceil(self.procs_per_node)).unwrap_or(u32::MAX),
-            nodes_asked: 0,
             creds,
             requested_account: CredId::NONE,
-            requested_qos: CredId::NONE,
             mem_mb: mem_per_proc_kb * procs as f64 / 1024.0,
             request: Request {
                 mem: (mem_per_proc_kb / 1024.0).ceil().min(f64::from(u32::MAX)) as u32,
                 ..Request::default()
             },
-            node_ask: None,
             utilized: utilization(record.field(6), record.field(4)),
-            system_priority: 0,
-            overrun: None,
-            already_running: false,
+            overrun: NO_CLASS_OVERRUN,
+            extras: None,
             record: record.into(),
         });
     }
@@ -905,11 +966,36 @@ mod tests {
     use proptest::prelude::*;
 
     /// A trace holds millions of jobs, and reading one is mostly moving them: a job stays
-    /// within 192 bytes (CEA-Curie's 295,540 take 57 MB).
+    /// within 176 bytes (CEA-Curie's 295,540 take 52 MB).
+    #[test]
+    fn a_jobs_class_overrun_and_extras_come_back_as_set() {
+        let mut job = Job::synthetic(1, 0, 10, 10, 1);
+        assert_eq!(job.overrun_allowance(Some(7)), Some(7), "JOBMAXOVERRUN");
+        for (class, allowance) in [
+            (Some(Some(60)), Some(60)),
+            (Some(Some(0)), Some(0)),
+            (Some(Some(-5)), Some(0)),
+            (Some(None), None),
+            (Some(Some(Time::MAX)), Some(Time::from(u32::MAX - 2))),
+            (None, Some(7)),
+        ] {
+            job.set_class_overrun(class);
+            assert_eq!(job.overrun_allowance(Some(7)), allowance, "{class:?}");
+        }
+        assert_eq!(job.extras(), &JobExtras::default());
+        assert!(
+            job.extras.is_none(),
+            "no room taken for what the job does not have"
+        );
+        job.extras_mut().system_priority = 3;
+        assert_eq!((job.system_priority(), job.nodes_asked()), (3, 0));
+        assert!(job.node_ask_mut().is_none());
+    }
+
     #[test]
     fn a_job_stays_small() {
         assert!(
-            std::mem::size_of::<Job>() <= 192,
+            std::mem::size_of::<Job>() <= 176,
             "{}",
             std::mem::size_of::<Job>()
         );
