@@ -319,6 +319,7 @@ pub struct Machine {
     /// next claim starts or ends), its free processors and its end.
     node_stamp: Vec<u64>,
     touches: u64,
+    /// Empty until first asked: only Maui's per-node windows use it (48 bytes a node).
     window_cache: std::cell::RefCell<Vec<Option<CachedWindow>>>,
 }
 
@@ -457,7 +458,7 @@ impl Machine {
             window_members: None,
             node_stamp: vec![0; n],
             touches: 0,
-            window_cache: std::cell::RefCell::new(vec![None; n]),
+            window_cache: std::cell::RefCell::new(Vec::new()),
             spec,
         };
         if m.slots.is_none() {
@@ -2274,7 +2275,7 @@ impl Machine {
     fn node_window_kept(&self, n: u32, now: Time) -> (i64, Time) {
         let i = n as usize;
         let stamp = self.node_stamp[i];
-        if let Some(w) = self.window_cache.borrow()[i] {
+        if let Some(w) = self.window_cache.borrow().get(i).copied().flatten() {
             if w.stamp == stamp && w.from <= now && now < w.to {
                 return (w.free, w.until);
             }
@@ -2286,7 +2287,11 @@ impl Machine {
             .filter(|&t| t > now)
             .min()
             .unwrap_or(FOREVER);
-        self.window_cache.borrow_mut()[i] = Some(CachedWindow {
+        let mut cache = self.window_cache.borrow_mut();
+        if cache.is_empty() {
+            cache.resize(self.spec.nodes.len(), None);
+        }
+        cache[i] = Some(CachedWindow {
             stamp,
             from: now,
             to,
