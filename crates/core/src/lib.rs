@@ -44,7 +44,8 @@ pub use limits::{
 pub use machine::{Allocation, HeldId, Machine, Unfit};
 pub use node::{
     maui_memory_tier, AllocationPolicy, FeatureMask, MachineSpec, NodeAccess, NodeAllocator,
-    NodeCandidate, NodeSetPolicy, NodeSetPriority, NodeSets, NodeSpec, Request, Res, StartLimits,
+    NodeCandidate, NodeSetPolicy, NodeSetPriority, NodeSets, NodeSpec, NodeTuning, Request, Res,
+    StartLimits,
 };
 pub use partition::{
     Access, ListKind, PartitionList, Partitions, DEFAULT_PARTITION, PARTITION_SLOTS,

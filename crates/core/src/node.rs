@@ -52,30 +52,64 @@ impl Res {
 }
 
 /// One compute node (`NODECFG[name]`, a resource trace line, or a generated node).
-#[derive(Debug, Clone, PartialEq)]
+/// 56 bytes: a machine may have tens of thousands.
+#[derive(Debug, Clone)]
 pub struct NodeSpec {
     pub procs: u64,
     /// MB; 0 = not configured.
     pub mem: u64,
     pub swap: u64,
     pub disk: u64,
-    /// Relative speed (SPEED), 1.0 unless configured.
-    pub speed: f64,
-    /// Processor speed (PROCSPEED), 0 unless configured.
-    pub procspeed: u64,
     pub features: FeatureMask,
-    /// Admin node priority (PRIORITY).
-    pub priority: f64,
     /// Partition id (0 = none); a job of partition p runs only on nodes of p or of none.
     pub partition: u32,
-    /// Background load (LOAD) for CPULOAD and PRIORITYF.
-    pub load: f64,
-    /// This node's own PRIORITYF, overriding the machine's default.
-    pub priority_f: Option<Arc<PriorityFn>>,
     /// MAXJOB: the most jobs (running, or reserved) the node holds at once; 0 = no limit.
     /// As Maui 3.3.1 does it (MJob.c `MJobGetSNRange`), a job finds the node unavailable
     /// while that many other jobs' claims on it overlap its run there.
     pub max_jobs: u32,
+    /// What most nodes leave as it is, out of line: set with [`NodeSpec::tuned`], read
+    /// with [`NodeSpec::tuning`] (`None` is the untuned node).
+    pub tuning: Option<Box<NodeTuning>>,
+}
+
+/// Equal nodes, however their tuning is held.
+impl PartialEq for NodeSpec {
+    fn eq(&self, other: &Self) -> bool {
+        (self.procs, self.mem, self.swap, self.disk)
+            == (other.procs, other.mem, other.swap, other.disk)
+            && (self.features, self.partition, self.max_jobs)
+                == (other.features, other.partition, other.max_jobs)
+            && self.tuning() == other.tuning()
+    }
+}
+
+/// A node's SPEED, PROCSPEED, PRIORITY, LOAD and PRIORITYF.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeTuning {
+    /// Relative speed (SPEED), 1.0 unless configured.
+    pub speed: f64,
+    /// Processor speed (PROCSPEED), 0 unless configured.
+    pub procspeed: u64,
+    /// Admin node priority (PRIORITY).
+    pub priority: f64,
+    /// Background load (LOAD) for CPULOAD and PRIORITYF.
+    pub load: f64,
+    /// This node's own PRIORITYF, overriding the machine's default.
+    pub priority_f: Option<Arc<PriorityFn>>,
+}
+
+static UNTUNED: NodeTuning = NodeTuning {
+    speed: 1.0,
+    procspeed: 0,
+    priority: 0.0,
+    load: 0.0,
+    priority_f: None,
+};
+
+impl Default for NodeTuning {
+    fn default() -> Self {
+        UNTUNED.clone()
+    }
 }
 
 /// A node's NODECFG MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC (0 = no limit), as Maui
@@ -121,15 +155,44 @@ impl NodeSpec {
             mem: 0,
             swap: 0,
             disk: 0,
-            speed: 1.0,
-            procspeed: 0,
             features: 0,
-            priority: 0.0,
             partition: 0,
-            load: 0.0,
-            priority_f: None,
             max_jobs: 0,
+            tuning: None,
         }
+    }
+
+    /// The node with `tuning` (kept out of line only where it differs from none).
+    pub fn tuned(mut self, tuning: NodeTuning) -> Self {
+        self.tuning = (tuning != UNTUNED).then(|| Box::new(tuning));
+        self
+    }
+
+    /// The node with SPEED `speed`.
+    pub fn with_speed(self, speed: f64) -> Self {
+        let tuning = NodeTuning {
+            speed,
+            ..self.tuning().clone()
+        };
+        self.tuned(tuning)
+    }
+
+    /// [`Self::tuning`] to change (held out of line from then on).
+    pub fn tuning_mut(&mut self) -> &mut NodeTuning {
+        self.tuning.get_or_insert_with(Box::default)
+    }
+
+    /// SPEED, PROCSPEED, PRIORITY, LOAD and PRIORITYF.
+    pub fn tuning(&self) -> &NodeTuning {
+        self.tuning.as_deref().unwrap_or(&UNTUNED)
+    }
+
+    pub fn speed(&self) -> f64 {
+        self.tuning().speed
+    }
+
+    pub fn procspeed(&self) -> u64 {
+        self.tuning().procspeed
     }
 
     pub(crate) fn capacity(&self) -> Res {
@@ -502,4 +565,32 @@ pub(crate) fn tasks_within(free: Res, per_task: Res) -> u64 {
         }
     }
     n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A machine may have tens of thousands of nodes: one stays within 56 bytes.
+    #[test]
+    fn a_node_stays_small() {
+        assert!(std::mem::size_of::<NodeSpec>() <= 56);
+    }
+
+    #[test]
+    fn a_nodes_tuning_is_kept_only_where_it_differs_from_none() {
+        let plain = NodeSpec::with_procs(4);
+        assert_eq!((plain.speed(), plain.procspeed()), (1.0, 0));
+        let untuned = plain.clone().tuned(NodeTuning::default());
+        assert!(untuned.tuning.is_none());
+        let fast = plain.clone().with_speed(2.0);
+        assert_eq!((fast.speed(), fast.tuning().load), (2.0, 0.0));
+        assert_ne!(fast, plain);
+        assert_eq!(fast.clone().with_speed(1.0), plain, "back to none");
+        let boxed_default = NodeSpec {
+            tuning: Some(Box::default()),
+            ..plain.clone()
+        };
+        assert_eq!(boxed_default, plain, "equal however the tuning is held");
+    }
 }

@@ -14,8 +14,8 @@ use crate::params::standing::{Acl, Period, StandingCfg};
 use crate::trace::workload::Machine;
 use mauisim_core::{
     maui_memory_tier, CredKind, FeatureMask, MachineSpec, NodeSetPolicy, NodeSetPriority, NodeSets,
-    NodeSpec, Recurrence, StandingAccess, StandingReservation, StartLimits, Time, DAY, EVERY_DAY,
-    WEEK,
+    NodeSpec, NodeTuning, Recurrence, StandingAccess, StandingReservation, StartLimits, Time, DAY,
+    EVERY_DAY, WEEK,
 };
 use std::borrow::Borrow;
 use std::path::Path;
@@ -322,20 +322,24 @@ pub fn build(
             },
         };
         let limits = cfg.limits();
-        specs.push(NodeSpec {
-            procs,
-            mem: cfg.mem.unwrap_or(0),
-            swap: cfg.swap.unwrap_or(0),
-            disk: cfg.disk.unwrap_or(0),
-            speed: cfg.speed.unwrap_or(1.0),
-            procspeed: cfg.procspeed.unwrap_or(0),
-            features: mask,
-            priority: cfg.priority.unwrap_or(0.0),
-            partition,
-            load: cfg.load.unwrap_or(0.0),
-            max_jobs: limits.max_jobs,
-            priority_f: cfg.priority_f,
-        });
+        specs.push(
+            NodeSpec {
+                mem: cfg.mem.unwrap_or(0),
+                swap: cfg.swap.unwrap_or(0),
+                disk: cfg.disk.unwrap_or(0),
+                features: mask,
+                partition,
+                max_jobs: limits.max_jobs,
+                ..NodeSpec::with_procs(procs)
+            }
+            .tuned(NodeTuning {
+                speed: cfg.speed.unwrap_or(1.0),
+                procspeed: cfg.procspeed.unwrap_or(0),
+                priority: cfg.priority.unwrap_or(0.0),
+                load: cfg.load.unwrap_or(0.0),
+                priority_f: cfg.priority_f,
+            }),
+        );
         // Kept per node only from the first node with one (MachineSpec::start_limits).
         if !limits.start.is_none() || !start_limits.is_empty() {
             start_limits.resize(node_names.len(), StartLimits::default());

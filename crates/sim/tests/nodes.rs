@@ -26,11 +26,13 @@ fn machine() -> impl Strategy<Value = MachineSpec> {
             let mut spec = MachineSpec::homogeneous(0, 1);
             spec.nodes = nodes
                 .into_iter()
-                .map(|(procs, mem, features, speed)| NodeSpec {
-                    mem: [256, 1024, 4096][mem],
-                    features,
-                    speed: f64::from(speed),
-                    ..NodeSpec::with_procs(procs)
+                .map(|(procs, mem, features, speed)| {
+                    NodeSpec {
+                        mem: [256, 1024, 4096][mem],
+                        features,
+                        ..NodeSpec::with_procs(procs)
+                    }
+                    .with_speed(f64::from(speed))
                 })
                 .collect();
             spec

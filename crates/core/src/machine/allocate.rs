@@ -93,12 +93,16 @@ impl Machine {
             ),
             AllocationPolicy::CpuLoad => {
                 let dedicated = node.procs as f64 - c.free_procs as f64;
-                (-(node.procs as f64 - dedicated.max(node.load)), 0.0, 0.0)
+                (
+                    -(node.procs as f64 - dedicated.max(node.tuning().load)),
+                    0.0,
+                    0.0,
+                )
             }
             AllocationPolicy::Priority => {
                 (-self.node_priority(c.node as usize, t, now, job), 0.0, 0.0)
             }
-            AllocationPolicy::Fastest => (-node.speed, -(node.procspeed as f64), 0.0),
+            AllocationPolicy::Fastest => (-node.speed(), -(node.procspeed() as f64), 0.0),
             _ => (0.0, 0.0, 0.0),
         }
     }
@@ -140,7 +144,12 @@ impl Machine {
     pub(crate) fn node_priority(&self, n: usize, t: Time, now: Time, job: &QueuedJob) -> f64 {
         let vars = self.node_vars(n, t, now, job);
         let node = &self.spec.nodes[n];
-        match node.priority_f.as_ref().or(self.spec.priority_f.as_ref()) {
+        match node
+            .tuning()
+            .priority_f
+            .as_ref()
+            .or(self.spec.priority_f.as_ref())
+        {
             Some(f) => f.eval(&vars),
             None => {
                 vars[NodeVar::Priority as usize]
@@ -168,18 +177,18 @@ impl Machine {
         set(NodeVar::CProcs, node.procs as f64);
         set(NodeVar::CSwap, node.swap as f64);
         set(NodeVar::JobCount, jobs as f64);
-        set(NodeVar::Load, node.load);
+        set(NodeVar::Load, node.tuning().load);
         let pref = job.request.pref;
         set(
             NodeVar::Pref,
             f64::from(u8::from(pref != 0 && node.features & pref == pref)),
         );
-        set(NodeVar::Priority, node.priority);
+        set(NodeVar::Priority, node.tuning().priority);
         set(NodeVar::ResAffinity, 0.0);
-        let speed = if node.speed != 1.0 || node.procspeed == 0 {
-            node.speed
+        let speed = if node.speed() != 1.0 || node.procspeed() == 0 {
+            node.speed()
         } else {
-            node.procspeed as f64
+            node.procspeed() as f64
         };
         set(NodeVar::Speed, speed);
         set(NodeVar::Usage, self.usage(n, now));
@@ -308,7 +317,7 @@ pub(super) fn max_balance(
     cands: &mut [NodeCandidate],
     tasks: u64,
 ) -> Option<Allocation> {
-    let speed = |c: &NodeCandidate| spec.nodes[c.node as usize].speed;
+    let speed = |c: &NodeCandidate| spec.nodes[c.node as usize].speed();
     cands.sort_by(|a, b| {
         speed(b)
             .partial_cmp(&speed(a))

@@ -2129,11 +2129,15 @@ impl Machine {
     /// The slowest SPEED among a running job's nodes.
     pub fn speed_of(&self, job: JobIdx) -> f64 {
         if self.slots.is_some() {
-            return self.spec.nodes.first().map_or(1.0, |n| n.speed);
+            return self
+                .spec
+                .nodes
+                .first()
+                .map_or(1.0, crate::node::NodeSpec::speed);
         }
         self.placement(job)
             .iter()
-            .map(|&(n, _)| self.spec.nodes[n as usize].speed)
+            .map(|&(n, _)| self.spec.nodes[n as usize].speed())
             .fold(f64::INFINITY, f64::min)
     }
 
@@ -3961,10 +3965,7 @@ mod tests {
 
     fn speeds(s: &[f64]) -> Vec<NodeSpec> {
         s.iter()
-            .map(|&speed| NodeSpec {
-                speed,
-                ..NodeSpec::with_procs(1)
-            })
+            .map(|&speed| NodeSpec::with_procs(1).with_speed(speed))
             .collect()
     }
 
@@ -4010,8 +4011,8 @@ mod tests {
         assert!(m.start(0, &job(0, 2, 100)));
         assert_eq!(m.placement(JobIdx(0)), &[(1, 1), (2, 1)]);
         let mut nodes = vec![NodeSpec::with_procs(1); 3];
-        nodes[0].priority = 5.0;
-        nodes[2].priority = 9.0;
+        nodes[0].tuning_mut().priority = 5.0;
+        nodes[2].tuning_mut().priority = 9.0;
         let mut m = machine(nodes, AllocationPolicy::Priority);
         assert!(m.start(0, &job(0, 2, 100)));
         assert_eq!(m.placement(JobIdx(0)), &[(2, 1), (0, 1)]);
