@@ -536,6 +536,16 @@ impl ScheduleSwf {
     }
 
     pub(crate) fn row(&mut self, job: &Job, o: &Outcome) -> Result<()> {
+        if let Some(mut fields) = job.record.integers() {
+            fields[2] = o.wait(job);
+            fields[3] = o.processing();
+            fields[4] = job.procs as i64;
+            if o.cancelled {
+                fields[10] = 5;
+            }
+            return swf::write_integer_record(&mut self.out, &fields, &mut self.line)
+                .map_err(io_err(&self.path));
+        }
         let mut fields = job.record.fields();
         fields[2] = o.wait(job) as f64;
         fields[3] = o.processing() as f64;

@@ -128,7 +128,7 @@ impl KeptRecord {
     /// The line it was read from (only error messages and notes name one: a file of 2^32
     /// lines is named at the last one this holds).
     pub fn line(&self) -> u32 {
-        read_varint(&mut self.packed.iter())
+        read_varint(&self.packed, 0).0
     }
 
     /// The fields, 0-based; those of [`REWRITTEN`] are −1 (not recorded), as the schedule
@@ -139,45 +139,62 @@ impl KeptRecord {
             fields[REWRITTEN].fill(-1.0);
             return fields;
         }
-        let mut fields = [-1.0; FIELD_COUNT];
-        let mut bytes = self.packed[..usize::from(self.len)].iter();
-        read_varint(&mut bytes);
-        for (i, f) in fields.iter_mut().enumerate() {
-            if !REWRITTEN.contains(&i) {
-                *f = f64::from(unzigzag(read_varint(&mut bytes)));
-            }
+        match self.integers() {
+            Some(integers) => integers.map(|i| i as f64),
+            None => [-1.0; FIELD_COUNT],
         }
-        fields
+    }
+
+    /// [`Self::fields`] of an all-integer record as integers (`None` for another).
+    pub fn integers(&self) -> Option<[i64; FIELD_COUNT]> {
+        if self.exact.is_some() {
+            return None;
+        }
+        let mut fields = [-1; FIELD_COUNT];
+        let (_, mut at) = read_varint(&self.packed, 0);
+        let (head, tail) = fields.split_at_mut(REWRITTEN.start);
+        for f in head.iter_mut().chain(&mut tail[REWRITTEN.len()..]) {
+            let (value, next) = read_varint(&self.packed, at);
+            (*f, at) = (i64::from(unzigzag(value)), next);
+        }
+        Some(fields)
     }
 }
 
-/// Writes `value` at `at`; the end, or `None` when it would not fit.
-fn write_varint(mut value: u32, into: &mut [u8; PACKED], mut at: usize) -> Option<usize> {
-    loop {
-        let byte = (value & 0x7f) as u8;
+/// Most bytes the line and the kept fields take as varints: five each.
+const MOST_PACKED: usize = 5 * (1 + FIELD_COUNT - (REWRITTEN.end - REWRITTEN.start));
+
+/// Writes `value` as a varint at `at` (five bytes at most); where it ends.
+#[inline]
+fn write_varint(mut value: u32, into: &mut [u8; MOST_PACKED], mut at: usize) -> usize {
+    while value >= 0x80 {
+        if let Some(b) = into.get_mut(at) {
+            *b = (value as u8) | 0x80;
+        }
         value >>= 7;
-        let slot = into.get_mut(at)?;
         at += 1;
-        if value == 0 {
-            *slot = byte;
-            return Some(at);
-        }
-        *slot = byte | 0x80;
     }
+    if let Some(b) = into.get_mut(at) {
+        *b = value as u8;
+    }
+    at + 1
 }
 
-/// Reads one varint that [`write_varint`] wrote.
-fn read_varint<'a>(bytes: &mut impl Iterator<Item = &'a u8>) -> u32 {
+/// Reads the varint at `at` that [`write_varint`] wrote; it and where it ends (a byte
+/// past the end reads as 0).
+#[inline]
+fn read_varint(bytes: &[u8], mut at: usize) -> (u32, usize) {
     let mut value = 0u32;
     let mut shift = 0;
-    for &b in bytes {
+    loop {
+        let b = bytes.get(at).copied().unwrap_or(0);
+        at += 1;
         value |= u32::from(b & 0x7f) << shift;
-        if b & 0x80 == 0 {
-            break;
+        if b < 0x80 || shift >= 28 {
+            return (value, at);
         }
         shift += 7;
     }
-    value
 }
 
 /// Small magnitudes, negative or not, to small numbers: 0, −1, 1, −2 … to 0, 1, 2, 3 …
@@ -192,32 +209,30 @@ fn unzigzag(value: u32) -> i32 {
 impl From<SwfRecord> for KeptRecord {
     fn from(record: SwfRecord) -> Self {
         let line = u32::try_from(record.line).unwrap_or(u32::MAX);
-        let mut packed = [0; PACKED];
-        let after_line = write_varint(line, &mut packed, 0).expect("a line's varint fits");
-        let mut fields_end = match record.exact {
-            None => Some(after_line),
-            Some(_) => None,
-        };
-        for (i, &w) in record.whole.iter().enumerate() {
-            if !REWRITTEN.contains(&i) {
-                fields_end = fields_end.and_then(|at| write_varint(zigzag(w), &mut packed, at));
+        let mut bytes = [0; MOST_PACKED];
+        let after_line = write_varint(line, &mut bytes, 0);
+        let mut len = after_line;
+        if record.exact.is_none() {
+            let (head, tail) = record.whole.split_at(REWRITTEN.start);
+            for &w in head.iter().chain(&tail[REWRITTEN.len()..]) {
+                len = write_varint(zigzag(w), &mut bytes, len);
             }
         }
-        match fields_end {
-            Some(len) => KeptRecord {
+        let mut packed = [0; PACKED];
+        if record.exact.is_none() && len <= PACKED {
+            packed.copy_from_slice(&bytes[..PACKED]);
+            return KeptRecord {
                 packed,
                 len: len as u8,
                 exact: None,
-            },
-            None => {
-                let fields = record.fields();
-                packed[after_line..].fill(0);
-                KeptRecord {
-                    packed,
-                    len: after_line as u8,
-                    exact: Some(record.exact.unwrap_or_else(|| Box::new(fields))),
-                }
-            }
+            };
+        }
+        packed[..after_line].copy_from_slice(&bytes[..after_line]);
+        let fields = record.fields();
+        KeptRecord {
+            packed,
+            len: after_line as u8,
+            exact: Some(record.exact.unwrap_or_else(|| Box::new(fields))),
         }
     }
 }
@@ -594,6 +609,24 @@ pub(crate) fn write_record(
     out.write_all(line.as_bytes())
 }
 
+/// [`write_record`] of a record of integers, written as it writes them.
+pub(crate) fn write_integer_record(
+    out: &mut impl Write,
+    fields: &[i64; FIELD_COUNT],
+    line: &mut String,
+) -> std::io::Result<()> {
+    line.clear();
+    let mut digits = itoa::Buffer::new();
+    for (i, &f) in fields.iter().enumerate() {
+        if i > 0 {
+            line.push(' ');
+        }
+        line.push_str(digits.format(f));
+    }
+    line.push('\n');
+    out.write_all(line.as_bytes())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -751,6 +784,12 @@ mod tests {
             expected[REWRITTEN].fill(-1.0);
             let kept = KeptRecord::from(record);
             proptest::prop_assert_eq!(kept.fields().map(f64::to_bits), expected.map(f64::to_bits));
+            if let Some(integers) = kept.integers() {
+                let (mut by_f64, mut by_i64) = (Vec::new(), Vec::new());
+                write_record(&mut by_f64, &kept.fields(), &mut String::new()).unwrap();
+                write_integer_record(&mut by_i64, &integers, &mut String::new()).unwrap();
+                proptest::prop_assert_eq!(by_i64, by_f64, "an integer record writes the same");
+            }
             proptest::prop_assert_eq!(kept.line(), line);
             let small = fraction.is_none() && ints.iter().all(|&i| (-64..64).contains(&i));
             if small {
