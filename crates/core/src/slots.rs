@@ -1,72 +1,126 @@
 //! Processors of a uniform machine as numbered slots (node × processor), free ones kept
-//! as coalesced ranges: on a machine of identical nodes whose processors are pooled, this
-//! is all the node bookkeeping needed, at a cost per decision of the ranges it touches
-//! rather than the processors or nodes.
-
-use std::collections::BTreeMap;
+//! as bits: on a machine of identical nodes whose processors are pooled, this is all the
+//! node bookkeeping needed, at a cost per decision of the free runs and the 64-slot words
+//! it touches rather than the processors or nodes.
 
 /// `(first slot, count)`.
 pub type SlotRange = (u64, u64);
 
+/// Free slots as bits (1 = free), with a summary bit per word that has a free slot, so
+/// that the lowest free slot is found in a few word reads and a range is taken or given
+/// back a word at a time.
 #[derive(Debug, Clone)]
 pub struct SlotPool {
     procs_per_node: u64,
-    /// Free ranges by first slot, never adjacent (always coalesced).
-    free: BTreeMap<u64, u64>,
+    free: Vec<u64>,
+    /// Bit `w` of word `w / 64`: word `w` of `free` has a free slot.
+    any_free: Vec<u64>,
     free_count: u64,
 }
 
 impl SlotPool {
     pub(crate) fn new(total: u64, procs_per_node: u64) -> Self {
-        let mut free = BTreeMap::new();
-        if total > 0 {
-            free.insert(0, total);
-        }
-        SlotPool {
+        let words = total.div_ceil(64) as usize;
+        let mut pool = SlotPool {
             procs_per_node: procs_per_node.max(1),
-            free,
-            free_count: total,
-        }
+            free: vec![0; words],
+            any_free: vec![0; words.div_ceil(64)],
+            free_count: 0,
+        };
+        pool.give((0, total));
+        pool
     }
 
     pub(crate) fn free_count(&self) -> u64 {
         self.free_count
     }
 
-    /// Takes up to `n` slots, lowest numbers first; returns the ranges taken.
+    /// The lowest free slot in word `word` of `free` or after it, if any.
+    fn first_free_from(&self, word: usize) -> Option<u64> {
+        let mut s = word / 64;
+        let mut mask = u64::MAX << (word % 64);
+        while let Some(&summary) = self.any_free.get(s) {
+            let bits = summary & mask;
+            if bits != 0 {
+                let w = s * 64 + bits.trailing_zeros() as usize;
+                return Some(w as u64 * 64 + u64::from(self.free[w].trailing_zeros()));
+            }
+            s += 1;
+            mask = u64::MAX;
+        }
+        None
+    }
+
+    /// How many slots from `start` on are free in a row (`start` free), at most `most`.
+    fn run_from(&self, start: u64, most: u64) -> u64 {
+        let mut len = 0;
+        let mut at = start;
+        while len < most {
+            let w = (at / 64) as usize;
+            let Some(&word) = self.free.get(w) else { break };
+            let free_here = (!(word >> (at % 64))).trailing_zeros() as u64;
+            let free_here = free_here.min(64 - at % 64);
+            len += free_here;
+            if free_here < 64 - at % 64 {
+                break;
+            }
+            at += free_here;
+        }
+        len.min(most)
+    }
+
+    /// Sets the slots `[start, start + len)` free (`to_free`) or taken.
+    fn set(&mut self, start: u64, len: u64, to_free: bool) {
+        let mut at = start;
+        let end = start + len;
+        while at < end {
+            let w = (at / 64) as usize;
+            let from = at % 64;
+            let count = (end - at).min(64 - from);
+            let bits = if count == 64 {
+                u64::MAX
+            } else {
+                ((1u64 << count) - 1) << from
+            };
+            if to_free {
+                self.free[w] |= bits;
+            } else {
+                self.free[w] &= !bits;
+            }
+            let summary = 1u64 << (w % 64);
+            if self.free[w] != 0 {
+                self.any_free[w / 64] |= summary;
+            } else {
+                self.any_free[w / 64] &= !summary;
+            }
+            at += count;
+        }
+    }
+
+    /// Takes up to `n` slots, lowest numbers first; returns the ranges taken (each free run
+    /// whole, in order, the last cut to what was left to take).
     pub(crate) fn take(&mut self, mut n: u64, into: &mut Vec<SlotRange>) {
+        let mut from = 0;
         while n > 0 {
-            let Some((&start, &len)) = self.free.iter().next() else {
+            let Some(start) = self.first_free_from(from) else {
                 return;
             };
-            let k = len.min(n);
-            self.free.remove(&start);
-            if k < len {
-                self.free.insert(start + k, len - k);
-            }
+            let k = self.run_from(start, n);
+            self.set(start, k, false);
             into.push((start, k));
             self.free_count -= k;
             n -= k;
+            from = ((start + k) / 64) as usize;
         }
     }
 
     /// Returns a range taken earlier.
-    pub(crate) fn give(&mut self, (mut start, mut len): SlotRange) {
+    pub(crate) fn give(&mut self, (start, len): SlotRange) {
         if len == 0 {
             return;
         }
         self.free_count += len;
-        if let Some((&ps, &pl)) = self.free.range(..start).next_back() {
-            if ps + pl == start {
-                self.free.remove(&ps);
-                start = ps;
-                len += pl;
-            }
-        }
-        if let Some(next) = self.free.remove(&(start + len)) {
-            len += next;
-        }
-        self.free.insert(start, len);
+        self.set(start, len, true);
     }
 
     /// The nodes of some slot ranges as inclusive, merged node-index ranges.
@@ -122,7 +176,79 @@ mod tests {
             p.give(r);
         }
         assert_eq!(p.free_count(), 10);
-        assert_eq!(p.free.len(), 1, "{:?}", p.free);
+        let mut all = Vec::new();
+        p.take(10, &mut all);
+        assert_eq!(all, vec![(0, 10)], "coalesced");
+    }
+
+    /// The free ranges as the pool kept them before bits: a map of coalesced ranges.
+    #[derive(Default)]
+    struct Ranges(std::collections::BTreeMap<u64, u64>);
+
+    impl Ranges {
+        fn take(&mut self, mut n: u64, into: &mut Vec<SlotRange>) {
+            while n > 0 {
+                let Some((&start, &len)) = self.0.iter().next() else {
+                    return;
+                };
+                let k = len.min(n);
+                self.0.remove(&start);
+                if k < len {
+                    self.0.insert(start + k, len - k);
+                }
+                into.push((start, k));
+                n -= k;
+            }
+        }
+
+        fn give(&mut self, (mut start, mut len): SlotRange) {
+            if let Some((&ps, &pl)) = self.0.range(..start).next_back() {
+                if ps + pl == start {
+                    self.0.remove(&ps);
+                    start = ps;
+                    len += pl;
+                }
+            }
+            if let Some(next) = self.0.remove(&(start + len)) {
+                len += next;
+            }
+            self.0.insert(start, len);
+        }
+    }
+
+    proptest::proptest! {
+        /// Taking and giving back in any order, the pool takes exactly the ranges a map of
+        /// coalesced free ranges takes (word edges, sizes not a multiple of 64 included).
+        #[test]
+        fn takes_what_coalesced_ranges_take(
+            // Past 4,096 slots the summary has more than one word.
+            total in proptest::prop_oneof![1u64..400, 4000u64..9000],
+            steps in proptest::collection::vec(
+                (proptest::bool::ANY, proptest::prop_oneof![1u64..150, 150u64..3000], 0usize..8),
+                1..60,
+            ),
+        ) {
+            let mut pool = SlotPool::new(total, 4);
+            let mut model = Ranges::default();
+            model.give((0, total));
+            let mut held: Vec<Vec<SlotRange>> = Vec::new();
+            for (take, n, which) in steps {
+                if take || held.is_empty() {
+                    let (mut got, mut expected) = (Vec::new(), Vec::new());
+                    pool.take(n, &mut got);
+                    model.take(n, &mut expected);
+                    proptest::prop_assert_eq!(&got, &expected);
+                    held.push(got);
+                } else {
+                    for r in held.remove(which % held.len()) {
+                        pool.give(r);
+                        model.give(r);
+                    }
+                }
+                let free: u64 = model.0.values().sum();
+                proptest::prop_assert_eq!(pool.free_count(), free);
+            }
+        }
     }
 
     #[test]
