@@ -598,15 +598,7 @@ pub(crate) fn write_record(
     fields: &[f64; FIELD_COUNT],
     line: &mut String,
 ) -> std::io::Result<()> {
-    line.clear();
-    for (i, &f) in fields.iter().enumerate() {
-        if i > 0 {
-            line.push(' ');
-        }
-        push_field(line, f);
-    }
-    line.push('\n');
-    out.write_all(line.as_bytes())
+    write_fields(out, fields, line, push_field)
 }
 
 /// [`write_record`] of a record of integers, written as it writes them.
@@ -615,13 +607,22 @@ pub(crate) fn write_integer_record(
     fields: &[i64; FIELD_COUNT],
     line: &mut String,
 ) -> std::io::Result<()> {
-    line.clear();
     let mut digits = itoa::Buffer::new();
+    write_fields(out, fields, line, |line, f| line.push_str(digits.format(f)))
+}
+
+fn write_fields<T: Copy>(
+    out: &mut impl Write,
+    fields: &[T; FIELD_COUNT],
+    line: &mut String,
+    mut push: impl FnMut(&mut String, T),
+) -> std::io::Result<()> {
+    line.clear();
     for (i, &f) in fields.iter().enumerate() {
         if i > 0 {
             line.push(' ');
         }
-        line.push_str(digits.format(f));
+        push(line, f);
     }
     line.push('\n');
     out.write_all(line.as_bytes())

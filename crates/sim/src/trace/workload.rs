@@ -213,8 +213,8 @@ pub struct Job {
     /// The wallclock limit: planned with, and enforced.
     pub wcl: Time,
     pub procs: u64,
-    /// Nodes the processors span on the simulated machine (32 bits, beside
-    /// `nodes_asked`: a job's record is kept small, as a trace holds millions).
+    /// Nodes the processors span on the simulated machine (32 bits: a job's record is
+    /// kept small, as a trace holds millions).
     pub nodes: u32,
     /// User, group, class and partition from the trace; account and QOS once assigned
     /// from the config ([`crate::params::credentials::Resolver::assign`]).
