@@ -447,11 +447,13 @@ impl MachineSpec {
         }
     }
 
-    /// Node `n`'s MAXPEPERJOB cap on a starting job's tasks ([`MachineSpec::task_caps`]).
-    pub(crate) fn task_cap_of(&self, n: usize) -> u64 {
-        self.task_caps
-            .get(n)
-            .map_or(u64::MAX, |&cap| u64::from(cap))
+    /// Node `n`'s MAXPEPERJOB cap on the tasks of a job starting there now
+    /// ([`MachineSpec::task_caps`]); none for a job of a DEDICATED QOS.
+    pub(crate) fn task_cap_of(&self, n: usize, dedicated: bool) -> u64 {
+        match (dedicated, self.task_caps.get(n)) {
+            (false, Some(&cap)) => u64::from(cap),
+            _ => u64::MAX,
+        }
     }
 
     /// Node `n`'s start limits ([`MachineSpec::start_limits`]).

@@ -897,10 +897,7 @@ impl Machine {
                 })
                 .for_each(&mut count),
         }
-        let cap = match job.cred_factors.dedicated {
-            true => u64::MAX,
-            false => self.spec.task_cap_of(n),
-        };
+        let cap = self.spec.task_cap_of(n, job.cred_factors.dedicated);
         start_limit_tasks_of(limits, per_task_procs, here).min(cap)
     }
 
@@ -990,11 +987,7 @@ impl Machine {
             // Nothing running is the most a start may find: every count at zero.
             let dedicated = job.cred_factors.dedicated;
             let start_cap = |n| {
-                let cap = if dedicated {
-                    u64::MAX
-                } else {
-                    spec.task_cap_of(n)
-                };
+                let cap = spec.task_cap_of(n, dedicated);
                 start_limit_tasks_when_idle(spec.start_limits_of(n), need).min(cap)
             };
             let on_idle_nodes = tasks_when_empty(spec, need, r.features, part, |_| true, start_cap);

@@ -563,8 +563,6 @@ pub(crate) fn check_proc_usage_limit(c: &NodeConfig) -> Result<(), ConfigError> 
     }
 }
 
-/// A node limit as 3.3.1 reads it (strtol): 0 or below is no limit of the node's own
-/// (MNode.c), which leaves NODECFG[DEFAULT]'s.
 /// MAXPEPERJOB's `<count>` or `<percent>%` (3.3.1 reads either with `strtod`).
 fn pe_per_job(value: &str) -> Result<f64, String> {
     let (number, share) = match value.strip_suffix('%') {
@@ -579,6 +577,8 @@ fn pe_per_job(value: &str) -> Result<f64, String> {
     }
 }
 
+/// A node limit as 3.3.1 reads it (strtol): 0 or below is no limit of the node's own
+/// (MNode.c), which leaves NODECFG[DEFAULT]'s.
 fn node_limit(value: &str) -> Result<Option<u32>, String> {
     let v = cfg::parse_int(value).map_err(|e| e.0)?;
     Ok((v > 0).then_some(v.min(i64::from(u32::MAX)) as u32))
