@@ -45,6 +45,10 @@ pub type Allocation = Vec<(u32, u64)>;
 /// whether it holds nodes whole, and its user where nodes are SINGLEUSER.
 type MisfitShape = (crate::node::Request, u32, (u64, u64), u64, Time, bool, u32);
 
+/// A node's claims: a running job and a reservation or two, in place (a node of many
+/// processors spills to the heap).
+type NodeClaims = smallvec::SmallVec<[Claim; 2]>;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Owner {
     Job(JobIdx),
@@ -195,7 +199,7 @@ pub struct Machine {
     busy_since: Vec<Option<Time>>,
     busy_total: Vec<Time>,
     /// Per node: claims (per-node mode only).
-    claims: Vec<Vec<Claim>>,
+    claims: Vec<NodeClaims>,
     /// The standing reservations' windows that hold nodes now: (reservation, start, end).
     standing_held: Vec<(u32, Time, Time)>,
     /// The standing reservations with an access list (bit `k` for reservation `k`).
@@ -321,6 +325,12 @@ pub struct Machine {
     touches: u64,
     /// Empty until first asked: only Maui's per-node windows use it (48 bytes a node).
     window_cache: std::cell::RefCell<Vec<Option<CachedWindow>>>,
+    /// Per-node mode on nodes of several processors: the nodes (of at least one
+    /// processor) without any claim, and their processors summed. Such a node is free for
+    /// ever with all its processors, so that Maui's rankings of the free nodes, which
+    /// only such machines make, take them in bulk.
+    idle: NodeBitmap,
+    idle_procs: i64,
 }
 
 /// Every node with processors free now and the end of its backfill window, the longest
@@ -333,8 +343,11 @@ struct WindowRanking {
     within: u32,
     /// The nodes whose window ends, ranked.
     nodes: Vec<(Time, i64, u32)>,
-    /// The nodes whose window never ends (in no order), and their free processors.
+    /// The nodes whose window never ends (in no order) but those of `idle`, and the free
+    /// processors of both.
     forever: Vec<u32>,
+    /// The idle nodes when the ranking was made, where it took them in bulk.
+    idle: Option<NodeBitmap>,
     forever_procs: i64,
     /// Each node's place in `nodes` ([`WindowRanking::FOREVER`]: in `forever`; `u32::MAX`:
     /// neither).
@@ -389,7 +402,7 @@ impl Machine {
             claims: if pooled {
                 Vec::new()
             } else {
-                vec![Vec::new(); n]
+                vec![NodeClaims::new(); n]
             },
             standing_held: Vec::new(),
             listed_standing: spec.standing.iter().enumerate().fold(0, |mask, (k, sr)| {
@@ -459,11 +472,18 @@ impl Machine {
             node_stamp: vec![0; n],
             touches: 0,
             window_cache: std::cell::RefCell::new(Vec::new()),
+            idle: NodeBitmap::new(if pooled { 0 } else { n }),
+            idle_procs: 0,
             spec,
         };
         if m.slots.is_none() {
             for i in 0..n {
                 m.index(i as u32);
+            }
+        }
+        if !pooled {
+            for i in 0..n {
+                m.note_claims(i as u32);
             }
         }
         m.refresh_standing(origin);
@@ -499,6 +519,7 @@ impl Machine {
             for &n in &sr.nodes {
                 let same = |c: &Claim| c.owner == Owner::Standing(k) && c.start == start;
                 self.claims[n as usize].retain(|c| !same(c));
+                self.note_claims(n);
                 self.touch(n);
                 self.unclaim_ahead(n);
             }
@@ -518,6 +539,7 @@ impl Machine {
                     owner: Owner::Standing(k),
                     may_use: 0,
                 });
+                self.note_claims(n);
                 self.touch(n);
                 self.claim_ahead(n);
             }
@@ -1099,6 +1121,7 @@ impl Machine {
             | AllocationPolicy::Local
             | AllocationPolicy::MaxBalance => self.place(now, now, job, false).is_some(),
             _ if self.mandatory_node_sets() => self.place(now, now, job, false).is_some(),
+            _ if self.plain_in_bulk(job) => self.fits_plain_in_bulk(now, job),
             _ => {
                 let per_task = self.need(job);
                 let tasks = job.procs / per_task.procs.max(1);
@@ -1114,6 +1137,47 @@ impl Machine {
             self.misfits.borrow_mut().1.push((key, job.procs, job.wcl));
         }
         fits
+    }
+
+    /// Whether a node without a claim ahead, free now, hosts as many of `job`'s tasks as it
+    /// has processors free, until a job takes them: a reservation's search takes such
+    /// nodes in bulk ([`Self::searched_by_jobs`]), and no node question checks more
+    /// (node sets, Maui's windows on nodes of several processors, start limits).
+    fn plain_in_bulk(&self, job: &QueuedJob) -> bool {
+        self.searched_by_jobs(job) && !self.node_checks
+    }
+
+    /// [`Self::fits_on_nodes`] where [`Self::plain_in_bulk`]: the processors of the nodes
+    /// without a claim ahead summed from the index, and only the nodes with one asked.
+    fn fits_plain_in_bulk(&self, now: Time, job: &QueuedJob) -> bool {
+        let expired = self.expired_on(now);
+        let tasks = job.procs;
+        let mut total = self.plain_free_procs(&expired).max(0) as u64;
+        if total >= tasks {
+            return true;
+        }
+        let (end, per_task) = (now + job.wcl.max(1), self.need(job));
+        self.ahead_nodes
+            .iter()
+            .filter(|&n| self.free[n as usize] > 0 || expired.contains_key(&n))
+            .any(|n| {
+                total += self.hostable(n as usize, now, end, job, per_task);
+                total >= tasks
+            })
+    }
+
+    /// The processors free now, counting those of running jobs whose planned end has come
+    /// (`expired`, from [`Self::expired_on`]), on the nodes without a claim ahead: free
+    /// from now until a job takes them.
+    fn plain_free_procs(&self, expired: &BTreeMap<u32, i64>) -> i64 {
+        let mut procs = self.plain_procs;
+        for (&n, &extra) in expired {
+            if self.ahead[n as usize] == 0 {
+                let f = self.free[n as usize];
+                procs += (f + extra).max(0) - f.max(0);
+            }
+        }
+        procs
     }
 
     /// Starts `job` at `now` on the nodes the allocation policy picks; false (nothing
@@ -1162,6 +1226,7 @@ impl Machine {
                     owner: Owner::Job(job.idx),
                     may_use: job.standing_access,
                 });
+                self.note_claims(n);
             }
         }
         self.by_end.insert((end, job.idx));
@@ -1740,6 +1805,7 @@ impl Machine {
     /// Lays a reservation's `claim` on node `n`.
     fn lay_claim(&mut self, n: u32, claim: Claim) {
         self.claims[n as usize].push(claim);
+        self.note_claims(n);
         self.touch(n);
         self.claim_ahead(n);
     }
@@ -1747,6 +1813,7 @@ impl Machine {
     /// Takes reservation `id`'s claim off node `n`.
     fn unlay_claim(&mut self, n: u32, id: u32) {
         self.claims[n as usize].retain(|c| c.owner != Owner::Held(id));
+        self.note_claims(n);
         self.touch(n);
         self.unclaim_ahead(n);
     }
@@ -1810,6 +1877,7 @@ impl Machine {
             self.give_node(n, takes.procs as i64, freed);
             if !self.pooled {
                 self.claims[n as usize].retain(|c| c.owner != Owner::Job(job));
+                self.note_claims(n);
                 self.touch(n);
             }
         }
@@ -2006,6 +2074,40 @@ impl Machine {
             }
             return Ok(());
         }
+        let mut idle_procs = 0;
+        let idle_kept = self
+            .claims
+            .iter()
+            .enumerate()
+            .filter(|_| self.several_procs);
+        for (n, claims) in idle_kept {
+            let procs = self.spec.nodes[n].procs;
+            let idle = claims.is_empty() && procs > 0;
+            let free_whole = self.free[n] == procs as i64 && self.free_set.contains(n as u32);
+            if self.idle.contains(n as u32) != idle || (idle && !free_whole) {
+                return Err(over(
+                    Some(n),
+                    None,
+                    format!(
+                        "indexed as idle: {}; {} claims, {} of {procs} processors free",
+                        self.idle.contains(n as u32),
+                        claims.len(),
+                        self.free[n]
+                    ),
+                ));
+            }
+            idle_procs += if idle { procs as i64 } else { 0 };
+        }
+        if idle_procs != self.idle_procs {
+            return Err(over(
+                None,
+                None,
+                format!(
+                    "{} idle processors counted, {idle_procs} idle",
+                    self.idle_procs
+                ),
+            ));
+        }
         for (n, claims) in self.claims.iter().enumerate() {
             let cap = self.spec.nodes[n].capacity();
             let cap_jobs = self.spec.nodes[n].max_jobs;
@@ -2173,14 +2275,7 @@ impl Machine {
             // summed from the index, and only the others are visited, those free for
             // longer than `shorter` (the first of their ranking).
             let expired = self.expired_on(now);
-            let mut forever = self.plain_procs;
-            for (&n, &extra) in &expired {
-                if self.ahead[n as usize] == 0 {
-                    let f = self.free[n as usize];
-                    forever += (f + extra).max(0) - f.max(0);
-                }
-            }
-            visit(forever, FOREVER);
+            visit(self.plain_free_procs(&expired), FOREVER);
             // As for a job of every credential, like `node_window`.
             self.rank_ahead(now, self.listed_standing);
             let ranking = self.ranked_ahead.borrow();
@@ -2230,7 +2325,19 @@ impl Machine {
             |n: &u32| self.within == 0 || self.spec.nodes[*n as usize].partition == self.within;
         let mut rank_of = vec![u32::MAX; self.spec.nodes.len()];
         let (mut nodes, mut forever, mut forever_procs) = (Vec::new(), Vec::new(), 0);
-        for n in self.free_nodes_now(now).filter(within) {
+        // An idle node's window is all its processors for ever (`node_window`): those are
+        // summed from the index, and only the other free nodes are visited.
+        let idle =
+            (self.several_procs && self.within == 0 && !self.job_capped).then(|| self.idle.clone());
+        let visited: Vec<u32> = match &idle {
+            Some(idle) => {
+                forever_procs = self.idle_procs;
+                let freed = self.freed_by_expired_jobs(now);
+                self.free_set.iter_without(idle).chain(freed).collect()
+            }
+            None => self.free_nodes_now(now).filter(within).collect(),
+        };
+        for n in visited {
             let (free, until) = self.node_window_kept(n, now);
             if free <= 0 {
                 continue;
@@ -2254,6 +2361,7 @@ impl Machine {
             within: self.within,
             nodes,
             forever,
+            idle,
             forever_procs,
             rank_of,
         });
@@ -2349,6 +2457,12 @@ impl Machine {
     /// [`Machine::nodes_free_now`] one at a time, in no particular order, so that a caller
     /// that stops early does not visit them all.
     fn free_nodes_now(&self, now: Time) -> impl Iterator<Item = u32> + '_ {
+        self.free_set.iter().chain(self.freed_by_expired_jobs(now))
+    }
+
+    /// The nodes of running jobs whose planned end has come that no running job leaves
+    /// processors free on, in node order.
+    fn freed_by_expired_jobs(&self, now: Time) -> Vec<u32> {
         let mut freed: Vec<u32> = self
             .expired_jobs(now)
             .flat_map(|p| p.nodes.iter().map(|&(n, _)| n))
@@ -2356,7 +2470,7 @@ impl Machine {
             .collect();
         freed.sort_unstable();
         freed.dedup();
-        self.free_set.iter().chain(freed)
+        freed
     }
 
     /// The running jobs whose planned end has come by `now`.
@@ -2738,7 +2852,14 @@ impl Machine {
                 Some(_) if self.spec.node_sets.is_none() => Vec::new(),
                 Some((ranking, held)) => {
                     let ended = ranking.nodes[..*held].iter().map(|w| w.2);
-                    ranking.forever.iter().copied().chain(ended).collect()
+                    let idle = ranking.idle.iter().flat_map(NodeBitmap::iter);
+                    ranking
+                        .forever
+                        .iter()
+                        .copied()
+                        .chain(idle)
+                        .chain(ended)
+                        .collect()
                 }
                 None => {
                     let free = self.free_nodes_now(now);
@@ -2773,7 +2894,11 @@ impl Machine {
         }
         if let Some((ranking, held)) = &self.window_members {
             let rank = ranking.rank_of[n];
-            return rank == WindowRanking::FOREVER || (rank as usize) < *held;
+            let idle = ranking
+                .idle
+                .as_ref()
+                .is_some_and(|idle| idle.contains(n as u32));
+            return idle || rank == WindowRanking::FOREVER || (rank as usize) < *held;
         }
         self.window_nodes
             .binary_search_by_key(&(n as u32), |&(m, _)| m)
@@ -3020,9 +3145,18 @@ impl Machine {
             .filter(|&n| !is_expired(n))
             .map(|n| (FOREVER, n));
         let ranked = merge_descending(merge_descending(ahead, expired_plain.into_iter()), forever);
-        let cands = ranked.map(|(_, n)| NodeCandidate {
+        let in_bulk = self.plain_in_bulk(job);
+        let cands = ranked.map(|(free_for, n)| NodeCandidate {
             node: n,
-            tasks: self.hostable(n as usize, now, end, job, per_task),
+            tasks: if in_bulk
+                && free_for == FOREVER
+                && self.ahead[n as usize] == 0
+                && !is_expired(n)
+            {
+                self.free[n as usize].max(0) as u64
+            } else {
+                self.hostable(n as usize, now, end, job, per_task)
+            },
             free_procs: 0,
         });
         take_in_order(cands.filter(|c| c.tasks > 0), tasks)
@@ -3059,16 +3193,34 @@ impl Machine {
         tasks: u64,
         per_task: Res,
     ) -> impl Iterator<Item = u32> + 'a {
-        let mut ranked: std::collections::BinaryHeap<(Time, u32)> = self
-            .free_nodes_now(now)
-            .map(|n| {
-                (
-                    self.maui_available(n as usize, now, job, tasks, per_task),
-                    n,
-                )
-            })
-            .collect();
-        std::iter::from_fn(move || ranked.pop()).map(|(_, n)| n)
+        let available = |n: u32| {
+            (
+                self.maui_available(n as usize, now, job, tasks, per_task),
+                n,
+            )
+        };
+        let idle_for_ever = self.several_procs
+            && !self.exhaustive
+            && per_task.procs <= 1
+            && self.per_user(user_of(job)) == NO_USER
+            && !self.job_capped;
+        let (others, idle): (Vec<u32>, Option<&NodeBitmap>) = if idle_for_ever {
+            // To such a job an idle node is available for ever (`maui_available`: tasks
+            // free now, and no claim to end the range): those come from the index in
+            // node order, and only the other free nodes are ranked.
+            let freed = self.freed_by_expired_jobs(now);
+            let busy = self.free_set.iter_without(&self.idle).chain(freed);
+            (busy.collect(), Some(&self.idle))
+        } else {
+            (self.free_nodes_now(now).collect(), None)
+        };
+        let mut ranked: std::collections::BinaryHeap<(Time, u32)> =
+            others.into_iter().map(available).collect();
+        let ranked = std::iter::from_fn(move || ranked.pop());
+        let idle = idle
+            .into_iter()
+            .flat_map(|set| set.iter().rev().map(|n| (FOREVER, n)));
+        merge_descending(ranked, idle).map(|(_, n)| n)
     }
 
     /// How long node `n` stays available to `job` after `now` as 3.3.1's LASTAVAILABLE
@@ -3361,6 +3513,20 @@ impl Machine {
                 self.free_plain.insert(n);
                 self.plain_procs += f;
             }
+        }
+    }
+
+    /// Keeps [`Machine::idle`] after a change to node `n`'s claims.
+    fn note_claims(&mut self, n: u32) {
+        if !self.several_procs {
+            return;
+        }
+        let procs = self.spec.nodes[n as usize].procs;
+        let idle = self.claims[n as usize].is_empty() && procs > 0;
+        if idle && self.idle.insert(n) {
+            self.idle_procs += procs as i64;
+        } else if !idle && self.idle.remove(n) {
+            self.idle_procs -= procs as i64;
         }
     }
 

@@ -109,6 +109,23 @@ impl NodeBitmap {
         }
     }
 
+    /// The nodes of this set that are not in `other`, in node order (a word at a time:
+    /// what this set holds, less what `other` does).
+    pub(super) fn iter_without<'a>(
+        &'a self,
+        other: &'a NodeBitmap,
+    ) -> impl Iterator<Item = u32> + 'a {
+        let words = self
+            .summary
+            .iter()
+            .enumerate()
+            .flat_map(|(s, &summary)| SetBits(summary).map(move |b| s * 64 + b));
+        words.flat_map(move |w| {
+            let bits = self.words[w] & !other.words.get(w).copied().unwrap_or(0);
+            SetBits(bits).map(move |b| (w * 64 + b) as u32)
+        })
+    }
+
     /// The nodes in node order.
     pub(super) fn iter(&self) -> impl DoubleEndedIterator<Item = u32> + Clone + '_ {
         Walk {
@@ -116,6 +133,22 @@ impl NodeBitmap {
             front: 0,
             back: self.words.len() * 64,
         }
+    }
+}
+
+/// The set bits of a word, lowest first.
+struct SetBits(u64);
+
+impl Iterator for SetBits {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(b)
     }
 }
 
@@ -195,6 +228,30 @@ mod tests {
             let k = front.len();
             prop_assert_eq!(&front[..], &expected[..k]);
             prop_assert_eq!(back, expected[k..].iter().rev().copied().collect::<Vec<_>>());
+        }
+
+        /// Against `BTreeSet::difference`, with the other set of any size.
+        #[test]
+        fn iter_without_is_the_difference(
+            size in 1usize..10_000,
+            other_size in 1usize..10_000,
+            ours in prop::collection::vec(0usize..10_000, 0..300),
+            theirs in prop::collection::vec(0usize..10_000, 0..300),
+        ) {
+            let (mut set, mut other) = (NodeBitmap::new(size), NodeBitmap::new(other_size));
+            let (mut model, mut other_model) = (BTreeSet::new(), BTreeSet::new());
+            for n in ours {
+                let n = (n % size) as u32;
+                set.insert(n);
+                model.insert(n);
+            }
+            for n in theirs {
+                let n = (n % other_size) as u32;
+                other.insert(n);
+                other_model.insert(n);
+            }
+            let expected: Vec<u32> = model.difference(&other_model).copied().collect();
+            prop_assert_eq!(set.iter_without(&other).collect::<Vec<_>>(), expected);
         }
     }
 
