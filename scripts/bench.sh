@@ -20,8 +20,9 @@
 #             (CONTIGUOUS on KTH-SP2; RICC with 12 GB nodes, so memory binds), and a
 #             synthetic 100,000-node machine with 1 M jobs (scripts/synthetic_swf.py)
 #   maui      the Maui 3.3.1 semantics (nodes one by one) against research-easy on KTH-SP2
-#             (also with per-user limits) and the first 5,000 jobs of CEA-Curie, and the first
-#             40,000 of CEA-Curie with per-user limits (issues 24, 26)
+#             (also with per-user limits) and the first 5,000 jobs of CEA-Curie, the first
+#             40,000 of CEA-Curie with per-user limits, and the first 20,000 of CEA-Curie on
+#             its own 5,040 nodes of 16 processors (issues 24, 26)
 #   growth    cost curves: the first 25k ... 400k jobs of RICC-2010 and of a generated trace,
 #             time per job against the average idle queue (reports/growth.csv and .svg)
 #   history   KTH-SP2 FCFS and CEA-Curie EASY only (both per-event, as the first records):
@@ -154,6 +155,9 @@ case "$suite" in
       bench "CEA-Curie first 5,000 jobs, research-easy" "$curie" --first 5000 --semantics research-easy
       bench "CEA-Curie first 5,000 jobs, --semantics maui" "$curie" --first 5000 --semantics maui
       bench "CEA-Curie first 40,000 jobs, fair-limits.cfg, --semantics maui" "$curie" --first 40000 --semantics maui -c scenarios/fair-limits.cfg
+      # Curie's own nodes (5,040 x 16 processors): the trace's header gives 80,640 of one.
+      bench "CEA-Curie first 20,000 jobs, 5,040 x 16-proc nodes, research-easy" "$curie" --first 20000 --nodes 5040 --procs-per-node 16 --semantics research-easy
+      bench "CEA-Curie first 20,000 jobs, 5,040 x 16-proc nodes, --semantics maui" "$curie" --first 20000 --nodes 5040 --procs-per-node 16 --semantics maui
     fi
     exit 0 ;;
   growth)

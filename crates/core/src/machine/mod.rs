@@ -315,9 +315,10 @@ pub struct Machine {
     /// On nodes of several processors under Maui's order, the backfill windows' nodes
     /// ranked (see [`Machine::ranked_windows`]).
     window_ranking: std::cell::RefCell<Option<Rc<WindowRanking>>>,
-    /// While backfill fills a window on such nodes: the ranking it opened with and how
-    /// many of its nodes the window holds (3.3.1's BFNodeList).
-    window_members: Option<(Rc<WindowRanking>, usize)>,
+    /// While backfill fills a window on such nodes: the ranking it opened with, and the
+    /// instant and the limit the nodes' windows must last longer than to be in it (3.3.1's
+    /// BFNodeList).
+    window_members: Option<(Rc<WindowRanking>, Time, Time)>,
     /// Per node: a stamp that changes whenever its claims or free processors do, and the
     /// last window computed for it with the stamp, the instants it holds for (until its
     /// next claim starts or ends), its free processors and its end.
@@ -333,15 +334,16 @@ pub struct Machine {
     idle_procs: i64,
 }
 
-/// Every node with processors free now and the end of its backfill window, the longest
-/// first (the last node first among equals), for the instant, partition and claims it was
-/// ranked at.
+/// Every node with processors free now and the end of its backfill window, for the
+/// instant, partition and claims it was taken at. A window holds the nodes whose window
+/// lasts longer than its limit: they are filtered, not sorted (a window's processors are a
+/// sum and its length a minimum).
 #[derive(Debug, Clone)]
 struct WindowRanking {
     version: u64,
     at: Time,
     within: u32,
-    /// The nodes whose window ends, ranked.
+    /// The nodes whose window ends: (end, free processors, node), in no order.
     nodes: Vec<(Time, i64, u32)>,
     /// The nodes whose window never ends (in no order) but those of `idle`, and the free
     /// processors of both.
@@ -349,13 +351,14 @@ struct WindowRanking {
     /// The idle nodes when the ranking was made, where it took them in bulk.
     idle: Option<NodeBitmap>,
     forever_procs: i64,
-    /// Each node's place in `nodes` ([`WindowRanking::FOREVER`]: in `forever`; `u32::MAX`:
-    /// neither).
+    /// Each node's place in `nodes` ([`WindowRanking::FOREVER`]: in `forever`;
+    /// [`WindowRanking::NEITHER`]: neither).
     rank_of: Vec<u32>,
 }
 
 impl WindowRanking {
     const FOREVER: u32 = u32::MAX - 1;
+    const NEITHER: u32 = u32::MAX;
 }
 
 /// A node's backfill window as [`Machine::node_window`] found it (see `window_cache`).
@@ -2255,8 +2258,7 @@ impl Machine {
             // have a window of its own length (see `node_window`).
             let ranking = self.ranked_windows(now);
             visit(ranking.forever_procs, FOREVER);
-            let longer = ranking.nodes.iter().take_while(|w| w.0 - now > shorter);
-            for &(until, free, _) in longer {
+            for &(until, free, _) in &ranking.nodes {
                 visit(free, until);
             }
         } else if self.exhaustive
@@ -2312,8 +2314,8 @@ impl Machine {
     }
 
     /// The nodes with processors free now in the partition asked within, with their
-    /// window's end (`node_window`), the longest first, ranked once per instant and set of
-    /// claims: the windows of one backfill and the nodes of each come from it.
+    /// window's end (`node_window`), taken once per instant and set of claims: the windows
+    /// of one backfill and the nodes of each come from it.
     fn ranked_windows(&self, now: Time) -> Rc<WindowRanking> {
         let key = (self.version, now, self.within);
         if let Some(r) = self.window_ranking.borrow().as_ref() {
@@ -2323,7 +2325,7 @@ impl Machine {
         }
         let within =
             |n: &u32| self.within == 0 || self.spec.nodes[*n as usize].partition == self.within;
-        let mut rank_of = vec![u32::MAX; self.spec.nodes.len()];
+        let mut rank_of = vec![WindowRanking::NEITHER; self.spec.nodes.len()];
         let (mut nodes, mut forever, mut forever_procs) = (Vec::new(), Vec::new(), 0);
         // An idle node's window is all its processors for ever (`node_window`): those are
         // summed from the index, and only the other free nodes are visited.
@@ -2351,7 +2353,6 @@ impl Machine {
                 nodes.push((until, free, n));
             }
         }
-        nodes.sort_unstable_by(|a, b| b.cmp(a));
         for (k, &(_, _, n)) in nodes.iter().enumerate() {
             rank_of[n as usize] = k as u32;
         }
@@ -2842,16 +2843,15 @@ impl Machine {
         *self.window_sets.borrow_mut() = None;
         self.window_members = None;
         if let (Some((now, shorter)), true) = (window, self.ranks_windows()) {
-            let ranking = self.ranked_windows(now);
-            let held = ranking.nodes.partition_point(|w| w.0 - now > shorter);
-            self.window_members = Some((ranking, held));
+            self.window_members = Some((self.ranked_windows(now), now, shorter));
         }
         if let (Some((now, shorter)), true) = (window, self.keeps_window_nodes()) {
             // From the ranking, the nodes themselves only where node sets judge by them.
             let nodes: Vec<u32> = match &self.window_members {
                 Some(_) if self.spec.node_sets.is_none() => Vec::new(),
-                Some((ranking, held)) => {
-                    let ended = ranking.nodes[..*held].iter().map(|w| w.2);
+                Some((ranking, _, _)) => {
+                    let longer = ranking.nodes.iter().filter(|w| w.0 - now > shorter);
+                    let ended = longer.map(|w| w.2);
                     let idle = ranking.idle.iter().flat_map(NodeBitmap::iter);
                     ranking
                         .forever
@@ -2892,13 +2892,16 @@ impl Machine {
         if self.backfill_window.get().is_none() {
             return true;
         }
-        if let Some((ranking, held)) = &self.window_members {
+        if let Some((ranking, now, shorter)) = &self.window_members {
             let rank = ranking.rank_of[n];
+            let longer = |rank: u32| ranking.nodes[rank as usize].0 - now > *shorter;
             let idle = ranking
                 .idle
                 .as_ref()
                 .is_some_and(|idle| idle.contains(n as u32));
-            return idle || rank == WindowRanking::FOREVER || (rank as usize) < *held;
+            return idle
+                || rank == WindowRanking::FOREVER
+                || (rank != WindowRanking::NEITHER && longer(rank));
         }
         self.window_nodes
             .binary_search_by_key(&(n as u32), |&(m, _)| m)
@@ -3286,9 +3289,16 @@ impl Machine {
         others.sort_unstable_by(|a, b| b.cmp(a));
         others.dedup();
         let nodes = merge_descending(self.free_set.iter().rev(), others.into_iter());
+        // A free node of one processor without a claim ahead has no claim at all.
+        let claimless = |n: u32| self.free[n as usize] > 0 && self.ahead[n as usize] == 0;
+        let in_bulk = !self.several_procs && self.plain_in_bulk(job);
         let cands = nodes.map(|n| NodeCandidate {
             node: n,
-            tasks: self.hostable(n as usize, t, end, job, per_task),
+            tasks: if in_bulk && claimless(n) {
+                self.free[n as usize] as u64
+            } else {
+                self.hostable(n as usize, t, end, job, per_task)
+            },
             free_procs: 0,
         });
         take_in_order(cands.filter(|c| c.tasks > 0), tasks)
