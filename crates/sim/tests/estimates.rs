@@ -317,6 +317,45 @@ fn maui_workload_traces_are_read() {
     };
     let e = workload::load(&path, &no_size).unwrap_err().to_string();
     assert!(e.contains("pass --procs N"), "{e}");
+    assert!(w.notes.is_empty(), "{:?}", w.notes);
+}
+
+/// A Maui trace job's job flags, required hosts and reservation (fields 25, 40, 41) are not
+/// simulated: the run says how many jobs ask for each, and names the first.
+#[test]
+fn maui_trace_asks_that_are_not_simulated_are_counted() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/example.maui-trace");
+    let text = std::fs::read_to_string(example).unwrap();
+    let mut ran = 0;
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            let mut f: Vec<&str> = line.split_whitespace().collect();
+            if f.len() != 44 || f[6] != "Completed" {
+                return line.to_string();
+            }
+            ran += 1;
+            if ran <= 2 {
+                f[39] = "n1:n2";
+            }
+            if ran == 3 {
+                f[24] = "PREEMPTEE";
+            }
+            f.join(" ")
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.maui-trace");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let w = workload::load(&path, &as_given(2, 4)).unwrap();
+    let p = path.display();
+    assert_eq!(
+        w.notes,
+        [
+            format!("{p}:6: 1 job asks for job flags (field 25; job 1004 for `PREEMPTEE` first): not simulated, run as if none were asked"),
+            format!("{p}:3: 2 jobs ask for required hosts (field 40; job 1001 for `n1:n2` first): not simulated, run as if none were asked"),
+        ]
+    );
 }
 
 /// A job that requests no time gets its class's DEFAULT.WCLIMIT, else CLASSCFG[DEFAULT]'s

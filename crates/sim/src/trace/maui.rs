@@ -5,7 +5,9 @@
 //! (`[batch:1]`), 9 submit, 11 start, 12 completion, 20 required features (`[a][b]`),
 //! 24 QOS, 26 account, 32 processors per task, 33–35 memory, disk and swap per task (MB).
 //! Runtime = completion − start. Jobs that never ran (state other than Completed, or no
-//! start) are skipped and counted. The others are read but not simulated.
+//! start) are skipped and counted. The others are read but not simulated; of those, the asks
+//! that would change where or when a job runs (25 job flags, 40 required hosts, 41 a
+//! reservation) are counted, and the run says how many jobs made each.
 
 use crate::error::{Result, SimError};
 use crate::trace::swf::TextLines;
@@ -31,7 +33,17 @@ pub struct MauiJob {
     pub disk: u32,
     pub swap: u32,
     pub features: Vec<String>,
+    /// What it asks that mauisim does not simulate: (field, value) of job flags (25),
+    /// required hosts (40) and a reservation (41), where set.
+    pub unsimulated: Vec<(usize, String)>,
 }
+
+/// The fields of asks mauisim reads but does not simulate, and what each asks for.
+pub const UNSIMULATED_FIELDS: [(usize, &str); 3] = [
+    (25, "job flags"),
+    (40, "required hosts"),
+    (41, "a reservation"),
+];
 
 /// Whether the first job line of `path` has Maui's 44 fields (SWF has 18).
 pub(crate) fn is_maui_trace(path: &Path) -> Result<bool> {
@@ -154,6 +166,11 @@ fn parse_line(text: &str, line: usize, sequence: u64) -> std::result::Result<Lin
             "-" | "[NONE]" => Vec::new(),
             x => crate::params::node_cfg::feature_list(x),
         },
+        unsimulated: UNSIMULATED_FIELDS
+            .iter()
+            .filter(|&&(n, _)| !matches!(f[n - 1], "-" | "0" | "[NONE]" | "NONE" | "[]"))
+            .map(|&(n, _)| (n, f[n - 1].to_string()))
+            .collect(),
     })))
 }
 
@@ -206,6 +223,20 @@ mod tests {
         );
         assert_eq!((j.procs_per_task, j.mem), (2, 512));
         assert_eq!(j.features, ["gpu", "fast"]);
+        assert!(j.unsimulated.is_empty());
+        let asks = line(&[
+            (7, "Completed"),
+            (11, "5"),
+            (12, "9"),
+            (25, "PREEMPTEE"),
+            (40, "n1:n2"),
+            (41, "[NONE]"),
+        ]);
+        let Line::Job(j) = parse_line(&asks, 1, 1).unwrap() else {
+            panic!("a job")
+        };
+        let expected = [(25, "PREEMPTEE".to_string()), (40, "n1:n2".to_string())];
+        assert_eq!(j.unsimulated, expected);
         let removed = line(&[(7, "Removed"), (11, "0")]);
         assert!(matches!(parse_line(&removed, 1, 1).unwrap(), Line::NotRun));
     }

@@ -545,7 +545,32 @@ fn build_maui(
             });
         }
     }
-    builder.finish(path, SwfHeader::default(), machine, records)
+    let mut workload = builder.finish(path, SwfHeader::default(), machine, records)?;
+    workload.notes.extend(unsimulated_asks(path, jobs));
+    Ok(workload)
+}
+
+/// One note per field of asks a Maui trace's jobs make that mauisim does not simulate: how
+/// many jobs make it, and the first.
+fn unsimulated_asks(path: &Path, jobs: &[crate::trace::maui::MauiJob]) -> Vec<String> {
+    crate::trace::maui::UNSIMULATED_FIELDS
+        .iter()
+        .filter_map(|&(field, what)| {
+            let mut asking = jobs.iter().filter_map(|j| {
+                let value = j.unsimulated.iter().find(|(n, _)| *n == field)?;
+                Some((j, &value.1))
+            });
+            let (first, value) = asking.next()?;
+            let count = 1 + asking.count();
+            let jobs = if count == 1 { "job asks" } else { "jobs ask" };
+            Some(format!(
+                "{}:{}: {count} {jobs} for {what} (field {field}; job {} for `{value}` first): not simulated, run as if none were asked",
+                path.display(),
+                first.record.line,
+                first.record.int(1),
+            ))
+        })
+        .collect()
 }
 
 impl<'a> Builder<'a> {
