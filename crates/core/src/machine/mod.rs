@@ -475,7 +475,7 @@ impl Machine {
             node_stamp: vec![0; n],
             touches: 0,
             window_cache: std::cell::RefCell::new(Vec::new()),
-            idle: NodeBitmap::new(if pooled { 0 } else { n }),
+            idle: NodeBitmap::new(if pooled || max_procs <= 1 { 0 } else { n }),
             idle_procs: 0,
             spec,
         };
@@ -484,7 +484,7 @@ impl Machine {
                 m.index(i as u32);
             }
         }
-        if !pooled {
+        if m.several_procs && !pooled {
             for i in 0..n {
                 m.note_claims(i as u32);
             }
@@ -1148,6 +1148,13 @@ impl Machine {
     /// (node sets, Maui's windows on nodes of several processors, start limits).
     fn plain_in_bulk(&self, job: &QueuedJob) -> bool {
         self.searched_by_jobs(job) && !self.node_checks
+    }
+
+    /// What a free node without a claim ahead hosts of a job counted in bulk (see
+    /// [`Self::plain_in_bulk`]): one task per free processor, without asking the node.
+    fn claimless_free_tasks(&self, n: u32) -> Option<u64> {
+        let free = self.free[n as usize];
+        (free > 0 && self.ahead[n as usize] == 0).then_some(free as u64)
     }
 
     /// [`Self::fits_on_nodes`] where [`Self::plain_in_bulk`]: the processors of the nodes
@@ -2038,6 +2045,39 @@ impl Machine {
         true
     }
 
+    /// [`Machine::idle`] and its processor sum against the nodes' claims: the node and
+    /// what is wrong where they differ.
+    fn verify_idle(&self) -> Result<(), (Option<usize>, String)> {
+        let mut idle_procs = 0;
+        for (n, claims) in self.claims.iter().enumerate() {
+            let procs = self.spec.nodes[n].procs;
+            let idle = claims.is_empty() && procs > 0;
+            let free_whole = self.free[n] == procs as i64 && self.free_set.contains(n as u32);
+            if self.idle.contains(n as u32) != idle || (idle && !free_whole) {
+                return Err((
+                    Some(n),
+                    format!(
+                        "indexed as idle: {}; {} claims, {} of {procs} processors free",
+                        self.idle.contains(n as u32),
+                        claims.len(),
+                        self.free[n]
+                    ),
+                ));
+            }
+            idle_procs += if idle { procs as i64 } else { 0 };
+        }
+        if idle_procs != self.idle_procs {
+            return Err((
+                None,
+                format!(
+                    "{} idle processors counted, {idle_procs} idle",
+                    self.idle_procs
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Checks the machine's books at `now`: no node holds more processors, memory, swap or
     /// disk than it has at any instant from `now` on (running jobs, reservations, standing
     /// reservations), no SINGLEJOB node holds two claims at once, a SINGLEUSER one claims
@@ -2077,39 +2117,9 @@ impl Machine {
             }
             return Ok(());
         }
-        let mut idle_procs = 0;
-        let idle_kept = self
-            .claims
-            .iter()
-            .enumerate()
-            .filter(|_| self.several_procs);
-        for (n, claims) in idle_kept {
-            let procs = self.spec.nodes[n].procs;
-            let idle = claims.is_empty() && procs > 0;
-            let free_whole = self.free[n] == procs as i64 && self.free_set.contains(n as u32);
-            if self.idle.contains(n as u32) != idle || (idle && !free_whole) {
-                return Err(over(
-                    Some(n),
-                    None,
-                    format!(
-                        "indexed as idle: {}; {} claims, {} of {procs} processors free",
-                        self.idle.contains(n as u32),
-                        claims.len(),
-                        self.free[n]
-                    ),
-                ));
-            }
-            idle_procs += if idle { procs as i64 } else { 0 };
-        }
-        if idle_procs != self.idle_procs {
-            return Err(over(
-                None,
-                None,
-                format!(
-                    "{} idle processors counted, {idle_procs} idle",
-                    self.idle_procs
-                ),
-            ));
+        if self.several_procs {
+            self.verify_idle()
+                .map_err(|(node, detail)| over(node, None, detail))?;
         }
         for (n, claims) in self.claims.iter().enumerate() {
             let cap = self.spec.nodes[n].capacity();
@@ -3151,15 +3161,10 @@ impl Machine {
         let in_bulk = self.plain_in_bulk(job);
         let cands = ranked.map(|(free_for, n)| NodeCandidate {
             node: n,
-            tasks: if in_bulk
-                && free_for == FOREVER
-                && self.ahead[n as usize] == 0
-                && !is_expired(n)
-            {
-                self.free[n as usize].max(0) as u64
-            } else {
-                self.hostable(n as usize, now, end, job, per_task)
-            },
+            tasks: (in_bulk && free_for == FOREVER && !is_expired(n))
+                .then(|| self.claimless_free_tasks(n))
+                .flatten()
+                .unwrap_or_else(|| self.hostable(n as usize, now, end, job, per_task)),
             free_procs: 0,
         });
         take_in_order(cands.filter(|c| c.tasks > 0), tasks)
@@ -3290,15 +3295,13 @@ impl Machine {
         others.dedup();
         let nodes = merge_descending(self.free_set.iter().rev(), others.into_iter());
         // A free node of one processor without a claim ahead has no claim at all.
-        let claimless = |n: u32| self.free[n as usize] > 0 && self.ahead[n as usize] == 0;
         let in_bulk = !self.several_procs && self.plain_in_bulk(job);
         let cands = nodes.map(|n| NodeCandidate {
             node: n,
-            tasks: if in_bulk && claimless(n) {
-                self.free[n as usize] as u64
-            } else {
-                self.hostable(n as usize, t, end, job, per_task)
-            },
+            tasks: in_bulk
+                .then(|| self.claimless_free_tasks(n))
+                .flatten()
+                .unwrap_or_else(|| self.hostable(n as usize, t, end, job, per_task)),
             free_procs: 0,
         });
         take_in_order(cands.filter(|c| c.tasks > 0), tasks)
