@@ -1,0 +1,1041 @@
+//! Where a job's tasks go: the nodes free now for a start under each allocation policy
+//! (Maui 3.3.1's LASTAVAILABLE rankings among them), and the earliest placement of a
+//! reservation, node by node.
+
+use super::*;
+
+impl Machine {
+    /// Nodes that may have processors free at `now`: those no running job fills, and those
+    /// of jobs whose planned end has come.
+    pub(super) fn nodes_free_now(&self, now: Time) -> Vec<u32> {
+        let mut nodes: Vec<u32> = self.free_nodes_now(now).collect();
+        nodes.sort_unstable();
+        nodes
+    }
+
+    /// [`Machine::nodes_free_now`] one at a time, in no particular order, so that a caller
+    /// that stops early does not visit them all.
+    pub(super) fn free_nodes_now(&self, now: Time) -> impl Iterator<Item = u32> + '_ {
+        self.free_set.iter().chain(self.freed_by_expired_jobs(now))
+    }
+
+    /// The nodes of running jobs whose planned end has come that no running job leaves
+    /// processors free on, in node order.
+    pub(super) fn freed_by_expired_jobs(&self, now: Time) -> Vec<u32> {
+        let mut freed: Vec<u32> = self
+            .expired_jobs(now)
+            .flat_map(|p| p.nodes.iter().map(|&(n, _)| n))
+            .filter(|&n| !self.free_set.contains(n))
+            .collect();
+        freed.sort_unstable();
+        freed.dedup();
+        freed
+    }
+
+    /// The running jobs whose planned end has come by `now`.
+    fn expired_jobs(&self, now: Time) -> impl Iterator<Item = &Placement> + '_ {
+        self.by_end
+            .range(..(now + 1, JobIdx(0)))
+            .map(|(_, j)| &self.running[j])
+    }
+
+    /// Processors of node `n` that jobs past their planned end at `now` still hold.
+    pub(super) fn expired_on(&self, now: Time) -> BTreeMap<u32, i64> {
+        let mut extra = BTreeMap::new();
+        for p in self.expired_jobs(now) {
+            for &(n, tasks) in &p.nodes {
+                *extra.entry(n).or_insert(0) +=
+                    self.taken(p.whole, p.per_task, tasks, n).procs as i64;
+            }
+        }
+        extra
+    }
+
+    /// Tasks of `job` node `n` can host over `[a, b)` around every claim.
+    pub(super) fn hostable(
+        &self,
+        n: usize,
+        a: Time,
+        b: Time,
+        job: &QueuedJob,
+        per_task: Res,
+    ) -> u64 {
+        self.spec
+            .tasks_per_node(self.hostable_by_room(n, a, b, job, per_task))
+    }
+
+    /// [`Self::hostable`] by the node's room alone, before the caps of NODEACCESSPOLICY
+    /// and EXACTNODE ([`MachineSpec::tasks_per_node`]).
+    fn hostable_by_room(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
+        if self.node_checks {
+            return self.hostable_by_room_checked(n, a, b, job, per_task);
+        }
+        self.room_for(n, a, b, job, per_task)
+    }
+
+    /// [`Self::hostable_by_room`] where node sets, Maui's windows on nodes of several
+    /// processors or the nodes' start limits may keep the job off node `n`.
+    fn hostable_by_room_checked(
+        &self,
+        n: usize,
+        a: Time,
+        b: Time,
+        job: &QueuedJob,
+        per_task: Res,
+    ) -> u64 {
+        if !self.in_node_set(n, job) {
+            return 0;
+        }
+        if self.several_procs && self.maui_order && !self.in_window_nodes(n) {
+            return 0;
+        }
+        let room = self.room_for(n, a, b, job, per_task);
+        if room > 0 && self.start_capped && self.starting_now.get() {
+            return room.min(self.start_limit_tasks(n, job, per_task));
+        }
+        room
+    }
+
+    /// Sets [`Machine::node_checks`] from what it depends on.
+    pub(super) fn refresh_node_checks(&mut self) {
+        self.node_checks = self.spec.node_sets.is_some()
+            || (self.several_procs && self.maui_order)
+            || self.start_capped;
+    }
+
+    /// Whether a job over `[a, b)` on node `n` would end just as a later claim on it
+    /// begins, its free window opening before `a`: 3.3.1's reservation search does not
+    /// count the node for that start. It turns each free window `[open, close)` into the
+    /// starts `[open, close − limit]` and merges them as half-open ranges (MRes.c
+    /// `MRLFromA`, `MRLMerge`), so the last start is lost, unless the window is exactly as
+    /// long as the limit (a single start, kept). (3.3.1 also counts such a node at an
+    /// instant other nodes' exact windows share, depending on node order; not modelled.)
+    /// Placing the job at the start found, and backfill, do count it.
+    fn ends_as_a_claim_begins(&self, n: usize, a: Time, b: Time, job: &QueuedJob) -> bool {
+        let (may_use, short) = (job.standing_access, job.standing_short);
+        let (ja, jb) = self.judged_run(n, a, b, job);
+        let claims = self.claims[n]
+            .iter()
+            .filter(|c| self.binds_over(c, may_use, short, ja, jb));
+        let touches = claims.clone().any(|c| c.start == b);
+        let opens_at_a = a == self.search_now.get() || claims.clone().any(|c| c.end == a);
+        touches && !opens_at_a
+    }
+
+    /// [`Self::hostable_by_room`] whatever the node sets say. Inlined into both of its
+    /// callers: the usual machine's node question is this alone.
+    #[inline(always)]
+    fn room_for(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
+        let spec = &self.spec;
+        if !spec.can_host(n, per_task, job.request.features, self.partition_of(job)) {
+            return 0;
+        }
+        let counting = self.searching_reservation.get() && !self.placing_found_start.get();
+        if counting && spec.nodes[n].procs == 1 && self.ends_as_a_claim_begins(n, a, b, job) {
+            return 0;
+        }
+        if self.holds_whole_nodes(job) {
+            // SINGLEJOB for this job: a node nothing else claims over `[a, b)`. A
+            // reservation's search offers it one task on a node with any claim at all
+            // (3.3.1's `MJobGetSNRange` leaves it nothing after its first task there);
+            // placed at the start found (`MJobGetEStartTime` asks again from there, the
+            // claims ended by then skipped), one task on a node with a claim ending later.
+            let (may_use, short) = (job.standing_access, job.standing_short);
+            let (ja, jb) = self.judged_run(n, a, b, job);
+            let claimed =
+                |c: &Claim| c.start < b && a < c.end && self.binds_over(c, may_use, short, ja, jb);
+            if self.claims[n].iter().any(claimed) {
+                return 0;
+            }
+            let tasks = tasks_within(spec.nodes[n].capacity(), per_task);
+            let one_task = if self.placing_found_start.get() {
+                self.claims[n].iter().any(|c| c.end > a)
+            } else {
+                self.searching_reservation.get() && !self.claims[n].is_empty()
+            };
+            return if one_task { tasks.min(1) } else { tasks };
+        }
+        let cap = spec.nodes[n].capacity();
+        let claims = &self.claims[n];
+        let (may_use, short) = (job.standing_access, job.standing_short);
+        let (ja, jb) = self.judged_run(n, a, b, job);
+        let overlapping = claims
+            .iter()
+            .filter(|c| c.start < b && a < c.end && self.binds_over(c, may_use, short, ja, jb));
+        if self.node_rules && self.keeps_off(n, overlapping.clone(), (a, b), job) {
+            return 0;
+        }
+        let standing_overlaps = self.ahead[n] > 0
+            && overlapping
+                .clone()
+                .any(|c| matches!(c.owner, Owner::Standing(_)));
+        if standing_overlaps && !spec.access.is_exclusive() {
+            let masks = (may_use, short);
+            return self.hostable_around_standing(n, (a, b), (ja, jb), masks, per_task);
+        }
+        if spec.access.is_exclusive() {
+            return if overlapping.clone().next().is_some() {
+                0
+            } else {
+                tasks_within(cap, per_task)
+            };
+        }
+        // Usually nothing starts inside [a, b): what is taken at `a` decides.
+        let mut at_a = Res::default();
+        let mut starts_inside = false;
+        for c in overlapping.clone() {
+            if c.start <= a {
+                at_a.add(c.takes);
+            } else {
+                starts_inside = true;
+            }
+        }
+        let free_at_a = cap.less(at_a);
+        let first = tasks_within(free_at_a, per_task);
+        if !starts_inside || first == 0 {
+            return first;
+        }
+        let mut fewest = first;
+        let points = overlapping.clone().map(|c| c.start).filter(|&s| s > a);
+        for t in points {
+            let mut used = Res::default();
+            for c in overlapping.clone().filter(|c| c.start <= t && t < c.end) {
+                used.add(c.takes);
+            }
+            let free = cap.less(used);
+            fewest = fewest.min(tasks_within(free, per_task));
+            if fewest == 0 {
+                break;
+            }
+        }
+        fewest
+    }
+
+    /// A job that may use a standing reservation whose window overlaps `[t, end)` takes
+    /// that reservation's nodes first, by the allocation policy, and the others only for
+    /// what they cannot host (Maui's positive affinity, MJobAllocMNL). `None` when no such
+    /// window is held now.
+    #[allow(clippy::too_many_arguments)]
+    fn place_with_affinity(
+        &self,
+        t: Time,
+        now: Time,
+        end: Time,
+        job: &QueuedJob,
+        per_task: Res,
+        tasks: u64,
+        reserving: bool,
+    ) -> Option<Option<Allocation>> {
+        let mut preferred: Vec<u32> = Vec::new();
+        for &(k, start, stop) in &self.standing_held {
+            let window = Claim {
+                start,
+                end: stop,
+                takes: Res::default(),
+                owner: Owner::Standing(k),
+                may_use: 0,
+            };
+            let uses = !self.binds_over(&window, job.standing_access, job.standing_short, t, end);
+            if uses && start < end && t < stop {
+                preferred.extend(&self.spec.standing[k as usize].nodes);
+            }
+        }
+        if preferred.is_empty() {
+            return None;
+        }
+        preferred.sort_unstable();
+        preferred.dedup();
+        let (inside, outside): (Vec<u32>, Vec<u32>) = self
+            .nodes_to_visit(t, now)
+            .into_iter()
+            .partition(|n| preferred.binary_search(n).is_ok());
+        let inside = self.candidates(inside, t, end, job, per_task);
+        let inside_tasks: u64 = inside.iter().map(|c| c.tasks).sum();
+        if inside_tasks >= tasks {
+            return Some(self.choose(t, now, end, job, tasks, inside, reserving));
+        }
+        let outside = self.candidates(outside, t, end, job, per_task);
+        let rest = self.choose(t, now, end, job, tasks - inside_tasks, outside, reserving);
+        Some(rest.map(|rest| {
+            let mut all: Allocation = inside.iter().map(|c| (c.node, c.tasks)).collect();
+            all.extend(rest);
+            all
+        }))
+    }
+
+    /// [`Machine::hostable`] where a standing reservation's window the job may not use
+    /// overlaps `[a, b)`: the fewest tasks at any instant a claim begins.
+    fn hostable_around_standing(
+        &self,
+        n: usize,
+        (a, b): (Time, Time),
+        judged: (Time, Time),
+        masks: (u64, u64),
+        per_task: Res,
+    ) -> u64 {
+        let cap = self.spec.nodes[n].capacity();
+        let claims: Vec<&Claim> = self.claims[n]
+            .iter()
+            .filter(|c| c.start < b && a < c.end)
+            .collect();
+        let points = std::iter::once(a).chain(claims.iter().map(|c| c.start).filter(|&s| s > a));
+        let mut fewest = u64::MAX;
+        for t in points {
+            let active: Vec<&Claim> = claims
+                .iter()
+                .copied()
+                .filter(|c| c.start <= t && t < c.end)
+                .collect();
+            let used = self.taken_at(&active, masks, judged);
+            let free = cap.less(used);
+            fewest = fewest.min(tasks_within(free, per_task));
+            if fewest == 0 {
+                break;
+            }
+        }
+        fewest
+    }
+
+    /// What the claims active at one instant take of a node from a job over `[a, b)` that
+    /// may use the standing reservations of `may_use` (and of `short` by its overlap). A
+    /// window it may not use holds its processors less what the jobs that may use it take
+    /// there (Maui's MResAdjustDRes: those jobs consume the reservation rather than add
+    /// to it).
+    fn taken_at(
+        &self,
+        active: &[&Claim],
+        (may_use, short): (u64, u64),
+        (a, b): (Time, Time),
+    ) -> Res {
+        let mut used = Res::default();
+        for c in active {
+            match c.owner {
+                Owner::Standing(k) => {
+                    if !self.binds_over(c, may_use, short, a, b) {
+                        continue;
+                    }
+                    let limit = self.standing_limit(k);
+                    let inside: u64 = active
+                        .iter()
+                        .filter(|o| !matches!(o.owner, Owner::Standing(_)))
+                        .filter(|o| self.claim_uses_window(o, k, c, limit))
+                        .map(|o| o.takes.procs)
+                        .sum();
+                    used.procs += c.takes.procs.saturating_sub(inside);
+                }
+                _ => used.add(c.takes),
+            }
+        }
+        used
+    }
+
+    /// The node-set features `job` may use (0: any node; MJob.c `MReqGetFNL` with 3.3.1's
+    /// best-effort node sets): those whose nodes in its partition can hold all its tasks,
+    /// counting every feature, under ONEOF and FIRSTOF; none under ANYOF, or when no
+    /// feature's nodes can.
+    pub(super) fn node_set_features(&self, job: &QueuedJob) -> u64 {
+        let Some(sets) = &self.spec.node_sets else {
+            return 0;
+        };
+        // Mandatory sets are held at the start instead (MJob.c `MReqGetFNL` skips them).
+        if sets.policy == crate::node::NodeSetPolicy::AnyOf || sets.mandatory {
+            return 0;
+        }
+        if let Some((now, shorter)) = self.backfill_window.get() {
+            return self.window_set_features(job, now, shorter);
+        }
+        let need = self.need(job);
+        let tasks = job.procs / need.procs.max(1);
+        let part = self.partition_of(job);
+        let key = (job.request, part, tasks);
+        if let Some(&mask) = self.set_features.borrow().get(&key) {
+            return mask;
+        }
+        let spec = &self.spec;
+        let offers = (0..spec.nodes.len())
+            .filter(|&n| spec.can_host(n, need, job.request.features, part))
+            .map(|n| {
+                let held = spec.tasks_per_node(tasks_within(spec.nodes[n].capacity(), need));
+                (spec.nodes[n].features, held)
+            });
+        let mask = features_that_hold(offers, sets.every_feature, tasks);
+        self.set_features.borrow_mut().insert(key, mask);
+        mask
+    }
+
+    /// [`Self::node_set_features`] in a backfill window: judged by the tasks of the job
+    /// the window's nodes held when it opened (3.3.1 applies `MReqGetFNL` to the window's
+    /// node list, which the starts in the window do not update).
+    fn window_set_features(&self, job: &QueuedJob, now: Time, shorter: Time) -> u64 {
+        let key = (job.idx, now, shorter, self.within);
+        if let Some((k, mask)) = *self.window_sets.borrow() {
+            if k == key {
+                return mask;
+            }
+        }
+        let Some(sets) = &self.spec.node_sets else {
+            return 0;
+        };
+        let need = self.need(job);
+        let tasks = job.procs / need.procs.max(1);
+        let part = self.partition_of(job);
+        let spec = &self.spec;
+        let offers = self
+            .window_nodes
+            .iter()
+            .filter(|&&(n, _)| spec.can_host(n as usize, need, job.request.features, part))
+            .map(|&(n, free)| {
+                let held = spec.tasks_per_node(tasks_within(free, need));
+                (spec.nodes[n as usize].features, held)
+            });
+        let mask = features_that_hold(offers, sets.every_feature, tasks);
+        *self.window_sets.borrow_mut() = Some((key, mask));
+        mask
+    }
+
+    /// Whether node `n` is in the backfill window after `shorter`: processors free now,
+    /// and free for longer than `shorter`.
+    fn in_window(&self, n: usize, now: Time, shorter: Time) -> bool {
+        let (free, until) = self.node_window(n as u32, now);
+        free > 0 && until - now > shorter
+    }
+
+    /// Fills one backfill window from now on (`None`: backfill is over): with node sets,
+    /// jobs are offered the window's nodes only.
+    pub(crate) fn set_backfill_window(&mut self, window: Option<(Time, Time)>) {
+        self.backfill_window.set(None);
+        self.window_nodes.clear();
+        *self.window_sets.borrow_mut() = None;
+        self.window_members = None;
+        if let (Some((now, shorter)), true) = (window, self.ranks_windows()) {
+            self.window_members = Some((self.ranked_windows(now), now, shorter));
+        }
+        if let (Some((now, shorter)), true) = (window, self.keeps_window_nodes()) {
+            // From the ranking, the nodes themselves only where node sets judge by them.
+            let nodes: Vec<u32> = match &self.window_members {
+                Some(_) if self.spec.node_sets.is_none() => Vec::new(),
+                Some((ranking, _, _)) => {
+                    let longer = ranking.nodes.iter().filter(|w| w.0 - now > shorter);
+                    let ended = longer.map(|w| w.2);
+                    let idle = ranking.idle.iter().flat_map(NodeBitmap::iter);
+                    ranking
+                        .forever
+                        .iter()
+                        .copied()
+                        .chain(idle)
+                        .chain(ended)
+                        .collect()
+                }
+                None => {
+                    let free = self.free_nodes_now(now);
+                    free.filter(|&n| self.in_window(n as usize, now, shorter))
+                        .collect()
+                }
+            };
+            for n in nodes {
+                let cap = self.spec.nodes[n as usize].capacity();
+                let free = cap.less(self.used_at(n as usize, now).0);
+                self.window_nodes.push((n, free));
+            }
+            self.window_nodes.sort_unstable_by_key(|&(n, _)| n);
+        }
+        self.backfill_window.set(window);
+    }
+
+    /// Whether a backfill window's jobs are offered its nodes only, as they stood when it
+    /// opened (3.3.1's BFNodeList): with node sets, and on nodes of several processors,
+    /// where a node's window can end before a job's limit that it could still host. (On
+    /// nodes of one processor a node outside the window cannot host a job the window
+    /// admits.)
+    fn keeps_window_nodes(&self) -> bool {
+        self.spec.node_sets.is_some() || (self.several_procs && self.maui_order)
+    }
+
+    /// Whether node `n` was in the backfill window when it opened (see
+    /// [`Self::keeps_window_nodes`]); true outside backfill.
+    fn in_window_nodes(&self, n: usize) -> bool {
+        if self.backfill_window.get().is_none() {
+            return true;
+        }
+        if let Some((ranking, now, shorter)) = &self.window_members {
+            let rank = ranking.rank_of[n];
+            let longer = |rank: u32| ranking.nodes[rank as usize].0 - now > *shorter;
+            let idle = ranking
+                .idle
+                .as_ref()
+                .is_some_and(|idle| idle.contains(n as u32));
+            return idle
+                || rank == WindowRanking::FOREVER
+                || (rank != WindowRanking::NEITHER && longer(rank));
+        }
+        self.window_nodes
+            .binary_search_by_key(&(n as u32), |&(m, _)| m)
+            .is_ok()
+    }
+
+    /// Whether node `n` is in the node set `job` may use, and in the one its placement is
+    /// held to, if any.
+    fn in_node_set(&self, n: usize, job: &QueuedJob) -> bool {
+        let Some(sets) = &self.spec.node_sets else {
+            return true;
+        };
+        if sets.policy == crate::node::NodeSetPolicy::AnyOf {
+            return true;
+        }
+        if !self.in_window_nodes(n) {
+            return false;
+        }
+        let features = self.spec.nodes[n].features;
+        let may = self.node_set_features(job);
+        let placing = self.placing_in.get();
+        (may == 0 || features & may != 0) && (placing == 0 || features & placing != 0)
+    }
+
+    /// The NODESETLIST set a placement of `job` at `t` takes its nodes from (MSched.c
+    /// `MJobAllocMNL` and `MJobSelectResourceSet`: FIRSTOF, ONEOF read as FIRSTOF): among the
+    /// sets whose nodes available over `[t, end)` hold all its tasks, the one
+    /// NODESETPRIORITYTYPE picks. `Ok(0)`: any node (ANYOF; best effort when no set holds
+    /// them); `Err` when mandatory sets leave no node to the job.
+    fn node_set_for(
+        &self,
+        t: Time,
+        now: Time,
+        end: Time,
+        job: &QueuedJob,
+        per_task: Res,
+    ) -> Result<u64, NoNodeSet> {
+        let Some(sets) = self.spec.node_sets.as_ref() else {
+            return Ok(0);
+        };
+        let any_of = sets.policy == crate::node::NodeSetPolicy::AnyOf;
+        if !sets.mandatory && (any_of || sets.sets.is_empty()) {
+            return Ok(0);
+        }
+        let tasks = job.procs / per_task.procs.max(1);
+        let mut available = vec![0u64; sets.sets.len()];
+        // ANYOF counts a node in its first set only, and then only asks that the sets
+        // hold all the tasks together.
+        let mut in_some_set = 0;
+        for n in self.nodes_to_visit(t, now) {
+            let h = self.hostable(n as usize, t, end, job, per_task);
+            if h == 0 {
+                continue;
+            }
+            let features = self.spec.nodes[n as usize].features;
+            if any_of {
+                if sets.sets.iter().any(|&set| features & set != 0) {
+                    in_some_set += h;
+                }
+                continue;
+            }
+            for (k, &set) in sets.sets.iter().enumerate() {
+                if features & set != 0 {
+                    available[k] += h;
+                }
+            }
+        }
+        if any_of {
+            return if in_some_set >= tasks {
+                Ok(0)
+            } else {
+                Err(NoNodeSet)
+            };
+        }
+        let adequate = (0..sets.sets.len()).filter(|&k| available[k] >= tasks);
+        use crate::node::NodeSetPriority as P;
+        let chosen = match sets.priority {
+            P::BestResource => adequate.clone().next(),
+            P::MinLoss => adequate.clone().next_back(),
+            // The first of the smallest (largest): min_by_key keeps the first of equals,
+            // max_by_key the last, hence the reversed key.
+            P::BestFit => adequate.clone().min_by_key(|&k| available[k]),
+            P::WorstFit => adequate
+                .clone()
+                .min_by_key(|&k| std::cmp::Reverse(available[k])),
+        };
+        match chosen {
+            Some(k) => Ok(sets.sets[k]),
+            None if sets.mandatory => Err(NoNodeSet),
+            None => Ok(0),
+        }
+    }
+
+    /// The nodes for `job` starting at `t` (`now` ≤ `t`), chosen by the allocation policy
+    /// for a start or, when `reserving`, a reservation, or `None` if too few can host it
+    /// for its whole WCL; within one node set when one has room for it (only then, when
+    /// node sets are mandatory).
+    pub(super) fn place(
+        &self,
+        t: Time,
+        now: Time,
+        job: &QueuedJob,
+        reserving: bool,
+    ) -> Option<Allocation> {
+        self.assert_settled();
+        if !self.pooled && self.spec.node_sets.is_some() && self.placing_in.get() == 0 {
+            let per_task = self.need(job);
+            let end = t + job.wcl.max(1);
+            let set = self.node_set_for(t, now, end, job, per_task).ok()?;
+            if set != 0 {
+                self.placing_in.set(set);
+                let placed = self.place_in_sets(t, now, job, reserving);
+                self.placing_in.set(0);
+                if placed.is_some() || self.mandatory_node_sets() {
+                    return placed;
+                }
+            }
+        }
+        self.place_in_sets(t, now, job, reserving)
+    }
+
+    /// Whether jobs start only within a node set (NODESETDELAY above 0).
+    pub(super) fn mandatory_node_sets(&self) -> bool {
+        self.spec.node_sets.as_ref().is_some_and(|s| s.mandatory)
+    }
+
+    /// [`Machine::place`] among the nodes of the node set being placed in, if any.
+    fn place_in_sets(
+        &self,
+        t: Time,
+        now: Time,
+        job: &QueuedJob,
+        reserving: bool,
+    ) -> Option<Allocation> {
+        let per_task = self.need(job);
+        let tasks = job.procs / per_task.procs.max(1);
+        if self.pooled {
+            return self.place_pooled(now, job, tasks);
+        }
+        let end = t + job.wcl.max(1);
+        if t == now && self.keeps_promises {
+            if let Some(promise) = self.promised.get(&job.idx) {
+                let holds = promise
+                    .iter()
+                    .all(|&(n, k)| self.hostable(n as usize, t, end, job, per_task) >= k);
+                if holds {
+                    return Some(promise.clone());
+                }
+            }
+        }
+        if job.standing_access | job.standing_short != 0 {
+            let placed = self.place_with_affinity(t, now, end, job, per_task, tasks, reserving);
+            if let Some(placed) = placed {
+                return placed;
+            }
+        }
+        let last_node_first =
+            self.maui_order && self.allocation() == AllocationPolicy::LastAvailable;
+        if last_node_first && !self.exhaustive {
+            return if t == now && !reserving {
+                self.place_now_free_longest(now, end, job, per_task, tasks)
+            } else {
+                self.place_later_last_node_first(t, end, job, per_task, tasks)
+            };
+        }
+        let cands = self.candidates(self.nodes_to_visit(t, now), t, end, job, per_task);
+        if cands.iter().map(|c| c.tasks).sum::<u64>() < tasks {
+            return None;
+        }
+        self.choose(t, now, end, job, tasks, cands, reserving)
+    }
+
+    /// The nodes a placement starting at `t` visits: those free now for a start now,
+    /// every node for a later one.
+    fn nodes_to_visit(&self, t: Time, now: Time) -> Vec<u32> {
+        if t == now {
+            self.nodes_free_now(now)
+        } else {
+            (0..self.spec.nodes.len() as u32).collect()
+        }
+    }
+
+    /// The nodes of `nodes` that can host some task of `job` over `[t, end)`, as the
+    /// allocation policy's candidates.
+    fn candidates(
+        &self,
+        nodes: Vec<u32>,
+        t: Time,
+        end: Time,
+        job: &QueuedJob,
+        per_task: Res,
+    ) -> Vec<NodeCandidate> {
+        let candidate = |n: u32| {
+            let h = self.hostable(n as usize, t, end, job, per_task);
+            (h > 0).then(|| NodeCandidate {
+                node: n,
+                tasks: h,
+                free_procs: self.free_procs_at(n as usize, t),
+            })
+        };
+        nodes.into_iter().filter_map(candidate).collect()
+    }
+
+    /// Maui's LASTAVAILABLE starting now (see `allocate::maui_key`): the nodes free for
+    /// longest first, the last node first among equals. Every free node without a claim
+    /// ahead is free for ever, so those come in reverse node order straight from the index;
+    /// the nodes with a claim ahead come from their ranking (made once per instant and set
+    /// of claims ahead, as the backfill starts one job after another around the same
+    /// reservations), and the few freed by a job past its planned end are ranked one by
+    /// one. The three are merged, and the walk stops once the job is placed.
+    fn place_now_free_longest(
+        &self,
+        now: Time,
+        end: Time,
+        job: &QueuedJob,
+        per_task: Res,
+        tasks: u64,
+    ) -> Option<Allocation> {
+        if self.several_procs {
+            return self.place_now_longest_available(now, end, job, per_task, tasks);
+        }
+        let mut expired: Vec<u32> = self
+            .expired_jobs(now)
+            .flat_map(|p| p.nodes.iter().map(|&(n, _)| n))
+            .collect();
+        expired.sort_unstable();
+        expired.dedup();
+        let is_expired = |n: u32| expired.binary_search(&n).is_ok();
+        let mut expired_plain: Vec<(Time, u32)> = expired
+            .iter()
+            .filter(|&&n| self.ahead[n as usize] == 0)
+            .map(|&n| (self.free_for(n as usize, now, job.standing_access), n))
+            .collect();
+        expired_plain.sort_unstable_by(|a, b| b.cmp(a));
+        self.rank_ahead(now, job.standing_access);
+        let ranking = self.ranked_ahead.borrow();
+        let free_for = |next_claim: Time| match next_claim {
+            FOREVER => FOREVER,
+            t => t - now,
+        };
+        let ahead = ranking
+            .nodes
+            .iter()
+            .map(|&(next_claim, n)| (free_for(next_claim), n))
+            .filter(|&(_, n)| self.free[n as usize] > 0 || is_expired(n));
+        let forever = self
+            .free_plain
+            .iter()
+            .rev()
+            .filter(|&n| !is_expired(n))
+            .map(|n| (FOREVER, n));
+        let ranked = merge_descending(merge_descending(ahead, expired_plain.into_iter()), forever);
+        let in_bulk = self.plain_in_bulk(job);
+        let cands = ranked.map(|(free_for, n)| NodeCandidate {
+            node: n,
+            tasks: (in_bulk && free_for == FOREVER && !is_expired(n))
+                .then(|| self.claimless_free_tasks(n))
+                .flatten()
+                .unwrap_or_else(|| self.hostable(n as usize, now, end, job, per_task)),
+            free_procs: 0,
+        });
+        take_in_order(cands.filter(|c| c.tasks > 0), tasks)
+    }
+
+    /// [`Self::place_now_free_longest`] on nodes of several processors: every node free
+    /// now ranked by 3.3.1's available time for this job (the longest first, the last
+    /// node first among equals), which depends on the job's tasks and limit.
+    fn place_now_longest_available(
+        &self,
+        now: Time,
+        end: Time,
+        job: &QueuedJob,
+        per_task: Res,
+        tasks: u64,
+    ) -> Option<Allocation> {
+        let cands = self
+            .by_availability(now, job, tasks, per_task)
+            .map(|n| NodeCandidate {
+                node: n,
+                tasks: self.hostable(n as usize, now, end, job, per_task),
+                free_procs: 0,
+            });
+        take_in_order(cands.filter(|c| c.tasks > 0), tasks)
+    }
+
+    /// The nodes free now by how long each stays available to `job` (see
+    /// `maui_available`), the longest first, the last node first among equals; ranked
+    /// lazily, as a start usually takes a node or two of many.
+    pub(super) fn by_availability<'a>(
+        &'a self,
+        now: Time,
+        job: &'a QueuedJob,
+        tasks: u64,
+        per_task: Res,
+    ) -> impl Iterator<Item = u32> + 'a {
+        let available = |n: u32| {
+            (
+                self.maui_available(n as usize, now, job, tasks, per_task),
+                n,
+            )
+        };
+        let idle_for_ever = self.several_procs
+            && !self.exhaustive
+            && per_task.procs <= 1
+            && self.per_user(user_of(job)) == NO_USER
+            && !self.job_capped;
+        let (others, idle): (Vec<u32>, Option<&NodeBitmap>) = if idle_for_ever {
+            // To such a job an idle node is available for ever (`maui_available`: tasks
+            // free now, and no claim to end the range): those come from the index in
+            // node order, and only the other free nodes are ranked.
+            let freed = self.freed_by_expired_jobs(now);
+            let busy = self.free_set.iter_without(&self.idle).chain(freed);
+            (busy.collect(), Some(&self.idle))
+        } else {
+            (self.free_nodes_now(now).collect(), None)
+        };
+        let mut ranked: std::collections::BinaryHeap<(Time, u32)> =
+            others.into_iter().map(available).collect();
+        let ranked = std::iter::from_fn(move || ranked.pop());
+        let idle = idle
+            .into_iter()
+            .flat_map(|set| set.iter().rev().map(|n| (FOREVER, n)));
+        merge_descending(ranked, idle).map(|(_, n)| n)
+    }
+
+    /// How long node `n` stays available to `job` after `now` as 3.3.1's LASTAVAILABLE
+    /// start ranks it: the time until its next claim on a node of one processor, 3.3.1's
+    /// available time on one of several.
+    pub(super) fn maui_available(
+        &self,
+        n: usize,
+        now: Time,
+        job: &QueuedJob,
+        tasks: u64,
+        per_task: Res,
+    ) -> Time {
+        if self.spec.nodes[n].procs > 1 {
+            let asker = (job.standing_access, user_of(job));
+            self.maui_available_for(n, now, (tasks, job.wcl.max(1)), per_task, asker)
+        } else {
+            self.free_for(n, now, job.standing_access)
+        }
+    }
+
+    /// Ranks the nodes with a claim ahead by how long they stay free after `now` (the
+    /// longest first, the last node first among equals), unless the ranking is already
+    /// of this instant and of these claims ahead.
+    pub(super) fn rank_ahead(&self, now: Time, may_use: u64) {
+        let mut cache = self.ranked_ahead.borrow_mut();
+        let same_claims = (cache.ahead_version, cache.may_use) == (self.ahead_version, may_use);
+        if same_claims && cache.at <= now && now < cache.horizon {
+            return;
+        }
+        let ranking = &mut cache.nodes;
+        ranking.clear();
+        let ahead = self.ahead_nodes.iter();
+        ranking.extend(ahead.map(|n| {
+            let next = self.next_claim_after(n as usize, now + 1, may_use);
+            (next.unwrap_or(FOREVER), n)
+        }));
+        ranking.sort_unstable_by(|a, b| b.cmp(a));
+        cache.horizon = ranking.last().map_or(FOREVER, |r| r.0);
+        cache.ahead_version = self.ahead_version;
+        cache.at = now;
+        cache.may_use = may_use;
+    }
+
+    /// Maui's LASTAVAILABLE starting at `t` after now: the last node first. A node can
+    /// host a task at `t` only if it is free now, a running job on it ends by `t`, or it
+    /// has a claim ahead; only those are visited, the free ones straight from the index in
+    /// reverse node order, and the walk stops once the job is placed.
+    fn place_later_last_node_first(
+        &self,
+        t: Time,
+        end: Time,
+        job: &QueuedJob,
+        per_task: Res,
+        tasks: u64,
+    ) -> Option<Allocation> {
+        let mut others: Vec<u32> = self
+            .expired_jobs(t)
+            .flat_map(|p| p.nodes.iter().map(|&(n, _)| n))
+            .chain(self.ahead_nodes.iter())
+            .filter(|&n| !self.free_set.contains(n))
+            .collect();
+        others.sort_unstable_by(|a, b| b.cmp(a));
+        others.dedup();
+        let nodes = merge_descending(self.free_set.iter().rev(), others.into_iter());
+        // A free node of one processor without a claim ahead has no claim at all.
+        let in_bulk = !self.several_procs && self.plain_in_bulk(job);
+        let cands = nodes.map(|n| NodeCandidate {
+            node: n,
+            tasks: in_bulk
+                .then(|| self.claimless_free_tasks(n))
+                .flatten()
+                .unwrap_or_else(|| self.hostable(n as usize, t, end, job, per_task)),
+            free_procs: 0,
+        });
+        take_in_order(cands.filter(|c| c.tasks > 0), tasks)
+    }
+
+    /// Pooled processors: the free nodes (and those of jobs past their planned end) are
+    /// enough by the profile; the policy only orders them.
+    fn place_pooled(&self, now: Time, job: &QueuedJob, tasks: u64) -> Option<Allocation> {
+        let expired = self.expired_on(now);
+        let mut alloc = Vec::new();
+        let mut left = tasks;
+        let mut take = |n: u32, free: i64, alloc: &mut Allocation| {
+            let k = (free.max(0) as u64).min(left);
+            if k > 0 {
+                alloc.push((n, k));
+                left -= k;
+            }
+            left == 0
+        };
+        let policy = self.allocation();
+        if expired.is_empty() && policy == AllocationPolicy::FirstAvailable {
+            for n in self.free_set.iter() {
+                if take(n, self.free[n as usize], &mut alloc) {
+                    return Some(alloc);
+                }
+            }
+            return None;
+        }
+        if expired.is_empty() && policy == AllocationPolicy::LastAvailable {
+            for bucket in &self.by_free {
+                for &n in bucket {
+                    if take(n, self.free[n as usize], &mut alloc) {
+                        return Some(alloc);
+                    }
+                }
+            }
+            return None;
+        }
+        let mut nodes: Vec<u32> = self.free_set.iter().collect();
+        nodes.extend(expired.keys().copied());
+        nodes.sort_unstable_by(|a, b| b.cmp(a));
+        nodes.dedup();
+        let cands: Vec<NodeCandidate> = nodes
+            .into_iter()
+            .map(|n| {
+                let free = self.free[n as usize].max(0) + expired.get(&n).copied().unwrap_or(0);
+                NodeCandidate {
+                    node: n,
+                    tasks: free.max(0) as u64,
+                    free_procs: free.max(0) as u64,
+                }
+            })
+            .filter(|c| c.tasks > 0)
+            .collect();
+        let end = now + job.wcl.max(1);
+        self.choose(now, now, end, job, tasks, cands, false)
+    }
+
+    /// Per node: the earliest start at which the policy can place `job` for its WCL.
+    ///
+    /// A sweep over time: each node's tasks for a start at `t` change only when `t`
+    /// passes the end of one of its claims (more) or when `t + WCL` passes the start of
+    /// one (fewer), so only those nodes are re-evaluated, and the total is checked at
+    /// each such instant. For a job of one-processor tasks that any node may host, only
+    /// the nodes with a claim ahead are followed one by one; the others are summed by
+    /// [`PlainNodes`] from the running jobs' planned ends.
+    pub(super) fn earliest_placement(
+        &self,
+        now: Time,
+        job: &QueuedJob,
+    ) -> Option<(Time, Allocation)> {
+        self.searching_reservation.set(true);
+        self.search_now.set(now);
+        let found = self.search_earliest(now, job);
+        self.searching_reservation.set(false);
+        found
+    }
+
+    /// Whether a reservation's search for `job` takes the nodes without a claim ahead in
+    /// bulk, from the running jobs' planned ends: one-processor tasks asking for nothing
+    /// else, on any node, shared, no node sets.
+    pub(super) fn searched_by_jobs(&self, job: &QueuedJob) -> bool {
+        let one_processor = self.need(job)
+            == Res {
+                procs: 1,
+                ..Res::default()
+            };
+        one_processor
+            && job.standing_short == 0
+            && job.request.features == 0
+            && (!self.divided || self.partition_of(job) == 0)
+            && self.spec.node_sets.is_none()
+            && !job.cred_factors.dedicated
+            && !self.exhaustive
+            && self.spec.access == NodeAccess::Shared
+            && !self.job_capped
+            && !self.start_capped
+            && !self.spec.one_task_per_node
+    }
+
+    /// [`Self::earliest_placement`]'s sweep.
+    fn search_earliest(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
+        let per_task = self.need(job);
+        let (features, part) = (job.request.features, self.partition_of(job));
+        let by_jobs = self.searched_by_jobs(job);
+        let followed: Vec<u32> = if by_jobs {
+            self.ahead_nodes.iter().collect()
+        } else {
+            (0..self.spec.nodes.len() as u32)
+                .filter(|&n| self.spec.can_host(n as usize, per_task, features, part))
+                .collect()
+        };
+        let mut plain = by_jobs.then(|| PlainNodes::new(self, now, &followed));
+        let tasks = job.procs / per_task.procs.max(1);
+        let w = job.wcl.max(1);
+        let mut events: Vec<(Time, usize)> = Vec::new();
+        for (i, &n) in followed.iter().enumerate() {
+            for c in &self.claims[n as usize] {
+                if c.end > now && c.end < FOREVER {
+                    events.push((c.end, i));
+                }
+                let overlaps_from = c.start.saturating_sub(w).saturating_add(1);
+                if overlaps_from > now {
+                    events.push((overlaps_from, i));
+                }
+                // The start that would end as the claim begins (`ends_as_a_claim_begins`).
+                let touches_at = c.start.saturating_sub(w);
+                if touches_at > now && c.start < FOREVER {
+                    events.push((touches_at, i));
+                }
+            }
+        }
+        events.sort_unstable();
+        events.dedup();
+        let mut h: Vec<u64> = followed
+            .iter()
+            .map(|&n| self.hostable(n as usize, now, now + w, job, per_task))
+            .collect();
+        let mut total: u64 = h.iter().sum();
+        let mut next = 0;
+        let mut t = now;
+        let mut most = 0;
+        loop {
+            let plain_tasks = plain.as_ref().map_or(0, PlainNodes::tasks);
+            if plain_tasks + total >= tasks && self.profile.fits(t, job.wcl, job.procs) {
+                self.placing_found_start.set(true);
+                let placed = self.place(t, now, job, true);
+                self.placing_found_start.set(false);
+                if let Some(nodes) = placed {
+                    self.search_most.set(most);
+                    return Some((t, nodes));
+                }
+            }
+            most = most.max(plain_tasks + total);
+            let job_end = plain.as_ref().and_then(PlainNodes::next_change);
+            let node_event = events.get(next).map(|&(at, _)| at);
+            t = match (job_end, node_event) {
+                (Some(a), Some(b)) => a.min(b),
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => return None,
+            };
+            if let Some(p) = &mut plain {
+                p.advance_to(t);
+            }
+            while let Some(&(at, i)) = events.get(next) {
+                if at != t {
+                    break;
+                }
+                total -= h[i];
+                h[i] = self.hostable(followed[i] as usize, t, t + w, job, per_task);
+                total += h[i];
+                next += 1;
+            }
+        }
+    }
+}

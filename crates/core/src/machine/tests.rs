@@ -1,0 +1,320 @@
+use super::*;
+use crate::node::NodeSpec;
+
+fn job(i: u32, procs: u64, wcl: Time) -> QueuedJob {
+    QueuedJob::new(JobIdx(i), u64::from(i), 0, procs, wcl)
+}
+
+fn machine(nodes: Vec<NodeSpec>, policy: AllocationPolicy) -> Machine {
+    let mut spec = MachineSpec::homogeneous(0, 1);
+    spec.nodes = nodes;
+    spec.allocation = policy;
+    Machine::new(Arc::new(spec), 0, false)
+}
+
+fn speeds(s: &[f64]) -> Vec<NodeSpec> {
+    s.iter()
+        .map(|&speed| NodeSpec::with_procs(1).with_speed(speed))
+        .collect()
+}
+
+#[test]
+fn contiguous_takes_the_first_run_of_consecutive_free_nodes() {
+    let mut m = machine(
+        vec![NodeSpec::with_procs(1); 6],
+        AllocationPolicy::Contiguous,
+    );
+    assert!(m.start(0, &job(0, 1, 100)));
+    assert!(m.start(0, &job(1, 1, 100)));
+    assert_eq!(m.placement(JobIdx(1)), &[(1, 1)]);
+    // Free: 2 3 4 5. Hole at 3 makes 2..=5 non-contiguous for 3 nodes after this:
+    assert!(m.start(0, &job(2, 1, 100)));
+    m.ended(JobIdx(1), 10, 10);
+    // Free now: 1, 3, 4, 5: three contiguous nodes are 3-5.
+    assert!(m.start(10, &job(3, 3, 100)));
+    assert_eq!(m.node_ranges(JobIdx(3)), vec![(3, 5)]);
+    // Only node 1 is left: two nodes are not contiguous anywhere, so it does not fit.
+    assert!(!m.fits(10, &job(4, 2, 100)));
+}
+
+#[test]
+fn max_balance_prefers_equal_speeds_then_the_smallest_span() {
+    let mut m = machine(
+        speeds(&[1.0, 2.0, 3.0, 2.0, 1.5]),
+        AllocationPolicy::MaxBalance,
+    );
+    assert!(m.start(0, &job(0, 2, 100)));
+    assert_eq!(
+        m.node_ranges(JobIdx(0)),
+        vec![(1, 1), (3, 3)],
+        "the two 2.0 nodes"
+    );
+    // Left: 1.0, 3.0, 1.5: spans 0.5 (1.0,1.5) beat 1.5 (1.5,3.0).
+    assert!(m.start(0, &job(1, 2, 100)));
+    assert_eq!(m.node_ranges(JobIdx(1)), vec![(0, 0), (4, 4)]);
+}
+
+#[test]
+fn fastest_and_priority_order_nodes() {
+    let mut m = machine(speeds(&[1.0, 3.0, 2.0]), AllocationPolicy::Fastest);
+    assert!(m.start(0, &job(0, 2, 100)));
+    assert_eq!(m.placement(JobIdx(0)), &[(1, 1), (2, 1)]);
+    let mut nodes = vec![NodeSpec::with_procs(1); 3];
+    nodes[0].tuning_mut().priority = 5.0;
+    nodes[2].tuning_mut().priority = 9.0;
+    let mut m = machine(nodes, AllocationPolicy::Priority);
+    assert!(m.start(0, &job(0, 2, 100)));
+    assert_eq!(m.placement(JobIdx(0)), &[(2, 1), (0, 1)]);
+}
+
+#[derive(Debug)]
+struct LastNodesFirst;
+
+impl crate::node::NodeAllocator for LastNodesFirst {
+    fn select(&self, _: &MachineSpec, tasks: u64, cands: &[NodeCandidate]) -> Option<Allocation> {
+        take_in_order(cands.iter().rev().copied(), tasks)
+    }
+}
+
+#[derive(Debug)]
+struct Cheater;
+
+impl crate::node::NodeAllocator for Cheater {
+    fn select(&self, _: &MachineSpec, tasks: u64, _: &[NodeCandidate]) -> Option<Allocation> {
+        Some(vec![(0, tasks + 1)])
+    }
+}
+
+#[test]
+fn local_policy_is_a_site_plug_in_and_bad_choices_are_refused() {
+    let mut spec = MachineSpec::homogeneous(4, 1);
+    spec.allocation = AllocationPolicy::Local;
+    spec.local = Some(Arc::new(LastNodesFirst));
+    let mut m = Machine::new(Arc::new(spec.clone()), 0, false);
+    assert!(m.start(0, &job(0, 2, 100)));
+    assert_eq!(m.placement(JobIdx(0)), &[(3, 1), (2, 1)]);
+    spec.local = Some(Arc::new(Cheater));
+    let m = Machine::new(Arc::new(spec), 0, false);
+    assert!(!m.fits(0, &job(0, 1, 100)));
+}
+
+#[test]
+fn reservations_on_nodes_shape_the_windows() {
+    // Two 2-processor nodes; a job holds one processor of n0 until 100.
+    let mut m = machine(
+        vec![NodeSpec::with_procs(2); 2],
+        AllocationPolicy::FirstAvailable,
+    );
+    assert!(m.start(0, &job(0, 1, 100)));
+    // A 4-processor job is reserved at 100 on both nodes.
+    let (at, id) = m.reserve(0, &job(1, 4, 50)).unwrap();
+    assert_eq!(at, 100);
+    assert_eq!(m.held_nodes(id), &[(0, 2), (1, 2)]);
+    // Windows: 3 processors for 100 s; nothing is free after the reservation.
+    assert_eq!(
+        m.windows(0),
+        vec![Window {
+            procs: 3,
+            duration: 100
+        }]
+    );
+    assert!(m.fits(0, &job(2, 3, 100)));
+    assert!(!m.fits(0, &job(2, 1, 101)));
+    m.release_all();
+    assert!(m.fits(0, &job(2, 1, 1000)));
+    assert_eq!(m.verify(0), Ok(()));
+}
+
+#[test]
+fn memory_binds_per_node_over_time() {
+    let mut nodes = vec![NodeSpec::with_procs(4); 2];
+    nodes[0].mem = 1000;
+    nodes[1].mem = 4000;
+    let mut m = machine(nodes, AllocationPolicy::MinResource);
+    let mut j = job(0, 2, 100);
+    j.request.mem = 600;
+    assert!(m.start(0, &j));
+    // 600 MB per task: n0 holds one, so the second goes to n1.
+    assert_eq!(m.placement(JobIdx(0)), &[(0, 1), (1, 1)]);
+    let mut k = job(1, 5, 100);
+    k.request.mem = 600;
+    // Empty, the nodes hold 1 + 4 tasks. Now n0 has 400 MB left (no task) and n1 3
+    // processors: 3 tasks, so k waits for job 0.
+    assert!(!m.fits(0, &k));
+    assert_eq!(m.reserve(0, &k).map(|r| r.0), Some(100));
+    assert_eq!(m.verify(0), Ok(()));
+}
+
+/// A node named twice in the list a job is started on (a preemptor's: idle in part and
+/// a victim's) gives its room once.
+#[test]
+fn a_node_named_twice_is_counted_once() {
+    let mut m = machine(
+        vec![NodeSpec::with_procs(4); 2],
+        AllocationPolicy::LastAvailable,
+    );
+    assert!(m.start_on(0, &job(0, 6, 100), &[1, 1, 0]));
+    assert_eq!(m.placement(JobIdx(0)), &[(1, 4), (0, 2)]);
+    assert_eq!(m.verify(0), Ok(()));
+    assert!(!m.start_on(0, &job(1, 3, 100), &[0, 0]));
+}
+
+#[test]
+fn verify_names_the_over_allocated_node() {
+    let mut m = machine(
+        vec![NodeSpec::with_procs(2); 2],
+        AllocationPolicy::FirstAvailable,
+    );
+    assert!(m.start(0, &job(0, 2, 100)));
+    assert_eq!(m.verify(0), Ok(()));
+    // A claim taken behind the machine's back: node 0 now holds 3 of its 2 processors.
+    let mut extra = m.claims[0][0];
+    extra.takes.procs = 1;
+    m.claims[0].push(extra);
+    let v = m.verify(0).unwrap_err();
+    assert_eq!((v.rule, v.node), (Rule::NodeOverAllocated, Some(0)));
+    // Pooled: a profile that goes below zero is caught too.
+    let mut pooled = Machine::new(Arc::new(MachineSpec::homogeneous(4, 1)), 0, true);
+    assert!(pooled.start(0, &job(0, 4, 10)));
+    pooled.profile.occupy(5, 20, 1);
+    let v = pooled.verify(0).unwrap_err();
+    assert_eq!(v.rule, Rule::NodeOverAllocated);
+    assert!(
+        v.detail.contains("-1 processors free from 5"),
+        "{}",
+        v.detail
+    );
+}
+
+#[test]
+fn pooled_uniform_machines_track_slots_and_hand_over_at_a_planned_end() {
+    let spec = Arc::new(MachineSpec::homogeneous(4, 2));
+    let mut m = Machine::new(spec, 0, true);
+    assert!(m.start(0, &job(0, 3, 10)));
+    assert_eq!(m.node_ranges(JobIdx(0)), vec![(0, 1)]);
+    assert!(m.start(0, &job(1, 5, 20)));
+    assert_eq!(m.node_ranges(JobIdx(1)), vec![(1, 3)]);
+    // At 10 job 0's planned end has come but its end is not told yet (per-event
+    // order): a job can take its processors.
+    m.advance(10);
+    assert!(m.fits(10, &job(2, 3, 10)));
+    assert!(m.start(10, &job(2, 3, 10)));
+    m.ended(JobIdx(0), 10, 10);
+    assert_eq!(m.verify(10), Ok(()));
+    m.ended(JobIdx(1), 20, 20);
+    m.ended(JobIdx(2), 20, 20);
+    assert_eq!(m.slots.as_ref().unwrap().free_count(), 8);
+    let busy: u64 = m.node_busy().iter().sum();
+    assert_eq!(busy, 3 * 10 + 5 * 20 + 3 * 10);
+}
+
+/// A job of `procs` processors (`per_task` each) of user `user`.
+fn users_job(i: u32, user: u32, procs: u64, per_task: u32) -> QueuedJob {
+    let mut j = job(i, procs, 100);
+    j.creds
+        .set(crate::cred::CredKind::User, crate::CredId(user));
+    j.request.procs_per_task = per_task;
+    j
+}
+
+/// `nodes` nodes of 4 processors, each with `limits`, FIRSTAVAILABLE.
+fn limited(nodes: usize, limits: crate::node::StartLimits) -> Machine {
+    let mut spec = MachineSpec::homogeneous(nodes as u64, 4);
+    spec.allocation = AllocationPolicy::FirstAvailable;
+    spec.start_limits = vec![limits; nodes];
+    Machine::new(Arc::new(spec), 0, false)
+}
+
+fn start_limits(jobs_per_user: u32, procs_per_user: u32, procs: u32) -> crate::node::StartLimits {
+    crate::node::StartLimits {
+        max_jobs_per_user: jobs_per_user,
+        max_procs_per_user: procs_per_user,
+        max_procs: procs,
+    }
+}
+
+#[test]
+fn max_job_per_user_counts_the_job_as_3_3_1_does() {
+    // MAXJOBPERUSER=2: a one-processor job starts on a node only while its user runs
+    // no job there (its processors per task count as its first job).
+    let mut m = limited(2, start_limits(2, 0, 0));
+    assert!(m.start(0, &users_job(0, 0, 1, 1)));
+    assert_eq!(m.placement(JobIdx(0)), &[(0, 1)]);
+    assert!(m.start(0, &users_job(1, 0, 1, 1)));
+    assert_eq!(m.placement(JobIdx(1)), &[(1, 1)]);
+    assert!(!m.fits(0, &users_job(2, 0, 1, 1)));
+    assert!(!m.start(0, &users_job(2, 0, 1, 1)));
+    assert!(m.start(0, &users_job(3, 1, 1, 1)));
+    assert_eq!(m.placement(JobIdx(3)), &[(0, 1)]);
+    // Two processors per task reach the limit alone: no node at all.
+    let m = limited(2, start_limits(2, 0, 0));
+    assert!(!m.fits(0, &users_job(0, 0, 2, 2)));
+    // Once its user's job there ends, the node takes the user's job again.
+    let mut m = limited(1, start_limits(2, 0, 0));
+    assert!(m.start(0, &users_job(0, 0, 1, 1)));
+    assert!(!m.fits(0, &users_job(1, 0, 1, 1)));
+    m.ended(JobIdx(0), 10, 10);
+    m.advance(10);
+    assert!(m.start(10, &users_job(1, 0, 1, 1)));
+}
+
+#[test]
+fn max_proc_per_user_and_max_proc_cap_the_tasks_of_a_start() {
+    // MAXPROCPERUSER=3 with two of the user's processors busy on node 0: one task
+    // there, three on node 1.
+    let mut m = limited(2, start_limits(0, 3, 0));
+    assert!(m.start(0, &users_job(0, 0, 2, 1)));
+    assert_eq!(m.placement(JobIdx(0)), &[(0, 2)]);
+    assert!(m.start(0, &users_job(1, 0, 4, 1)));
+    assert_eq!(m.placement(JobIdx(1)), &[(0, 1), (1, 3)]);
+    // Another user is not held to it: node 0's last processor.
+    assert!(m.start(0, &users_job(2, 1, 1, 1)));
+    assert_eq!(m.placement(JobIdx(2)), &[(0, 1)]);
+    // Tasks of two processors: 1 + (3 − 1 − 0) / 2 = 2 of them, four processors
+    // (3.3.1's count of the first processor once).
+    let mut m = limited(1, start_limits(0, 3, 0));
+    assert!(m.start(0, &users_job(0, 0, 4, 2)));
+    assert_eq!(m.placement(JobIdx(0)), &[(0, 2)]);
+    // MAXPROC=3 counts every user's processors.
+    let mut m = limited(2, start_limits(0, 0, 3));
+    assert!(m.start(0, &users_job(0, 1, 2, 1)));
+    assert!(m.start(0, &users_job(1, 0, 3, 1)));
+    assert_eq!(m.placement(JobIdx(1)), &[(0, 1), (1, 2)]);
+    assert!(!m.fits(0, &users_job(2, 2, 3, 1)));
+}
+
+#[test]
+fn a_job_added_to_an_empty_slot_ends_3_3_1_s_simulated_job_list() {
+    let mut lists = JobLists::new(1);
+    for j in 0..3 {
+        lists.add(0, JobIdx(j));
+    }
+    lists.remove(0, JobIdx(0));
+    lists.add(0, JobIdx(3));
+    assert_eq!(lists.listed(0).collect::<Vec<_>>(), [JobIdx(3)]);
+    lists.add(0, JobIdx(1));
+    lists.add(0, JobIdx(3));
+    assert_eq!(lists.listed(0).collect::<Vec<_>>(), [JobIdx(3), JobIdx(1)]);
+}
+
+#[test]
+fn under_the_simulated_job_lists_a_dropped_job_does_not_count_until_relisted() {
+    // MAXJOBPERUSER=2 on one node: user 0's job 1 keeps user 0 off it, until job 0's
+    // end leaves an empty slot that job 2 takes, which drops job 1 from the list.
+    for follows_lists in [false, true] {
+        let mut m = limited(1, start_limits(2, 0, 0));
+        if follows_lists {
+            m.follow_job_lists();
+        }
+        m.advance(0);
+        assert!(m.start(0, &users_job(0, 1, 1, 1)));
+        assert!(m.start(0, &users_job(1, 0, 1, 1)));
+        m.ended(JobIdx(0), 10, 10);
+        m.advance(10);
+        assert!(m.start(10, &users_job(2, 2, 1, 1)));
+        assert_eq!(m.fits(10, &users_job(3, 0, 1, 1)), follows_lists);
+        // The next iteration lists every running job again.
+        m.advance(20);
+        assert!(!m.fits(20, &users_job(3, 0, 1, 1)));
+    }
+}
