@@ -2866,6 +2866,22 @@ mod tests {
         );
     }
 
+    /// NODECFG ACCESS, whose case in 3.3.1's config switch is "NYI", has no effect; CLASSES
+    /// is Moab's, which 3.3.1's parser skips: a warning says it is ignored as there.
+    #[test]
+    fn node_attributes_maui_does_not_apply_are_accepted() {
+        let c = load("NODECFG[n1] PROCS=4 ACCESS=SINGLEJOB\n").unwrap();
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg: note: 1 parameter without effect on what Maui 3.3.1 schedules in a simulation ignored: NODECFG ACCESS"]
+        );
+        let c = load("NODECFG[n1] PROCS=4 CLASSES=batch\n").unwrap();
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg:1:21: warning: NODECFG[n1] CLASSES is Moab's (the classes the node accepts; 3.3.1's nodes accept the classes the resource manager reports), not an attribute of Maui 3.3.1's NODECFG, which skips it: ignored, as 3.3.1 ignores it"]
+        );
+    }
+
     /// An attribute that changes the schedule and is not simulated (QOS flags, JOBFLAGS)
     /// is refused with what it does, not quietly dropped (issue 25); the line still
     /// defines its QOS, so the only error is the attribute's, not the QDEF naming it.

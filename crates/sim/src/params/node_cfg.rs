@@ -195,8 +195,6 @@ pub const NODE_ATTRS: &[&str] = &[
 /// mauisim reads can: accepted with a warning.
 const NODE_ATTRS_NOT_YET: &[(&str, &str)] = &[
     ("MAXLOAD", "the load above which the node takes no job"),
-    ("ACCESS", "the node's own access policy"),
-    ("CLASSES", "the classes the node accepts"),
     ("RADISK", "the node's disk available to jobs"),
     (
         "AVLMEMWEIGHT",
@@ -236,8 +234,10 @@ const NODE_ATTRS_NOT_YET: &[(&str, &str)] = &[
 /// Node attributes of Maui 3.3.1 without effect on a simulated schedule (MNode.c
 /// `MNodeProcessConfig`): where the node stands (FRAME, SLOT, SIZE), read only by
 /// ALLOCLOCALITYPOLICY, which mauisim refuses; NODETYPE, read only by accounting; and
-/// the names 3.3.1's table holds but its config switch never sets.
+/// the names 3.3.1's table holds but its config switch never sets (ACCESS's case there
+/// is marked "NYI" and does nothing).
 const NODE_ATTRS_NO_EFFECT: &[&str] = &[
+    "ACCESS",
     "FRAME",
     "SLOT",
     "SIZE",
@@ -261,6 +261,14 @@ const NODE_ATTRS_NO_EFFECT: &[&str] = &[
     "STATUPTIME",
     "TASKCOUNT",
 ];
+
+/// Node attributes of Moab that Maui 3.3.1's NODECFG does not have: its parser skips a
+/// pair it does not know without a word (MNode.c `MNodeProcessConfig`, `MUGetPair`), so
+/// they change nothing; a warning says so, as a site may expect their effect.
+const NODE_ATTRS_OF_MOAB: &[(&str, &str)] = &[(
+    "CLASSES",
+    "the classes the node accepts; 3.3.1's nodes accept the classes the resource manager reports",
+)];
 
 pub(crate) fn allocation_policy(c: &mut NodeConfig, e: &Entry) -> Result<(), ConfigError> {
     let text = e.value_text();
@@ -443,6 +451,14 @@ pub(crate) fn node_cfg(
                 object.priority_f = Some(Arc::new(f));
             }
             other => {
+                if let Some((_, what_in_moab)) =
+                    NODE_ATTRS_OF_MOAB.iter().find(|(n, _)| *n == other)
+                {
+                    w.push(format!(
+                        "{at}: warning: {what} is Moab's ({what_in_moab}), not an attribute of Maui 3.3.1's NODECFG, which skips it: ignored, as 3.3.1 ignores it"
+                    ));
+                    continue;
+                }
                 if let Some((_, does)) = NODE_ATTRS_NOT_YET.iter().find(|(n, _)| *n == other) {
                     if does.is_empty() {
                         w.push(format!(
@@ -458,6 +474,7 @@ pub(crate) fn node_cfg(
                 let mut known: Vec<&str> = NODE_ATTRS.to_vec();
                 known.extend(NODE_ATTRS_NOT_YET.iter().map(|(n, _)| *n));
                 known.extend(NODE_ATTRS_NO_EFFECT);
+                known.extend(NODE_ATTRS_OF_MOAB.iter().map(|(n, _)| *n));
                 let hint = match cfg::closest(other, &known) {
                     Some(near) => format!("; did you mean {near}?"),
                     None => String::new(),
