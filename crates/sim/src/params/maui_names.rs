@@ -133,9 +133,11 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "DEFAULTACCOUNT",
         "ignored by 3.3.1: never parsed (meant: default AM account)",
     ),
-    schedules(
+    // Read only by the PBS interface (MPBSI.c), for a node whose server reports no queue;
+    // a simulation's nodes come from the trace (3.3.1's MSim.c never reads it).
+    no_effect(
         "DEFAULTCLASSLIST",
-        "default classes nodes accept when RM reports none (PBS only)",
+        "resource manager: classes a PBS node accepts when its server reports none",
     ),
     no_effect("DEFAULTDOMAIN", "server/hosts: default DNS domain"),
     no_effect(

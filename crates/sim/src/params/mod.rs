@@ -2452,6 +2452,12 @@ mod tests {
             c.warnings,
             ["maui.cfg: note: 2 parameters without effect on what Maui 3.3.1 schedules in a simulation ignored: LOGFILE, LOGLEVEL"]
         );
+        // Read only by 3.3.1's PBS interface, never in its simulation.
+        let c = load("DEFAULTCLASSLIST batch long\n").unwrap();
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg: note: 1 parameter without effect on what Maui 3.3.1 schedules in a simulation ignored: DEFAULTCLASSLIST"]
+        );
         let c = load("QUEUETIMEWEIGTH 1\nZZZZ 1\nCPUWEIGHT 10\n").unwrap();
         assert_eq!(
             c.warnings,
