@@ -211,6 +211,13 @@ pub(crate) fn build_entry(
         values.push(value_token(pieces, file)?);
     }
 
+    // Maui's own name for none: its NONE macro is `[NONE]`, the spelling its keyword
+    // tables hold and `showconfig` prints, so a config pasted from that output has it.
+    for v in &mut values {
+        if v.text == "[NONE]" {
+            v.text = "NONE".into();
+        }
+    }
     if let Some(v) = values.first() {
         if index.is_none() && !had_eq && v.text.starts_with('[') {
             warnings.push(Warning {

@@ -256,6 +256,20 @@ fn space_before_index_warns() {
     );
 }
 
+/// `[NONE]` is Maui's own spelling of NONE (its NONE macro, printed by `showconfig`):
+/// read as NONE, without the warning about an index written after a space.
+#[test]
+fn maui_none_in_brackets_is_none() {
+    let parsed = parse_str("FSPOLICY [NONE]\nBACKFILLPOLICY  [NONE]\n", F).unwrap();
+    assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+    let values: Vec<&str> = parsed
+        .entries
+        .iter()
+        .map(|e| e.values[0].text.as_str())
+        .collect();
+    assert_eq!(values, ["NONE", "NONE"]);
+}
+
 // ---- lines: comments, continuation, CRLF, BOM, blank lines ----
 
 #[test]
