@@ -6,7 +6,7 @@
 # The harness reads policies from its own configs/ folder, so it is copied to a scratch
 # directory first; nothing under ../shared changes.
 #
-# Usage: scripts/maui-cases.sh MAUI_BUILD_DIR [config...]   (configs: standing, preempt, oldlimits,
+# Usage: scripts/maui-cases.sh MAUI_BUILD_DIR [config...]   (configs: standing, preempt, oldlimits, oldlimitsorder,
 #        idlesoft, exactnode, partition, partplist, partpdef,
 #        partfirst, nodeset, nodesetfirst, nodesetany, nodesetdelay, reservealways, dedicated,
 #        preemptspv, resgroups, srtimelimit, srmaxtime, singleuser, sysqfalse,

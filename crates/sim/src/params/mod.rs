@@ -74,7 +74,7 @@ pub struct SimConfig {
     /// Maui's old-style default limits (`MAXJOBPERUSERCOUNT` & co.) as read, put on the
     /// DEFAULT objects once the whole file is read.
     #[serde(skip)]
-    old_limits: Vec<old_limits::OldLimit>,
+    old_limits: Vec<old_limits::OldLimitLine>,
     /// PLIST and PDEF as read, settled into the partition table once the file is read.
     #[serde(skip)]
     partitions_read: partitions::PartitionsAsRead,

@@ -2,7 +2,11 @@
 //! `MAXJOBPERUSERPOLICY FALSE` and their group and account forms, as Maui 3.3.1 reads them
 //! (MSched.c `MSchedProcessConfig`, MConst.c): each sets the hard (`MAX…COUNT`) or soft
 //! (`SMAX…COUNT`) value of one limit of the kind's DEFAULT object, and `…POLICY FALSE`
-//! clears both. 3.3.1 processes parameters before the `*CFG` objects, so a
+//! clears both. 3.3.1 reads a file parameter by parameter in its table's order, each
+//! parameter's lines in file order (MConfig.c `MCfgProcessBuffer`), and the table holds
+//! `MAX…COUNT`, then `MAX…POLICY`, then `SMAX…COUNT`: a POLICY FALSE clears the hard value
+//! wherever the lines stand, and never the soft one. It processes parameters before the
+//! `*CFG` objects, so a
 //! `USERCFG[DEFAULT] MAXJOB=` anywhere in the file wins over them; then it squares the
 //! DEFAULT objects' limits: a soft value of 0 is the hard one, a soft value above the hard
 //! one (or alone) raises the hard one to it (MConfig.c `MCfgEnforceConstraints`; checked
@@ -24,11 +28,25 @@ enum Sets {
     Policy,
 }
 
-/// One default limit as the old-style parameters leave it, before the `*CFG` objects.
+/// One old-style parameter's line as read, kept until the file is read: 3.3.1 applies
+/// them in its table's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct OldLimit {
+pub(super) struct OldLimitLine {
+    /// The parameter's place in 3.3.1's table.
+    rank: usize,
     kind: CredKind,
     /// An idle limit (MAXIJOB) rather than an active one.
+    idle: bool,
+    metric: Metric,
+    sets: Sets,
+    /// The count; `None` for a POLICY FALSE.
+    value: Option<u64>,
+}
+
+/// One default limit as the old-style parameters leave it, before the `*CFG` objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct OldLimit {
+    kind: CredKind,
     idle: bool,
     metric: Metric,
     soft: u64,
@@ -104,29 +122,51 @@ pub(super) fn read(c: &mut SimConfig, e: &Entry) -> Result<(), ConfigError> {
         }
         _ => Some(super::count(e, i64::MAX)? as u64),
     };
-    let at = c
-        .old_limits
-        .iter()
-        .position(|l| (l.kind, l.idle, l.metric) == (kind, idle, metric));
-    let limit = match at {
-        Some(i) => &mut c.old_limits[i],
-        None => {
-            c.old_limits.push(OldLimit {
-                kind,
-                idle,
-                metric,
-                soft: 0,
-                hard: 0,
-            });
-            c.old_limits.last_mut().expect("just pushed")
-        }
-    };
-    match (sets, value) {
-        (Sets::Hard, Some(v)) => limit.hard = v,
-        (Sets::Soft, Some(v)) => limit.soft = v,
-        _ => (limit.soft, limit.hard) = (0, 0),
-    }
+    let rank = super::MAUI_3_3_1_PARAMETERS
+        .lines()
+        .position(|n| n == name)
+        .expect("every old-style name is in 3.3.1's table");
+    c.old_limits.push(OldLimitLine {
+        rank,
+        kind,
+        idle,
+        metric,
+        sets,
+        value,
+    });
     Ok(())
+}
+
+/// The default limits the lines leave, applied in 3.3.1's table order (the sort is stable:
+/// one parameter's lines stay in file order).
+fn applied(mut lines: Vec<OldLimitLine>) -> Vec<OldLimit> {
+    lines.sort_by_key(|l| l.rank);
+    let mut limits: Vec<OldLimit> = Vec::new();
+    for line in lines {
+        let key = (line.kind, line.idle, line.metric);
+        let at = limits
+            .iter()
+            .position(|l| (l.kind, l.idle, l.metric) == key);
+        let limit = match at {
+            Some(i) => &mut limits[i],
+            None => {
+                limits.push(OldLimit {
+                    kind: line.kind,
+                    idle: line.idle,
+                    metric: line.metric,
+                    soft: 0,
+                    hard: 0,
+                });
+                limits.last_mut().expect("just pushed")
+            }
+        };
+        match (line.sets, line.value) {
+            (Sets::Hard, Some(v)) => limit.hard = v,
+            (Sets::Soft, Some(v)) => limit.soft = v,
+            _ => (limit.soft, limit.hard) = (0, 0),
+        }
+    }
+    limits
 }
 
 /// Puts the old-style limits on the DEFAULT objects, under whatever the `*CFG` objects set
@@ -134,7 +174,7 @@ pub(super) fn read(c: &mut SimConfig, e: &Entry) -> Result<(), ConfigError> {
 /// (MConfig.c `MCfgEnforceConstraints`): a soft value of 0 becomes the hard one, and a
 /// hard value below the soft one (or none) becomes the soft one.
 pub(super) fn settle(c: &mut SimConfig) {
-    for l in std::mem::take(&mut c.old_limits) {
+    for l in applied(std::mem::take(&mut c.old_limits)) {
         let (soft, hard) = if l.soft == 0 {
             (l.hard, l.hard)
         } else {
@@ -219,24 +259,30 @@ mod tests {
         );
     }
 
-    /// POLICY FALSE clears what came before it among the parameters, not what follows.
+    /// POLICY FALSE clears the hard value wherever the lines stand, and never the soft
+    /// one: 3.3.1 reads the parameters in its table's order, MAX…COUNT, MAX…POLICY,
+    /// SMAX…COUNT (OSCAR's own maui.cfg writes each POLICY OFF before its COUNT).
     #[test]
-    fn policy_false_clears_the_values_before_it() {
+    fn policy_false_clears_in_the_tables_order() {
         let (user, proc) = (CredKind::User, Metric::Proc);
+        for text in [
+            "MAXPROCPERUSERCOUNT 8\nMAXPROCPERUSERPOLICY FALSE\n",
+            "MAXPROCPERUSERPOLICY FALSE\nMAXPROCPERUSERCOUNT 8\n",
+            "MAXPROCPERUSERPOLICY OFF\nMAXPROCPERUSERCOUNT 8\nMAXPROCPERUSERCOUNT 9\n",
+        ] {
+            assert_eq!(active(text, user, proc), None, "{text}");
+        }
+        // The soft value comes after the POLICY in the table: it stays, and squared it is
+        // the hard one too (OSCAR's group MAXPROC lines, which set MAXNODE).
+        let text =
+            "MAXPROCPERGROUPPOLICY OFF\nSMAXPROCPERGROUPCOUNT 128\nMAXPROCPERGROUPCOUNT 160\n";
         assert_eq!(
-            active(
-                "MAXPROCPERUSERCOUNT 8\nMAXPROCPERUSERPOLICY FALSE\n",
-                user,
-                proc
-            ),
-            None
+            active(text, CredKind::Group, Metric::Node),
+            Some(LimitPair::both(128))
         );
+        // One parameter's lines in file order: the last count wins.
         assert_eq!(
-            active(
-                "MAXPROCPERUSERPOLICY FALSE\nMAXPROCPERUSERCOUNT 8\n",
-                user,
-                proc
-            ),
+            active("MAXPROCPERUSERCOUNT 9\nMAXPROCPERUSERCOUNT 8\n", user, proc),
             Some(LimitPair::both(8))
         );
         assert_eq!(
@@ -246,6 +292,21 @@ mod tests {
                 proc
             ),
             Some(LimitPair::both(8))
+        );
+    }
+
+    /// OSCAR's own maui.cfg (the corpus file) writes every POLICY OFF before its COUNT:
+    /// as 3.3.1 reads it, no user limit is left, and the group's MAXNODE is its soft 128.
+    #[test]
+    fn oscars_config_leaves_only_the_groups_soft_count() {
+        let text = include_str!("../../tests/maui_cfg_corpus/18-oscar-cluster-oscar.cfg");
+        let user = defaults(text, CredKind::User);
+        assert!(user.active.iter().all(Option::is_none), "{user:?}");
+        assert!(user.idle.iter().all(Option::is_none), "{user:?}");
+        let group = defaults(text, CredKind::Group);
+        assert_eq!(
+            group.active[Metric::Node as usize],
+            Some(LimitPair::both(128))
         );
     }
 
