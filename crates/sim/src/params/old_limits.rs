@@ -295,6 +295,15 @@ mod tests {
         );
     }
 
+    /// Every name has its place in 3.3.1's table, which orders their lines.
+    #[test]
+    fn every_name_is_in_the_table() {
+        let table: Vec<&str> = crate::params::MAUI_3_3_1_PARAMETERS.lines().collect();
+        for name in names() {
+            assert!(table.contains(&name), "{name}");
+        }
+    }
+
     /// OSCAR's own maui.cfg (the corpus file) writes every POLICY OFF before its COUNT:
     /// as 3.3.1 reads it, no user limit is left, and the group's MAXNODE is its soft 128.
     #[test]
