@@ -590,6 +590,11 @@ const ALIASES: &[(&str, &str)] = &[
     ("UFSWEIGHT", "FSUSERWEIGHT"),
 ];
 
+/// Every old name 3.3.1 reads as another parameter, with that parameter.
+pub(super) fn aliases() -> impl Iterator<Item = (&'static str, &'static str)> {
+    ALIASES.iter().copied()
+}
+
 /// The parameter an old name stands for, if it is one.
 pub(super) fn alias_of(name: &str) -> Option<&'static str> {
     ALIASES

@@ -235,7 +235,8 @@ pub fn read(parsed: cfg::Parsed) -> PartlyRead {
     let mut config = SimConfig::default();
     let mut errors = Vec::new();
     let mut no_effect = NoEffect::default();
-    let entries = sticky_indexes(&parsed.entries, &mut warnings);
+    let mut entries = sticky_indexes(&parsed.entries, &mut warnings);
+    aliases_in_table_order(&mut entries);
     for entry in &entries {
         match apply(&mut config, entry, &mut warnings, &mut no_effect) {
             Ok(()) => {}
@@ -408,6 +409,38 @@ pub(crate) fn without_passes(policy: &PolicyConfig, c: &SimConfig) -> Option<Str
 
 /// Every parameter name of Maui 3.3.1's table (MConst.c `MCfg`), one per line.
 const MAUI_3_3_1_PARAMETERS: &str = include_str!("maui-3.3.1-parameters.txt");
+
+/// 3.3.1 reads a file parameter by parameter in its table's order, each parameter's lines
+/// in file order (MConfig.c `MCfgProcessBuffer`), so where a file writes both an old name
+/// and the parameter it stands for (`BACKFILLTYPE` and `BACKFILLPOLICY`), the one later in
+/// the table wins wherever the lines stand. Each such pair's lines of one file are put in
+/// that order, in the places they hold; the lines of another file (a sweep's `--set`) keep
+/// their place after them, and override them.
+fn aliases_in_table_order(entries: &mut [Entry]) {
+    let rank = |name: &str| MAUI_3_3_1_PARAMETERS.lines().position(|n| n == name);
+    // Only where both names are in the table (mauisim also reads names of the guide's that
+    // 3.3.1 does not know, such as SYSTEMCFG).
+    let in_table =
+        maui_names::aliases().filter(|&(old, new)| rank(old).is_some() && rank(new).is_some());
+    for (old, new) in in_table {
+        let files: std::collections::BTreeSet<std::sync::Arc<str>> = entries
+            .iter()
+            .filter(|e| e.name == old)
+            .map(|e| e.location.file.clone())
+            .collect();
+        for file in files {
+            let slots: Vec<usize> = (0..entries.len())
+                .filter(|&i| entries[i].location.file == file)
+                .filter(|&i| entries[i].name == old || entries[i].name == new)
+                .collect();
+            let mut pair: Vec<Entry> = slots.iter().map(|&i| entries[i].clone()).collect();
+            pair.sort_by_key(|e| rank(&e.name));
+            for (&i, e) in slots.iter().zip(pair) {
+                entries[i] = e;
+            }
+        }
+    }
+}
 
 /// 3.3.1 reads each old-style parameter's lines in file order and clears the index only
 /// before the first (MConfig.c `MCfgProcessBuffer`): a line without an index after one
@@ -2870,6 +2903,37 @@ mod tests {
             c.warnings,
             ["maui.cfg:1:21: warning: NODECFG[n1] OS binds no job of a trace; ignored"]
         );
+    }
+
+    /// Where a file writes an old name and the parameter it stands for, the one later in
+    /// 3.3.1's table wins wherever the lines stand (BACKFILLTYPE after BACKFILLPOLICY,
+    /// FSACCOUNTWEIGHT after AFSWEIGHT); a line of another file (a sweep's `--set`)
+    /// still overrides both.
+    #[test]
+    fn an_old_name_and_its_parameter_in_the_tables_order() {
+        use mauisim_core::BackfillPolicy;
+        for text in [
+            "BACKFILLTYPE BESTFIT\nBACKFILLPOLICY FIRSTFIT\n",
+            "BACKFILLPOLICY FIRSTFIT\nBACKFILLTYPE BESTFIT\n",
+        ] {
+            let c = load(text).unwrap();
+            assert_eq!(c.config.policy.backfill, BackfillPolicy::BestFit, "{text}");
+        }
+        let weights = |text: &str| {
+            let c = load(text).unwrap();
+            c.config.policy.priority.weight[Sub::FsAccount as usize]
+        };
+        assert_eq!(weights("FSACCOUNTWEIGHT 5\nAFSWEIGHT 7\n"), 5.0);
+        assert_eq!(weights("AFSWEIGHT 7\nFSACCOUNTWEIGHT 5\n"), 5.0);
+        let mut parsed = cfg::parse_str(
+            "BACKFILLPOLICY FIRSTFIT\nBACKFILLTYPE BESTFIT\n",
+            "maui.cfg",
+        )
+        .unwrap();
+        let set = cfg::parse_str("BACKFILLPOLICY GREEDY\n", "--set").unwrap();
+        parsed.entries.extend(set.entries);
+        let c = interpret(parsed).unwrap();
+        assert_eq!(c.config.policy.backfill, BackfillPolicy::Greedy);
     }
 
     /// NODECFG ACCESS, whose case in 3.3.1's config switch is "NYI", has no effect; CLASSES
