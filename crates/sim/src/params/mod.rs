@@ -410,6 +410,11 @@ pub(crate) fn without_passes(policy: &PolicyConfig, c: &SimConfig) -> Option<Str
 /// Every parameter name of Maui 3.3.1's table (MConst.c `MCfg`), one per line.
 const MAUI_3_3_1_PARAMETERS: &str = include_str!("maui-3.3.1-parameters.txt");
 
+/// A parameter's place in 3.3.1's table (the order it reads a file in), if it is there.
+fn table_rank(name: &str) -> Option<usize> {
+    MAUI_3_3_1_PARAMETERS.lines().position(|n| n == name)
+}
+
 /// 3.3.1 reads a file parameter by parameter in its table's order, each parameter's lines
 /// in file order (MConfig.c `MCfgProcessBuffer`), so where a file writes both an old name
 /// and the parameter it stands for (`BACKFILLTYPE` and `BACKFILLPOLICY`), the one later in
@@ -417,11 +422,10 @@ const MAUI_3_3_1_PARAMETERS: &str = include_str!("maui-3.3.1-parameters.txt");
 /// that order, in the places they hold; the lines of another file (a sweep's `--set`) keep
 /// their place after them, and override them.
 fn aliases_in_table_order(entries: &mut [Entry]) {
-    let rank = |name: &str| MAUI_3_3_1_PARAMETERS.lines().position(|n| n == name);
     // Only where both names are in the table (mauisim also reads names of the guide's that
     // 3.3.1 does not know, such as SYSTEMCFG).
-    let in_table =
-        maui_names::aliases().filter(|&(old, new)| rank(old).is_some() && rank(new).is_some());
+    let in_table = maui_names::aliases()
+        .filter(|&(old, new)| table_rank(old).is_some() && table_rank(new).is_some());
     for (old, new) in in_table {
         let files: std::collections::BTreeSet<std::sync::Arc<str>> = entries
             .iter()
@@ -434,7 +438,7 @@ fn aliases_in_table_order(entries: &mut [Entry]) {
                 .filter(|&i| entries[i].name == old || entries[i].name == new)
                 .collect();
             let mut pair: Vec<Entry> = slots.iter().map(|&i| entries[i].clone()).collect();
-            pair.sort_by_key(|e| rank(&e.name));
+            pair.sort_by_key(|e| table_rank(&e.name));
             for (&i, e) in slots.iter().zip(pair) {
                 entries[i] = e;
             }
@@ -447,8 +451,7 @@ fn aliases_in_table_order(entries: &mut [Entry]) {
 /// with an index takes that index (`RESERVATIONDEPTH[1] 2` then `RESERVATIONDEPTH 4` sets
 /// group 1 twice). The entries so read, each such line warned.
 fn sticky_indexes(entries: &[Entry], w: &mut Vec<String>) -> Vec<Entry> {
-    let old_style =
-        |name: &str| !name.ends_with("CFG") && MAUI_3_3_1_PARAMETERS.lines().any(|n| n == name);
+    let old_style = |name: &str| !name.ends_with("CFG") && table_rank(name).is_some();
     let mut last: std::collections::HashMap<(std::sync::Arc<str>, String), (String, usize)> =
         Default::default();
     entries
