@@ -11,7 +11,7 @@
 #        partfirst, nodeset, nodesetfirst, nodesetany, nodesetdelay, reservealways, dedicated,
 #        preemptspv, resgroups, srtimelimit, srmaxtime, singleuser, sysqfalse,
 #        classaccess, jobflags, classfeatures, nodemaxjob, nodemaxjobperuser,
-#        nodemaxprocperuser, nodemaxproc, nodemaxpe, nodemaxpeshare;
+#        nodemaxprocperuser, nodemaxproc, nodemaxpe, nodemaxpeshare, maxload, nodemaxload;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)
@@ -158,7 +158,8 @@ for config in "${configs[@]}"; do
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = classaccess ]; then
       classaccess_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
-    elif [ "$config" = singleuser ] || [ "$config" = nodemaxjob ] || [ "$config" = nodemaxjobperuser ]; then
+    elif [ "$config" = singleuser ] || [ "$config" = nodemaxjob ] || [ "$config" = nodemaxjobperuser ] ||
+      [ "$config" = maxload ] || [ "$config" = nodemaxload ]; then
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config" '{ print }'
     elif [ "$config" = nodemaxprocperuser ] || [ "$config" = nodemaxproc ]; then
       # At most 8 tasks: a user's job wider than its processors on all 8 nodes never starts.

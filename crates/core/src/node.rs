@@ -128,6 +128,19 @@ pub struct StartLimits {
     pub max_jobs_per_user: u32,
     pub max_procs_per_user: u32,
     pub max_procs: u32,
+    /// NODEMAXLOAD or NODECFG MAXLOAD as the processors the node's jobs hold at which
+    /// 3.3.1 marks it Busy (0: none). Its simulation's load is those processors (MJob.c,
+    /// MSim.c), and each iteration's node update marks a node Busy whose load reaches the
+    /// limit (`__MSimNodeUpdate`, NODELOADPOLICY ADJUSTSTATE); a job of the node ending
+    /// sets its state again from its processors (`MNodeAdjustState`). A Busy node takes no
+    /// job starting now; reservations and backfill windows are laid over it as over any
+    /// node (their searches accept a Busy node, MJob.c `MJobGetSNRange`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub busy_at_load: u32,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 impl StartLimits {
@@ -143,6 +156,7 @@ impl StartLimits {
             max_jobs_per_user: pick(self.max_jobs_per_user, fallback.max_jobs_per_user),
             max_procs_per_user: pick(self.max_procs_per_user, fallback.max_procs_per_user),
             max_procs: pick(self.max_procs, fallback.max_procs),
+            busy_at_load: pick(self.busy_at_load, fallback.busy_at_load),
         }
     }
 }

@@ -735,6 +735,7 @@ impl Scheduler {
     ) {
         out.clear();
         self.advance_to(now);
+        self.machine.update_node_states();
         let previous = std::mem::replace(&mut self.last_iteration, now);
         self.bring_back(previous, now, queue);
         if queue.len() != self.queue_len_seen {
@@ -820,6 +821,7 @@ impl Scheduler {
         self.groups_left = groups_left;
         if let Some(windows) = windows {
             *windows = self.machine.windows(now);
+            self.machine.iteration_over();
             return;
         }
         let mut any_backfilled = false;
@@ -938,6 +940,7 @@ impl Scheduler {
         let started = out.starts.iter().map(|s| s.queue_pos);
         self.ranking.finish_iteration(order, started);
         self.machine.release_all();
+        self.machine.iteration_over();
         self.kept.clear();
     }
 

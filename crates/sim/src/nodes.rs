@@ -9,7 +9,7 @@
 
 use crate::error::{Result, SimError};
 use crate::params::credentials::Names;
-use crate::params::node_cfg::{feature_list, NodeCfg, NodeConfig};
+use crate::params::node_cfg::{busy_at_load, feature_list, NodeCfg, NodeConfig};
 use crate::params::standing::{Acl, Period, StandingCfg};
 use crate::trace::workload::Machine;
 use mauisim_core::{
@@ -182,6 +182,8 @@ pub fn build(
         ));
     }
     let default = config.object("DEFAULT").cloned().unwrap_or_default();
+    // NODECFG[DEFAULT]'s MAXLOAD is read after NODEMAXLOAD and replaces it (MSys.c).
+    let default_max_load = default.max_load.or(config.node_max_load);
     let defined_by_config = config.named().any(|o| o.procs.is_some());
     let (mut base, source, from_file) = match base {
         Some((nodes, source)) => (nodes, source, true),
@@ -321,7 +323,8 @@ pub fn build(
                 None => 0,
             },
         };
-        let limits = cfg.limits();
+        let mut limits = cfg.limits();
+        limits.start.busy_at_load = busy_at_load(cfg.max_load, default_max_load);
         specs.push(
             NodeSpec {
                 mem: cfg.mem.unwrap_or(0),
@@ -352,6 +355,20 @@ pub fn build(
             task_caps.push(cap.unwrap_or(u32::MAX));
         }
         node_names.push(node.name);
+    }
+    let load_limited = start_limits.iter().any(|l| l.busy_at_load > 0);
+    if load_limited
+        && specs
+            .windows(2)
+            .any(|w| w[0].tuning().procspeed != w[1].tuning().procspeed)
+    {
+        return Err(usage(
+            "NODEMAXLOAD or MAXLOAD on nodes of different PROCSPEED: Maui 3.3.1 scales a job's \
+             load on a node by its slowest node's speed, and takes it off again scaled \
+             differently (MJob.c, MSim.c); mauisim does not simulate that: give the nodes \
+             one PROCSPEED, or drop the load limit"
+                .into(),
+        ));
     }
     let mut reservations = Vec::new();
     for (on, start, end) in standing {
@@ -450,7 +467,8 @@ fn overlay(base: &mut NodeCfg, top: &NodeCfg) {
         ($($f:ident),*) => { $( if top.$f.is_some() { base.$f = top.$f.clone(); } )* };
     }
     take!(
-        procs, mem, swap, disk, speed, procspeed, features, priority, partition, load, priority_f
+        procs, mem, swap, disk, speed, procspeed, features, priority, partition, load, max_load,
+        priority_f
     );
     if top.limits.is_some() {
         base.limits = Some(Box::new(top.limits().or(base.limits())));

@@ -114,6 +114,16 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     // 3.3.1 passes it over and hi jobs count against group 1 ([ALL], depth 2); 12-35 % without
     // that rule.
     ("resgroups", [100.0, 100.0, 100.0]),
+    // NODEMAXLOAD 2 on 8 four-processor nodes (scripts/maui-cases.sh maxload): a node is
+    // Busy from the node update that finds 2 of its processors held until one of its jobs
+    // ends, and backfill windows leave it out; 10-24 % without the limit.
+    ("maxload", [100.0, 100.0, 100.0]),
+    // NODECFG[DEFAULT] MAXLOAD=2.5 and n0's 1, BESTFIT, RESERVATIONDEPTH 2 (scripts/maui-cases.sh
+    // nodemaxload): the first differences are 3.3.1's start ranges on a node whose free
+    // processors step down later (MRes.c `MRLSFromA` counts the fewest of the ranges a job
+    // starting in the range could reach), not the load (reports/MAUI-AGREEMENT.md);
+    // 16-25 % without the limit.
+    ("nodemaxload", [36.7, 18.7, 38.0]),
 ];
 
 /// The shared cases (the build script ignores these tests where they are absent).
@@ -237,6 +247,7 @@ fn node_choices_agree_where_they_are_the_point() {
         "nodemaxproc",
         "nodemaxpe",
         "nodemaxpeshare",
+        "maxload",
     ] {
         for seed in 1..=3 {
             let case = dir.join(format!("{config}-s{seed}"));
@@ -341,7 +352,7 @@ fn own_cases_agree_at_least_as_recorded() {
         .count();
     assert_eq!(
         (seen, on_disk),
-        (93, 93),
+        (99, 99),
         "every own case of RECORDED (three seeds of each config after the shared ones) is in {}, and every case there is recorded",
         dir.display()
     );

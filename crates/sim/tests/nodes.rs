@@ -706,7 +706,7 @@ proptest! {
         shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
     }
 
-    /// NODECFG MAXJOBPERUSER, MAXPROCPERUSER, MAXPROC and MAXPEPERJOB: a user never runs as
+    /// NODECFG MAXJOBPERUSER, MAXPROCPERUSER, MAXPROC, MAXLOAD and MAXPEPERJOB: a user never runs as
     /// many jobs on a node as its MAXJOBPERUSER (a job's processors per task count as its
     /// first job at its start), no job runs on fewer nodes than their MAXPEPERJOB caps allow,
     /// and the node shortcuts give the schedule visiting every node gives, under both Maui
@@ -714,7 +714,7 @@ proptest! {
     #[test]
     fn nodes_hold_users_to_their_start_limits(
         mut spec in machine(),
-        limits in prop::collection::vec((0u32..4, 0u32..6, 0u32..6), 6),
+        limits in prop::collection::vec((0u32..4, 0u32..6, 0u32..6, 0u32..4), 6),
         caps in prop::option::of(prop::collection::vec(prop_oneof![Just(u32::MAX), 0u32..4], 6)),
         jobs in jobs(),
         users in 1u32..4,
@@ -730,10 +730,11 @@ proptest! {
         spec.start_limits = limits
             .into_iter()
             .take(spec.nodes.len())
-            .map(|(jobs_per_user, procs_per_user, procs)| StartLimits {
+            .map(|(jobs_per_user, procs_per_user, procs, busy_at_load)| StartLimits {
                 max_jobs_per_user: jobs_per_user,
                 max_procs_per_user: procs_per_user,
                 max_procs: procs,
+                busy_at_load,
             })
             .collect();
         if let Some(caps) = caps {
@@ -965,9 +966,9 @@ fn maui_node_attributes_are_known_by_name() {
     );
     let a = loaded.config.nodes.objects.iter().find(|o| o.name == "a");
     assert_eq!(a.unwrap().mem, Some(512));
-    let e = config_error("NODECFG[a] MAXLOAD=1\n");
+    let e = config_error("NODECFG[a] RADISK=1\n");
     assert!(
-        e.starts_with("maui.cfg:1:12: NODECFG[a] MAXLOAD (the load above which the node takes no job) changes what Maui schedules"),
+        e.starts_with("maui.cfg:1:12: NODECFG[a] RADISK (the node's disk available to jobs) changes what Maui schedules"),
         "{e}"
     );
     let loaded = mauisim_sim::params::from_str("NODECFG[a] GRES=tape:2\n", "maui.cfg").unwrap();
@@ -1842,4 +1843,65 @@ proptest! {
         policy.semantics = Semantics::Maui;
         shortcuts_match_the_long_way(&jobs, Arc::new(spec), policy, per_event, false)?;
     }
+}
+
+/// NODEMAXLOAD and NODECFG MAXLOAD as 3.3.1's simulation applies them (MSim.c
+/// `__MSimNodeUpdate`): each iteration's node update marks Busy a node whose jobs hold at
+/// least the limit's processors, and it takes no job until one of its jobs ends. One node
+/// of 4 processors, iterations every 30 s (RMPOLLINTERVAL) from 0. Job 1 (2 processors,
+/// 1000 s) and job 2 (1, 100 s) start at 0; job 3 (1, 50 s) is submitted at 10, but from
+/// the update at 30 on the node holds 3 ≥ 2: it starts at 120, the poll after job 2's end;
+/// job 4 (1, 50 s), submitted at 130, waits for job 3's end at 170: 180. Without a limit,
+/// or where NODECFG[DEFAULT] MAXLOAD (read after NODEMAXLOAD, and replacing it) makes it 3.5
+/// or 0.01 (none: only a limit above 0.01 counts), jobs 3 and 4 start at the first poll.
+#[test]
+fn a_node_at_its_load_limit_takes_no_job_until_one_of_its_jobs_ends() {
+    let trace = "; MaxProcs: 4\n\
+                 1 0 -1 1000 2 -1 -1 2 1000 -1 1 1 1 -1 1 -1 -1 -1\n\
+                 2 0 -1 100 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1\n\
+                 3 10 -1 50 1 -1 -1 1 50 -1 1 1 1 -1 1 -1 -1 -1\n\
+                 4 130 -1 50 1 -1 -1 1 50 -1 1 1 1 -1 1 -1 -1 -1\n";
+    let base = "NODECFG[DEFAULT] PROCS=4\nRMPOLLINTERVAL 00:00:30\n";
+    let limited = [(1, 0), (2, 0), (3, 120), (4, 180)];
+    let free = [(1, 0), (2, 0), (3, 30), (4, 150)];
+    let cases: [(&str, &[(u64, i64)]); 5] = [
+        ("", &free),
+        ("NODEMAXLOAD 2\n", &limited),
+        ("NODEMAXLOAD 1.5\n", &limited),
+        ("NODEMAXLOAD 2\nNODECFG[DEFAULT] MAXLOAD=3.5\n", &free),
+        ("NODECFG[DEFAULT] MAXLOAD=0.01\nNODEMAXLOAD 2\n", &free),
+    ];
+    for (lines, starts) in cases {
+        let (_dir, _, report) = checked_run_of(&format!("{base}{lines}"), trace);
+        assert_eq!(id_starts(&report), starts, "{lines}");
+        assert!(
+            report.config.warnings.is_empty(),
+            "{lines}: {:?}",
+            report.config.warnings
+        );
+    }
+    // The node's own limit above 0.01 before the default's.
+    let (_dir, _, report) = checked_run_of(
+        &format!("{base}NODEMAXLOAD 3.5\nNODECFG[n0] MAXLOAD=2\n"),
+        trace,
+    );
+    assert_eq!(id_starts(&report), limited);
+    // Different PROCSPEEDs scale 3.3.1's load: refused with the reason.
+    let dir = tempfile::tempdir().unwrap();
+    let (config, jobs) = (dir.path().join("maui.cfg"), dir.path().join("jobs.swf"));
+    std::fs::write(
+        &config,
+        "NODEMAXLOAD 2\nNODECFG[a] PROCS=4 PROCSPEED=1\nNODECFG[b] PROCS=4 PROCSPEED=2\n",
+    )
+    .unwrap();
+    std::fs::write(&jobs, trace).unwrap();
+    let options = mauisim_sim::RunOptions {
+        config: Some(config),
+        ..mauisim_sim::RunOptions::new(jobs)
+    };
+    let e = mauisim_sim::run(options).unwrap_err().to_string();
+    assert!(
+        e.contains("NODEMAXLOAD or MAXLOAD on nodes of different PROCSPEED"),
+        "{e}"
+    );
 }

@@ -20,6 +20,7 @@
 
 mod allocate;
 mod available;
+mod busy_by_load;
 mod carried;
 mod free_index;
 mod node_bitmap;
@@ -218,8 +219,11 @@ pub struct Machine {
     leaves_laid: bool,
     /// Some node of several processors has a MAXJOB.
     job_capped: bool,
-    /// Some node has a MAXJOBPERUSER, MAXPROCPERUSER or MAXPROC ([`crate::node::StartLimits`]).
+    /// Some node has a MAXJOBPERUSER, MAXPROCPERUSER, MAXPROC or load limit
+    /// ([`crate::node::StartLimits`]).
     start_capped: bool,
+    /// The nodes Busy by their load, where some node has a load limit.
+    busy_by_load: Option<Box<busy_by_load::BusyByLoad>>,
     /// A question about starting a job now is being answered: the nodes' start limits
     /// count (see [`crate::node::StartLimits`]).
     starting_now: std::cell::Cell<bool>,
@@ -420,6 +424,7 @@ impl Machine {
             leaves_laid: false,
             job_capped,
             start_capped,
+            busy_by_load: busy_by_load::BusyByLoad::new(&spec),
             starting_now: Default::default(),
             node_checks: true,
             node_rules: spec.access == NodeAccess::SingleUser || job_capped || start_capped,
@@ -896,6 +901,9 @@ impl Machine {
     /// How many tasks of `job` node `n` lets start now by its [`crate::node::StartLimits`], against the
     /// running jobs there (MNode.c `MNodeCheckPolicies`, with its counts).
     fn start_limit_tasks(&self, n: usize, job: &QueuedJob, per_task: Res) -> u64 {
+        if self.busy_by_load(n) {
+            return 0;
+        }
         let limits = self.spec.start_limits_of(n);
         let user = user_of(job);
         let per_task_procs = per_task.procs.max(1);
@@ -1889,6 +1897,7 @@ impl Machine {
         for &(n, tasks) in &p.nodes {
             let takes = self.taken(p.whole, p.per_task, tasks, n);
             self.give_node(n, takes.procs as i64, freed);
+            self.job_left_node(n);
             if !self.pooled {
                 self.claims[n as usize].retain(|c| c.owner != Owner::Job(job));
                 self.note_claims(n);
@@ -2279,10 +2288,17 @@ impl Machine {
             || self.spec.access.is_exclusive()
             || self.job_capped
             || self.within != 0
+            || self.busy_by_load.is_some()
         {
             let within =
                 |n: &u32| self.within == 0 || self.spec.nodes[*n as usize].partition == self.within;
-            for n in self.nodes_free_now(now).into_iter().filter(within) {
+            let open = |n: &u32| !self.busy_by_load(*n as usize);
+            for n in self
+                .nodes_free_now(now)
+                .into_iter()
+                .filter(within)
+                .filter(open)
+            {
                 let (free, until) = self.node_window(n, now);
                 visit(free, until);
             }
@@ -2354,6 +2370,9 @@ impl Machine {
             None => self.free_nodes_now(now).filter(within).collect(),
         };
         for n in visited {
+            if self.busy_by_load(n as usize) {
+                continue;
+            }
             let (free, until) = self.node_window_kept(n, now);
             if free <= 0 {
                 continue;

@@ -397,7 +397,7 @@ impl Machine {
     /// and free for longer than `shorter`.
     fn in_window(&self, n: usize, now: Time, shorter: Time) -> bool {
         let (free, until) = self.node_window(n as u32, now);
-        free > 0 && until - now > shorter
+        free > 0 && until - now > shorter && !self.busy_by_load(n)
     }
 
     /// Fills one backfill window from now on (`None`: backfill is over): with node sets,

@@ -230,6 +230,7 @@ fn start_limits(jobs_per_user: u32, procs_per_user: u32, procs: u32) -> crate::n
         max_jobs_per_user: jobs_per_user,
         max_procs_per_user: procs_per_user,
         max_procs: procs,
+        ..Default::default()
     }
 }
 
@@ -317,4 +318,63 @@ fn under_the_simulated_job_lists_a_dropped_job_does_not_count_until_relisted() {
         m.advance(20);
         assert!(!m.fits(20, &users_job(3, 0, 1, 1)));
     }
+}
+
+fn load_limit(busy_at_load: u32) -> crate::node::StartLimits {
+    crate::node::StartLimits {
+        busy_at_load,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_node_at_its_load_limit_is_busy_from_the_next_node_update_until_a_job_of_it_ends() {
+    // One node of 4 processors, Busy once its jobs hold 2.
+    let mut m = limited(1, load_limit(2));
+    m.advance(0);
+    m.update_node_states();
+    // Within the iteration the node takes jobs beyond its limit, as 3.3.1's does.
+    assert!(m.start(0, &job(0, 2, 100)));
+    assert!(m.start(0, &job(1, 1, 50)));
+    m.iteration_over();
+    m.advance(30);
+    m.update_node_states();
+    assert!(!m.fits(30, &job(2, 1, 10)));
+    assert!(!m.start(30, &job(2, 1, 10)));
+    // Its backfill windows leave it out.
+    m.set_backfill_window(Some((30, 0)));
+    assert_eq!(m.window_after(30, 0), None);
+    m.set_backfill_window(None);
+    m.iteration_over();
+    // Job 1 ends between iterations: the next update leaves the node open, though its
+    // jobs still hold 2 processors (3.3.1 updates nodes before it ends the jobs).
+    m.ended(JobIdx(1), 50, 60);
+    m.advance(60);
+    m.update_node_states();
+    assert!(m.start(60, &job(2, 1, 10)));
+    m.iteration_over();
+    // The update after marks it Busy again.
+    m.advance(90);
+    m.update_node_states();
+    assert!(!m.fits(90, &job(3, 1, 10)));
+    m.iteration_over();
+    // A job ending within an iteration (preempted) opens the node for that iteration
+    // only: the next update sees the load again.
+    m.advance(120);
+    m.update_node_states();
+    m.ended(JobIdx(2), 120, 120);
+    assert!(m.fits(120, &job(3, 1, 10)));
+    m.iteration_over();
+    m.advance(150);
+    m.update_node_states();
+    assert!(!m.fits(150, &job(3, 1, 10)));
+    // Below its limit it is open: job 0 alone holds 2, job 2 is gone; end job 0.
+    m.iteration_over();
+    m.ended(JobIdx(0), 160, 180);
+    m.advance(180);
+    m.update_node_states();
+    m.iteration_over();
+    m.advance(210);
+    m.update_node_states();
+    assert!(m.fits(210, &job(3, 1, 10)));
 }

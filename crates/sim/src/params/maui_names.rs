@@ -263,7 +263,6 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "NODELOADPOLICY",
         "ADJUSTPROCS: node load reduces available processors",
     ),
-    schedules("NODEMAXLOAD", "node treated busy above this load"),
     schedules(
         "NODEMEMOVERCOMMITFACTOR",
         "scales node memory/swap (applied in PBS interface)",
@@ -550,8 +549,6 @@ pub(super) fn keeps_default(name: &str, value: &str) -> bool {
         "TASKDISTRIBUTIONPOLICY" => !["LOCAL", "ARBGEO", "PACK", "ROUNDROBIN"].contains(&value),
         "NODELOADPOLICY" => value != "ADJUSTPROCS",
         "NODEUNTRACKEDLOADFACTOR" => value.parse::<f64>() == Ok(1.2),
-        // A node's load limit counts only above 0.01 (MNode.c).
-        "NODEMAXLOAD" => value.parse::<f64>().is_ok_and(|v| v <= 0.01),
         // Server.c forces a scheduling pass every MAXSLEEPITERATION iterations: 1, every one.
         "MAXSLEEPITERATION" => value.parse::<i64>() == Ok(1),
         // Each acts only above 0 (MJob.c `MRLLimitTC`; MPBSI.c scales nodes by a factor > 0;

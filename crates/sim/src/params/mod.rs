@@ -662,6 +662,10 @@ const PARAMS: &[Param] = &[
         apply: |c, e, _| node_cfg::allocation_policy(&mut c.nodes, e),
     },
     Param {
+        names: &["NODEMAXLOAD"],
+        apply: |c, e, _| node_cfg::node_max_load(&mut c.nodes, e),
+    },
+    Param {
         names: &["NODEACCESSPOLICY"],
         apply: |c, e, w| node_cfg::access_policy(&mut c.nodes, e, w),
     },
@@ -2477,8 +2481,10 @@ mod tests {
     /// unknown parameter with a suggestion only when one is close.
     #[test]
     fn unsimulated_parameters_are_refused_or_summed_up() {
-        let e = load("NODEMAXLOAD 2.0\n").unwrap_err().to_string();
-        assert!(e.starts_with("maui.cfg:1:1: NODEMAXLOAD ("), "{e}");
+        let e = load("NODELOADPOLICY ADJUSTPROCS\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("maui.cfg:1:1: NODELOADPOLICY ("), "{e}");
         assert!(
             e.ends_with("remove the line (or comment it out with #) to simulate without it"),
             "{e}"
@@ -2894,12 +2900,12 @@ mod tests {
     /// what it does; OS and ARCH, which no trace's job asks for, only warn.
     #[test]
     fn unsimulated_node_attributes_are_refused_or_warn() {
-        let e = load("NODECFG[n1] PROCS=4 MAXLOAD=2\n")
+        let e = load("NODECFG[n1] PROCS=4 RADISK=2\n")
             .unwrap_err()
             .to_string();
         assert_eq!(
             e,
-            "maui.cfg:1:21: NODECFG[n1] MAXLOAD (the load above which the node takes no job) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
+            "maui.cfg:1:21: NODECFG[n1] RADISK (the node's disk available to jobs) changes what Maui schedules, and mauisim does not simulate it yet: the schedule would not be your Maui's; remove the attribute to simulate without it"
         );
         let c = load("NODECFG[n1] PROCS=4 OS=linux\n").unwrap();
         assert_eq!(
@@ -3236,14 +3242,14 @@ mod tests {
         let c = load(
             "ENABLEMULTINODEJOBS TRUE\nUSEMACHINESPEED OFF\nTASKDISTRIBUTIONPOLICY DEFAULT\n\
              NODELOADPOLICY ADJUSTSTATE\nUSESYSTEMQUEUETIME On\nNODEUNTRACKEDLOADFACTOR 1.2\n\
-             NODEMAXLOAD 0\nMAXSLEEPITERATION 1\nMETAMAXTASKS 0\nUJOBWEIGHT 0\nUPROCWEIGHT 0\n\
+             MAXSLEEPITERATION 1\nMETAMAXTASKS 0\nUJOBWEIGHT 0\nUPROCWEIGHT 0\n\
              NODECPUOVERCOMMITFACTOR 1.0\nNODEMEMOVERCOMMITFACTOR 0\nNODEALLOCMAXPS FALSE\n\
              SIMRANDOMIZEJOBSIZE FALSE\nSIMNODECONFIGURATION NORMAL\nMINADMINSTIME 0:10:00\n",
         )
         .unwrap();
         assert_eq!(
             c.warnings,
-            ["maui.cfg: note: 17 parameters without effect on what Maui 3.3.1 schedules in a simulation ignored: ENABLEMULTINODEJOBS, USEMACHINESPEED, TASKDISTRIBUTIONPOLICY, NODELOADPOLICY, USESYSTEMQUEUETIME, NODEUNTRACKEDLOADFACTOR, NODEMAXLOAD, MAXSLEEPITERATION, METAMAXTASKS, UJOBWEIGHT, UPROCWEIGHT, NODECPUOVERCOMMITFACTOR, NODEMEMOVERCOMMITFACTOR, NODEALLOCMAXPS, SIMRANDOMIZEJOBSIZE, SIMNODECONFIGURATION, MINADMINSTIME"]
+            ["maui.cfg: note: 16 parameters without effect on what Maui 3.3.1 schedules in a simulation ignored: ENABLEMULTINODEJOBS, USEMACHINESPEED, TASKDISTRIBUTIONPOLICY, NODELOADPOLICY, USESYSTEMQUEUETIME, NODEUNTRACKEDLOADFACTOR, MAXSLEEPITERATION, METAMAXTASKS, UJOBWEIGHT, UPROCWEIGHT, NODECPUOVERCOMMITFACTOR, NODEMEMOVERCOMMITFACTOR, NODEALLOCMAXPS, SIMRANDOMIZEJOBSIZE, SIMNODECONFIGURATION, MINADMINSTIME"]
         );
         for text in [
             "MAXSLEEPITERATION 5\n",
@@ -3258,7 +3264,6 @@ mod tests {
             "TASKDISTRIBUTIONPOLICY PACK\n",
             "NODELOADPOLICY ADJUSTPROCS\n",
             "NODEUNTRACKEDLOADFACTOR 2\n",
-            "NODEMAXLOAD 2.5\n",
         ] {
             let e = load(text).map(|_| ()).unwrap_err().to_string();
             assert!(e.contains("changes what Maui schedules"), "{text}: {e}");

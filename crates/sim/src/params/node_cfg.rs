@@ -43,6 +43,9 @@ pub struct NodeConfig {
     /// once) after every entry.
     #[serde(skip)]
     pub no_effect: Vec<String>,
+    /// NODEMAXLOAD as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_max_load: Option<f64>,
 }
 
 fn policy_name<S: serde::Serializer>(p: &AllocationPolicy, s: S) -> Result<S::Ok, S::Error> {
@@ -124,6 +127,9 @@ pub struct NodeCfg {
     pub priority: Option<f64>,
     pub partition: Option<String>,
     pub load: Option<f64>,
+    /// MAXLOAD as written (its own, not NODECFG[DEFAULT]'s: see [`busy_at_load`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_load: Option<f64>,
     /// MAXJOB, MAXJOBPERUSER, MAXPROCPERUSER and MAXPROC, when the object sets any (out of
     /// line: most nodes have none, and a machine's generated nodes are many).
     pub limits: Option<Box<NodeLimits>>,
@@ -187,6 +193,7 @@ pub const NODE_ATTRS: &[&str] = &[
     "MAXPROCPERUSER",
     "MAXPROC",
     "MAXPEPERJOB",
+    "MAXLOAD",
 ];
 
 /// Node attributes of Maui 3.3.1 that mauisim does not simulate yet, with what they do:
@@ -194,7 +201,6 @@ pub const NODE_ATTRS: &[&str] = &[
 /// bind only jobs that ask for an operating system or architecture, which no trace
 /// mauisim reads can: accepted with a warning.
 const NODE_ATTRS_NOT_YET: &[(&str, &str)] = &[
-    ("MAXLOAD", "the load above which the node takes no job"),
     ("RADISK", "the node's disk available to jobs"),
     (
         "AVLMEMWEIGHT",
@@ -269,6 +275,39 @@ const NODE_ATTRS_OF_MOAB: &[(&str, &str)] = &[(
     "CLASSES",
     "the classes the node accepts; 3.3.1's nodes accept the classes the resource manager reports",
 )];
+
+/// A load limit as 3.3.1 reads one (`strtod`): a number, any sign.
+fn max_load(value: &str) -> Result<f64, String> {
+    cfg::parse_float(value)
+        .map_err(|e| e.0)
+        .and_then(|v| match v.is_finite() {
+            true => Ok(v),
+            false => Err(format!("expected a number, found {value}")),
+        })
+}
+
+/// NODEMAXLOAD: the load limit of every node without its own (unless NODECFG[DEFAULT] sets
+/// MAXLOAD, which 3.3.1 reads after the parameters, MSys.c).
+pub(crate) fn node_max_load(c: &mut NodeConfig, e: &Entry) -> Result<(), ConfigError> {
+    let text = e.value_text();
+    let v = max_load(text.trim())
+        .map_err(|m| ConfigError::at(e.location.clone(), format!("NODEMAXLOAD: {m}")))?;
+    c.node_max_load = Some(v);
+    Ok(())
+}
+
+/// The processors a node's jobs hold at which Maui 3.3.1 marks it Busy, from its load
+/// limit: a node's own MAXLOAD above 0.01, else the default's (NODECFG[DEFAULT] MAXLOAD if
+/// written, else NODEMAXLOAD) above 0.01 (MSim.c `__MSimNodeUpdate`). Its simulation's load
+/// is the processors its jobs hold, a whole number, so `load >= limit` is `held >=
+/// ceil(limit)`. 0: none.
+pub(crate) fn busy_at_load(own: Option<f64>, default: Option<f64>) -> u32 {
+    let counts = |v: &f64| *v > 0.01;
+    match own.filter(counts).or(default.filter(counts)) {
+        Some(v) => v.ceil().min(f64::from(u32::MAX)) as u32,
+        None => 0,
+    }
+}
 
 pub(crate) fn allocation_policy(c: &mut NodeConfig, e: &Entry) -> Result<(), ConfigError> {
     let text = e.value_text();
@@ -432,6 +471,7 @@ pub(crate) fn node_cfg(
                 object.limits_mut().start.max_procs = node_limit(value).map_err(err)?.unwrap_or(0)
             }
             "MAXPEPERJOB" => object.limits_mut().max_pe_per_job = pe_per_job(value).map_err(err)?,
+            "MAXLOAD" => object.max_load = Some(max_load(value).map_err(err)?),
             "LOAD" => {
                 let v = real(value)?;
                 if v < 0.0 {

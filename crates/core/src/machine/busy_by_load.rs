@@ -1,0 +1,84 @@
+//! Nodes Busy by their load (NODEMAXLOAD, NODECFG MAXLOAD), as Maui 3.3.1's simulation
+//! marks them ([`crate::node::StartLimits::busy_at_load`]): set at each iteration's node
+//! update from the processors the node's jobs hold, cleared when one of its jobs ends.
+
+use super::*;
+
+/// Which nodes are Busy by their load, and which had a job end since the last node update.
+#[derive(Debug, Clone)]
+pub(super) struct BusyByLoad {
+    busy: Vec<bool>,
+    /// A job ended on the node between iterations: 3.3.1 updates nodes before it ends the
+    /// iteration's jobs, and the end sets the node's state again from its processors.
+    ended_since_update: Vec<bool>,
+    /// Within an iteration: a job ending now (preempted) clears the state, but the next
+    /// update sees the node's load again.
+    iterating: bool,
+}
+
+impl BusyByLoad {
+    /// `None` unless some node has a load limit.
+    pub(super) fn new(spec: &MachineSpec) -> Option<Box<Self>> {
+        let n = spec.nodes.len();
+        spec.start_limits
+            .iter()
+            .any(|l| l.busy_at_load > 0)
+            .then(|| {
+                Box::new(BusyByLoad {
+                    busy: vec![false; n],
+                    ended_since_update: vec![false; n],
+                    iterating: false,
+                })
+            })
+    }
+
+    pub(super) fn is_busy(&self, n: usize) -> bool {
+        self.busy[n]
+    }
+}
+
+impl Machine {
+    /// An iteration begins: 3.3.1's node update marks Busy each node whose jobs hold its
+    /// limit, unless one of them has ended since (MSim.c `__MSimNodeUpdate`, then
+    /// `MSimJobTerminate`).
+    pub(crate) fn update_node_states(&mut self) {
+        let Some(mut b) = self.busy_by_load.take() else {
+            return;
+        };
+        let mut changed = false;
+        for (n, limits) in self.spec.start_limits.iter().enumerate() {
+            let held = self.spec.nodes[n].procs as i64 - self.free[n];
+            let ended = std::mem::take(&mut b.ended_since_update[n]);
+            let busy = limits.busy_at_load > 0 && held >= i64::from(limits.busy_at_load) && !ended;
+            changed |= busy != std::mem::replace(&mut b.busy[n], busy);
+        }
+        b.iterating = true;
+        self.busy_by_load = Some(b);
+        if changed {
+            self.version += 1;
+        }
+    }
+
+    /// The iteration is over: ends from here on come before the next node update.
+    pub(crate) fn iteration_over(&mut self) {
+        if let Some(b) = &mut self.busy_by_load {
+            b.iterating = false;
+        }
+    }
+
+    /// A job of node `n` ended: its state is set again from its processors.
+    pub(super) fn job_left_node(&mut self, n: u32) {
+        if let Some(b) = &mut self.busy_by_load {
+            b.busy[n as usize] = false;
+            if !b.iterating {
+                b.ended_since_update[n as usize] = true;
+            }
+        }
+    }
+
+    /// Whether node `n` is Busy by its load: no job starts there now, and no backfill window
+    /// holds it (MBF.c `MBFGetWindow` takes Idle and Active nodes only).
+    pub(super) fn busy_by_load(&self, n: usize) -> bool {
+        self.busy_by_load.as_ref().is_some_and(|b| b.is_busy(n))
+    }
+}
