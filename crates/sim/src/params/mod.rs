@@ -263,6 +263,7 @@ pub fn read(parsed: cfg::Parsed) -> PartlyRead {
         reservation_groups(&mut config, &mut warnings);
         checks.push(reservation_threshold(&mut config, &mut warnings));
         checks.push(system_queue_time(&mut config, &mut warnings));
+        checks.push(node_load_policy(&config, &mut warnings));
         errors.extend(checks.into_iter().filter_map(Result::err));
     } else {
         reservation_groups(&mut config, &mut warnings);
@@ -272,6 +273,32 @@ pub fn read(parsed: cfg::Parsed) -> PartlyRead {
         loaded: LoadedConfig { config, warnings },
         errors: ConfigError::all(errors),
     }
+}
+
+/// NODELOADPOLICY ADJUSTPROCS: 3.3.1's simulation reads it only for a node with a load
+/// limit above 0.01 (MSim.c `__MSimNodeUpdate`), whose available processors it then sets
+/// from the limit and the load, which mauisim does not simulate: refused there, a note
+/// without any.
+fn node_load_policy(c: &SimConfig, warnings: &mut Vec<String>) -> Result<(), ConfigError> {
+    let Some(at) = c.set_at.get("NODELOADPOLICY") else {
+        return Ok(());
+    };
+    let counts = |v: &Option<f64>| v.is_some_and(|v| v > 0.01);
+    let nodes = &c.nodes;
+    let limited = counts(&nodes.node_max_load) || nodes.objects.iter().any(|o| counts(&o.max_load));
+    if limited {
+        return Err(ConfigError::at(
+            at.clone(),
+            "NODELOADPOLICY ADJUSTPROCS (a node's available processors set from its load \
+             limit and load) changes what Maui schedules where a node has a load limit \
+             (NODEMAXLOAD, NODECFG MAXLOAD), and mauisim does not simulate it: remove the line \
+             to simulate ADJUSTSTATE, 3.3.1's default",
+        ));
+    }
+    warnings.push(format!(
+        "{at}: note: NODELOADPOLICY ADJUSTPROCS: Maui 3.3.1's simulation reads it only for a node with a load limit (NODEMAXLOAD, NODECFG MAXLOAD), which this config has none of: it changes nothing"
+    ));
+    Ok(())
 }
 
 /// USESYSTEMQUEUETIME off. Maui 3.3.1's default is on (its DEFAULT_USESYSTEMQUEUETIME is
@@ -1084,8 +1111,11 @@ fn apply(
                 config.set_at.remove(&entry.name);
                 no_effect.add(entry)
             }
-            // Judged once every QOS's flags are read ([`system_queue_time`]).
-            maui_names::Kind::Schedules if entry.name == "USESYSTEMQUEUETIME" => {
+            // Judged once every QOS's flags are read ([`system_queue_time`]), and once every
+            // node's load limit is ([`node_load_policy`]).
+            maui_names::Kind::Schedules
+                if entry.name == "USESYSTEMQUEUETIME" || entry.name == "NODELOADPOLICY" =>
+            {
                 config
                     .set_at
                     .insert(entry.name.clone(), entry.location.clone());
@@ -2481,10 +2511,11 @@ mod tests {
     /// unknown parameter with a suggestion only when one is close.
     #[test]
     fn unsimulated_parameters_are_refused_or_summed_up() {
-        let e = load("NODELOADPOLICY ADJUSTPROCS\n")
-            .unwrap_err()
-            .to_string();
-        assert!(e.starts_with("maui.cfg:1:1: NODELOADPOLICY ("), "{e}");
+        let e = load("NODEUNTRACKEDLOADFACTOR 2\n").unwrap_err().to_string();
+        assert!(
+            e.starts_with("maui.cfg:1:1: NODEUNTRACKEDLOADFACTOR ("),
+            "{e}"
+        );
         assert!(
             e.ends_with("remove the line (or comment it out with #) to simulate without it"),
             "{e}"
@@ -3262,12 +3293,39 @@ mod tests {
             "ENABLEMULTINODEJOBS FALSE\n",
             "USEMACHINESPEED TRUE\n",
             "TASKDISTRIBUTIONPOLICY PACK\n",
-            "NODELOADPOLICY ADJUSTPROCS\n",
             "NODEUNTRACKEDLOADFACTOR 2\n",
         ] {
             let e = load(text).map(|_| ()).unwrap_err().to_string();
             assert!(e.contains("changes what Maui schedules"), "{text}: {e}");
         }
+    }
+
+    /// NODELOADPOLICY ADJUSTPROCS acts in 3.3.1's simulation only where a node has a load
+    /// limit: a note without one (a later ADJUSTSTATE line undoes it), refused with one.
+    #[test]
+    fn adjust_procs_counts_only_with_a_load_limit() {
+        let c = load("NODELOADPOLICY ADJUSTPROCS\nNODEMAXLOAD 0.01\n").unwrap();
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg:1:1: note: NODELOADPOLICY ADJUSTPROCS: Maui 3.3.1's simulation reads it only for a node with a load limit (NODEMAXLOAD, NODECFG MAXLOAD), which this config has none of: it changes nothing"]
+        );
+        for limit in ["NODEMAXLOAD 2\n", "NODECFG[n1] PROCS=4 MAXLOAD=3\n"] {
+            let e = load(&format!("NODELOADPOLICY ADJUSTPROCS\n{limit}"))
+                .map(|_| ())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.starts_with("maui.cfg:1:1: NODELOADPOLICY ADJUSTPROCS (a node's available processors set from its load limit and load) changes what Maui schedules where a node has a load limit"),
+                "{limit}: {e}"
+            );
+        }
+        let c = load("NODELOADPOLICY ADJUSTPROCS\nNODELOADPOLICY ADJUSTSTATE\nNODEMAXLOAD 2\n")
+            .unwrap();
+        assert!(
+            c.warnings[0].contains("ignored: NODELOADPOLICY"),
+            "{:?}",
+            c.warnings
+        );
     }
 
     /// USESYSTEMQUEUETIME on is 3.3.1's default; off changes nothing in its simulation
