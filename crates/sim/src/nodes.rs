@@ -356,12 +356,14 @@ pub fn build(
         }
         node_names.push(node.name);
     }
+    // 3.3.1 scales a job's load by its slowest node's PROCSPEED where every one of its nodes
+    // has one (a node without one, 0, turns the scaling off); with one speed it scales by 1.
     let load_limited = start_limits.iter().any(|l| l.busy_at_load > 0);
-    if load_limited
-        && specs
-            .windows(2)
-            .any(|w| w[0].tuning().procspeed != w[1].tuning().procspeed)
-    {
+    let speeds = specs
+        .iter()
+        .map(|s| s.tuning().procspeed)
+        .filter(|&s| s > 0);
+    if load_limited && speeds.clone().min() != speeds.max() {
         return Err(usage(
             "NODEMAXLOAD or MAXLOAD on nodes of different PROCSPEED: Maui 3.3.1 scales a job's \
              load on a node by its slowest node's speed, and takes it off again scaled \

@@ -1899,9 +1899,16 @@ fn a_node_at_its_load_limit_takes_no_job_until_one_of_its_jobs_ends() {
         config: Some(config),
         ..mauisim_sim::RunOptions::new(jobs)
     };
-    let e = mauisim_sim::run(options).unwrap_err().to_string();
+    let e = mauisim_sim::run(options.clone()).unwrap_err().to_string();
     assert!(
         e.contains("NODEMAXLOAD or MAXLOAD on nodes of different PROCSPEED"),
         "{e}"
     );
+    // One speed, beside nodes without one (which turn 3.3.1's scaling off), scales nothing.
+    std::fs::write(
+        options.config.as_ref().unwrap(),
+        "NODEMAXLOAD 2\nNODECFG[a] PROCS=4\nNODECFG[b] PROCS=4 PROCSPEED=2\n",
+    )
+    .unwrap();
+    assert!(mauisim_sim::run(options).is_ok());
 }
