@@ -41,7 +41,15 @@ impl Machine {
     /// An iteration begins: 3.3.1's node update marks Busy each node whose jobs hold its
     /// limit, unless one of them has ended since (MSim.c `__MSimNodeUpdate`, then
     /// `MSimJobTerminate`).
+    #[inline]
     pub(crate) fn update_node_states(&mut self) {
+        if self.busy_by_load.is_some() {
+            self.update_busy_by_load();
+        }
+    }
+
+    #[cold]
+    fn update_busy_by_load(&mut self) {
         let Some(mut b) = self.busy_by_load.take() else {
             return;
         };
@@ -60,6 +68,7 @@ impl Machine {
     }
 
     /// The iteration is over: ends from here on come before the next node update.
+    #[inline]
     pub(crate) fn iteration_over(&mut self) {
         if let Some(b) = &mut self.busy_by_load {
             b.iterating = false;
@@ -67,6 +76,7 @@ impl Machine {
     }
 
     /// A job of node `n` ended: its state is set again from its processors.
+    #[inline]
     pub(super) fn job_left_node(&mut self, n: u32) {
         if let Some(b) = &mut self.busy_by_load {
             b.busy[n as usize] = false;
@@ -78,6 +88,7 @@ impl Machine {
 
     /// Whether node `n` is Busy by its load: no job starts there now, and no backfill window
     /// holds it (MBF.c `MBFGetWindow` takes Idle and Active nodes only).
+    #[inline]
     pub(super) fn busy_by_load(&self, n: usize) -> bool {
         self.busy_by_load.as_ref().is_some_and(|b| b.is_busy(n))
     }
