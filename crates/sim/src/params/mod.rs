@@ -690,7 +690,11 @@ const PARAMS: &[Param] = &[
     },
     Param {
         names: &["NODEMAXLOAD"],
-        apply: |c, e, _| node_cfg::node_max_load(&mut c.nodes, e),
+        // NODECFG[DEFAULT]'s MAXLOAD, read after it, replaces it (MSys.c).
+        apply: |c, e, _| {
+            c.nodes.node_max_load = Some(float_where(e, f64::is_finite, "a number")?);
+            Ok(())
+        },
     },
     Param {
         names: &["NODEACCESSPOLICY"],
@@ -3298,6 +3302,22 @@ mod tests {
             let e = load(text).map(|_| ()).unwrap_err().to_string();
             assert!(e.contains("changes what Maui schedules"), "{text}: {e}");
         }
+    }
+
+    /// A load limit that is not a number is a located error, every one of the file told.
+    #[test]
+    fn bad_load_limits_are_located_errors() {
+        let e = load("NODEMAXLOAD lots\nNODECFG[n1] PROCS=4 MAXLOAD=high\nNODEMAXLOAD inf\n")
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "3 errors in the config:\n\
+             maui.cfg:1:13: NODEMAXLOAD: expected a number, found `lots`\n\
+             maui.cfg:2:21: NODECFG[n1] MAXLOAD: expected a number, found `high`\n\
+             maui.cfg:3:13: NODEMAXLOAD: expected a finite number, found `inf`"
+        );
     }
 
     /// NODELOADPOLICY ADJUSTPROCS acts in 3.3.1's simulation only where a node has a load

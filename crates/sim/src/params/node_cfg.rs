@@ -276,26 +276,6 @@ const NODE_ATTRS_OF_MOAB: &[(&str, &str)] = &[(
     "the classes the node accepts; 3.3.1's nodes accept the classes the resource manager reports",
 )];
 
-/// A load limit as 3.3.1 reads one (`strtod`): a number, any sign.
-fn max_load(value: &str) -> Result<f64, String> {
-    cfg::parse_float(value)
-        .map_err(|e| e.0)
-        .and_then(|v| match v.is_finite() {
-            true => Ok(v),
-            false => Err(format!("expected a number, found {value}")),
-        })
-}
-
-/// NODEMAXLOAD: the load limit of every node without its own (unless NODECFG[DEFAULT] sets
-/// MAXLOAD, which 3.3.1 reads after the parameters, MSys.c).
-pub(crate) fn node_max_load(c: &mut NodeConfig, e: &Entry) -> Result<(), ConfigError> {
-    let text = e.value_text();
-    let v = max_load(text.trim())
-        .map_err(|m| ConfigError::at(e.location.clone(), format!("NODEMAXLOAD: {m}")))?;
-    c.node_max_load = Some(v);
-    Ok(())
-}
-
 /// The processors a node's jobs hold at which Maui 3.3.1 marks it Busy, from its load
 /// limit: a node's own MAXLOAD above 0.01, else the default's (NODECFG[DEFAULT] MAXLOAD if
 /// written, else NODEMAXLOAD) above 0.01 (MSim.c `__MSimNodeUpdate`). Its simulation's load
@@ -471,7 +451,7 @@ pub(crate) fn node_cfg(
                 object.limits_mut().start.max_procs = node_limit(value).map_err(err)?.unwrap_or(0)
             }
             "MAXPEPERJOB" => object.limits_mut().max_pe_per_job = pe_per_job(value).map_err(err)?,
-            "MAXLOAD" => object.max_load = Some(max_load(value).map_err(err)?),
+            "MAXLOAD" => object.max_load = Some(real(value)?),
             "LOAD" => {
                 let v = real(value)?;
                 if v < 0.0 {
