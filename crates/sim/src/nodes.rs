@@ -182,8 +182,7 @@ pub fn build(
         ));
     }
     let default = config.object("DEFAULT").cloned().unwrap_or_default();
-    // NODECFG[DEFAULT]'s MAXLOAD is read after NODEMAXLOAD and replaces it (MSys.c).
-    let default_max_load = default.max_load.or(config.node_max_load);
+    let default_max_load = config.default_max_load();
     let defined_by_config = config.named().any(|o| o.procs.is_some());
     let (mut base, source, from_file) = match base {
         Some((nodes, source)) => (nodes, source, true),

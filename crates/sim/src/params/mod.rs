@@ -283,10 +283,7 @@ fn node_load_policy(c: &SimConfig, warnings: &mut Vec<String>) -> Result<(), Con
     let Some(at) = c.set_at.get("NODELOADPOLICY") else {
         return Ok(());
     };
-    let counts = |v: &Option<f64>| v.is_some_and(|v| v > 0.01);
-    let nodes = &c.nodes;
-    let limited = counts(&nodes.node_max_load) || nodes.objects.iter().any(|o| counts(&o.max_load));
-    if limited {
+    if c.nodes.has_load_limit() {
         return Err(ConfigError::at(
             at.clone(),
             "NODELOADPOLICY ADJUSTPROCS (a node's available processors set from its load \
@@ -3339,6 +3336,14 @@ mod tests {
                 "{limit}: {e}"
             );
         }
+        // NODECFG[DEFAULT]'s MAXLOAD of 0 replaces NODEMAXLOAD: no node has a limit.
+        let c = load("NODELOADPOLICY ADJUSTPROCS\nNODEMAXLOAD 2\nNODECFG[DEFAULT] MAXLOAD=0\n")
+            .unwrap();
+        assert!(
+            c.warnings[0].contains("which this config has none of"),
+            "{:?}",
+            c.warnings
+        );
         let c = load("NODELOADPOLICY ADJUSTPROCS\nNODELOADPOLICY ADJUSTSTATE\nNODEMAXLOAD 2\n")
             .unwrap();
         assert!(

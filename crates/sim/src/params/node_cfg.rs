@@ -170,6 +170,21 @@ impl NodeConfig {
         }
     }
 
+    /// The load limit of a node without its own: NODECFG[DEFAULT]'s MAXLOAD if written (read
+    /// after the parameters, MSys.c), else NODEMAXLOAD.
+    pub(crate) fn default_max_load(&self) -> Option<f64> {
+        self.object("DEFAULT")
+            .and_then(|d| d.max_load)
+            .or(self.node_max_load)
+    }
+
+    /// Whether some node may have a load limit ([`busy_at_load`] above 0): the default's, or
+    /// a named object's own.
+    pub(crate) fn has_load_limit(&self) -> bool {
+        busy_at_load(None, self.default_max_load()) > 0
+            || self.named().any(|o| busy_at_load(o.max_load, None) > 0)
+    }
+
     /// The named objects (not DEFAULT).
     pub(crate) fn named(&self) -> impl Iterator<Item = &NodeCfg> {
         self.objects.iter().filter(|o| o.name != "DEFAULT")
