@@ -2978,7 +2978,9 @@ mod tests {
     }
 
     /// NODECFG ACCESS, whose case in 3.3.1's config switch is "NYI", has no effect; CLASSES
-    /// is Moab's, which 3.3.1's parser skips: a warning says it is ignored as there.
+    /// is Moab's, which 3.3.1's parser skips: a warning says it is ignored as there. LOAD,
+    /// which 3.3.1's parser also skips, is mauisim's way to give a node the load its
+    /// resource manager would report: read, with a note saying so.
     #[test]
     fn node_attributes_maui_does_not_apply_are_accepted() {
         let c = load("NODECFG[n1] PROCS=4 ACCESS=SINGLEJOB\n").unwrap();
@@ -2991,6 +2993,12 @@ mod tests {
             c.warnings,
             ["maui.cfg:1:21: warning: NODECFG[n1] CLASSES is Moab's (the classes the node accepts; 3.3.1's nodes accept the classes the resource manager reports), not an attribute of Maui 3.3.1's NODECFG, which skips it: ignored, as 3.3.1 ignores it"]
         );
+        let c = load("NODECFG[n1] PROCS=4 LOAD=0.5\n").unwrap();
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg:1:21: note: NODECFG[n1] LOAD: Maui 3.3.1's NODECFG skips LOAD (a node's load comes from its resource manager, and in its simulation from the processors its jobs hold); mauisim reads it as the load the resource manager reports, for LOAD in PRIORITYF and for CPULOAD"]
+        );
+        assert_eq!(c.config.nodes.object("n1").and_then(|o| o.load), Some(0.5));
     }
 
     /// An attribute that changes the schedule and is not simulated (QOS flags, JOBFLAGS)

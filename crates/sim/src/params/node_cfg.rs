@@ -473,6 +473,10 @@ pub(crate) fn node_cfg(
                     return Err(err(format!("load cannot be negative, found {v}")));
                 }
                 object.load = Some(v);
+                // A site's file has no reason to set it; a scenario's does, and should know.
+                w.push(format!(
+                    "{at}: note: {what}: Maui 3.3.1's NODECFG skips LOAD (a node's load comes from its resource manager, and in its simulation from the processors its jobs hold); mauisim reads it as the load the resource manager reports, for LOAD in PRIORITYF and for CPULOAD"
+                ));
             }
             "PARTITION" => {
                 if value.is_empty() || value.contains([' ', ',']) {
