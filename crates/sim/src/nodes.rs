@@ -146,18 +146,18 @@ impl Nodes {
     }
 }
 
-/// Identical generated nodes named `n0`, `n1`, …
-pub(crate) fn generated(machine: Machine) -> Vec<BaseNode> {
-    (0..machine.nodes)
-        .map(|i| BaseNode {
-            name: format!("n{i}"),
-            cfg: NodeCfg {
-                procs: Some(machine.procs_per_node),
-                ..NodeCfg::default()
-            },
-        })
-        .collect()
+/// Generated node `i` of `machine`: `n<i>`, as the others.
+fn generated_node(machine: Machine, i: u64) -> BaseNode {
+    BaseNode {
+        name: format!("{GENERATED_PREFIX}{i}"),
+        cfg: NodeCfg {
+            procs: Some(machine.procs_per_node),
+            ..NodeCfg::default()
+        },
+    }
 }
+
+const GENERATED_PREFIX: &str = "n";
 
 /// Builds the machine from `base` (or, when `base` is `None`, from the config's named
 /// objects or `machine`), applying the config's `NODECFG` objects.
@@ -184,6 +184,7 @@ pub fn build(
     let default = config.object("DEFAULT").cloned().unwrap_or_default();
     let default_max_load = config.default_max_load();
     let defined_by_config = config.named().any(|o| o.procs.is_some());
+    let mut identical = None;
     let (mut base, source, from_file) = match base {
         Some((nodes, source)) => (nodes, source, true),
         None if defined_by_config => (
@@ -217,7 +218,15 @@ pub fn build(
                 crate::units::count(machine.nodes, "node"),
                 crate::units::count(machine.procs_per_node, "processor")
             );
-            (generated(machine), source, false)
+            if config.named().next().is_none() && config.standing.is_empty() {
+                // Every node the same: built once, then copied (a machine of 80,640
+                // nodes would otherwise build as many configurations and names).
+                identical = Some(machine.nodes);
+                (vec![generated_node(machine, 0)], source, false)
+            } else {
+                let nodes = (0..machine.nodes).map(|i| generated_node(machine, i));
+                (nodes.collect(), source, false)
+            }
         }
     };
     // Every problem binding the config to the nodes is told in one run.
@@ -355,6 +364,20 @@ pub fn build(
         }
         node_names.push(node.name);
     }
+    let hosts = match identical {
+        Some(count) => {
+            let count = count as usize;
+            specs.resize(count, specs[0].clone());
+            if let Some(&first) = start_limits.first() {
+                start_limits.resize(count, first);
+            }
+            if let Some(&first) = task_caps.first() {
+                task_caps.resize(count, first);
+            }
+            HostNames::numbered(GENERATED_PREFIX, count)
+        }
+        None => HostNames::new(&node_names),
+    };
     // 3.3.1 scales a job's load by its slowest node's PROCSPEED where every one of its nodes
     // has one (a node without one, 0, turns the scaling off); with one speed it scales by 1.
     let load_limited = start_limits.iter().any(|l| l.busy_at_load > 0);
@@ -453,7 +476,7 @@ pub fn build(
     };
     Ok(Nodes {
         spec: Arc::new(spec),
-        hosts: HostNames::new(&node_names),
+        hosts,
         features,
         source,
         partition_numbers,
@@ -687,6 +710,22 @@ impl HostNames {
             parts,
             unnumbered,
             run_end,
+        }
+    }
+
+    /// `prefix0` … `prefix<count − 1>`: what [`Self::new`] makes of those names, without
+    /// them.
+    pub(crate) fn numbered(prefix: &str, count: usize) -> Self {
+        let part = |number: usize| NamePart {
+            prefix: 0,
+            width: 0,
+            number: number as u64,
+        };
+        HostNames {
+            prefixes: vec![prefix.to_string()],
+            parts: (0..count).map(part).collect(),
+            unnumbered: Vec::new(),
+            run_end: vec![count.saturating_sub(1) as u32; count],
         }
     }
 
@@ -1071,6 +1110,28 @@ mod tests {
                 hosts.write_name(n, &mut back);
                 proptest::prop_assert_eq!(&back, name);
             }
+        }
+    }
+
+    /// The generated nodes' names, made without the names, are what the names would make.
+    #[test]
+    fn numbered_names_are_the_names_themselves() {
+        for count in [0, 1, 2, 11, 1000] {
+            let names: Vec<String> = (0..count).map(|i| format!("n{i}")).collect();
+            let (made, given) = (HostNames::numbered("n", count), HostNames::new(&names));
+            assert_eq!(made.run_end, given.run_end);
+            for n in 0..count {
+                let (mut a, mut b) = (String::new(), String::new());
+                made.write_name(n, &mut a);
+                given.write_name(n, &mut b);
+                assert_eq!(a, b);
+            }
+            let ranges = [(0, count.saturating_sub(1) as u32), (3, 7), (9, 9)];
+            let ranges: Vec<(u32, u32)> = ranges
+                .into_iter()
+                .filter(|&(_, b)| (b as usize) < count)
+                .collect();
+            assert_eq!(made.list(&ranges), given.list(&ranges));
         }
     }
 
