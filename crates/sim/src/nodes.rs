@@ -231,6 +231,21 @@ pub fn build(
     };
     // Every problem binding the config to the nodes is told in one run.
     let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    let headers = &config.feature_headers;
+    if from_file {
+        for node in &mut base {
+            if let Err(e) = headers.apply(&node.name, &mut node.cfg) {
+                errors.push(e);
+            }
+        }
+    } else {
+        for (name, at) in headers.set() {
+            warnings.push(format!(
+                "{at}: note: {name} reads the names of the features a node file (--node-file) gives its nodes, as Maui 3.3.1 reads those its resource manager reports; this run's nodes come from {source}, whose features it does not read (nor does 3.3.1 NODECFG's): it changes nothing"
+            ));
+        }
+    }
     for object in config.named() {
         match base.iter_mut().find(|b| b.name == object.name) {
             Some(node) => overlay(&mut node.cfg, object),
@@ -260,7 +275,6 @@ pub fn build(
     if partition_table.is_none() && config.maui_partitions && any_partition {
         partition_table = Some(vec!["ALL".into(), DEFAULT_PARTITION_NAME.into()]);
     }
-    let mut warnings = Vec::new();
     if let Some(table) = &mut partition_table {
         for b in &base {
             let Some(p) = &b.cfg.partition else { continue };

@@ -1058,6 +1058,93 @@ fn node_config_builds_the_machine() {
     );
 }
 
+/// FEATUREPROCSPEEDHEADER and FEATUREPARTITIONHEADER read the features of a node file's
+/// nodes, as 3.3.1 reads those its resource trace gives (MNode.c `MNodeProcessFeature`):
+/// the speed and the partition after the header, a NODECFG PROCSPEED (read after the
+/// trace) still winning. A partition named by number (3.3.1's old-style index) is refused
+/// naming the node and feature. Without a node file the features they read are none: a
+/// note says they change nothing.
+#[test]
+fn feature_headers_read_a_node_files_features() {
+    use mauisim_sim::nodes::{self, BaseNode, NodeSource};
+    use mauisim_sim::params::credentials::Names;
+    use mauisim_sim::params::node_cfg::NodeCfg;
+    use mauisim_sim::trace::workload::Machine;
+    let read = |text: &str| {
+        mauisim_sim::params::from_str(text, "maui.cfg")
+            .unwrap()
+            .config
+            .nodes
+    };
+    let node = |name: &str, features: &[&str]| BaseNode {
+        name: name.to_string(),
+        cfg: NodeCfg {
+            procs: Some(2),
+            features: Some(features.iter().map(|f| f.to_string()).collect()),
+            ..NodeCfg::default()
+        },
+    };
+    let file = |nodes: Vec<BaseNode>| NodeSource {
+        nodes,
+        source: "nodes.trace".into(),
+        standing: Vec::new(),
+    };
+    let machine = Machine {
+        nodes: 2,
+        procs_per_node: 2,
+    };
+    let headers = "FEATUREPROCSPEEDHEADER speed\nFEATUREPARTITIONHEADER part_\n";
+    let config = read(&format!("{headers}NODECFG[c] PROCSPEED=500\n"));
+    let nodes = vec![
+        node("a", &["speed1000", "part_gpu"]),
+        node("b", &["speed3000"]),
+        node("c", &["speed2000"]),
+    ];
+    let built = nodes::build(
+        Some(file(nodes)),
+        machine,
+        &config,
+        &mut Names::default(),
+        0,
+    )
+    .unwrap();
+    let speeds: Vec<u64> = built.spec.nodes.iter().map(|n| n.procspeed()).collect();
+    assert_eq!(speeds, [1000, 3000, 500]);
+    let partitions: Vec<u32> = built.spec.nodes.iter().map(|n| n.partition).collect();
+    assert!(
+        partitions[0] != partitions[1] && partitions[1] == partitions[2],
+        "{partitions:?}"
+    );
+    assert_eq!(
+        built.features,
+        ["speed1000", "part_gpu", "speed3000", "speed2000"]
+    );
+    let e = nodes::build(
+        Some(file(vec![node("a", &["part_2"])])),
+        machine,
+        &config,
+        &mut Names::default(),
+        0,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains(
+            "node a: feature `part_2` (FEATUREPARTITIONHEADER) names partition `2` by number"
+        ),
+        "{e}"
+    );
+    let built = nodes::build(None, machine, &read(headers), &mut Names::default(), 0).unwrap();
+    assert!(built.spec.nodes.iter().all(|n| n.procspeed() == 0));
+    assert_eq!(
+        built.warnings,
+        [
+            "maui.cfg:1:1: note: FEATUREPROCSPEEDHEADER reads the names of the features a node file (--node-file) gives its nodes, as Maui 3.3.1 reads those its resource manager reports; this run's nodes come from 2 nodes x 2 processors, whose features it does not read (nor does 3.3.1 NODECFG's): it changes nothing",
+            "maui.cfg:2:1: note: FEATUREPARTITIONHEADER reads the names of the features a node file (--node-file) gives its nodes, as Maui 3.3.1 reads those its resource manager reports; this run's nodes come from 2 nodes x 2 processors, whose features it does not read (nor does 3.3.1 NODECFG's): it changes nothing",
+        ]
+    );
+}
+
 /// Standing reservations Maui 3.3.1 makes no window of are warned of and left out, as it
 /// leaves them out: an overnight ENDTIME before STARTTIME, and `HOSTLIST=ALL` (a regular
 /// expression there) matching no node's name, which lays a TASKCOUNT reservation as if no

@@ -163,14 +163,6 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "FEATURENODETYPEHEADER",
         "node type from feature name; used only for accounting charges",
     ),
-    schedules(
-        "FEATUREPARTITIONHEADER",
-        "node partition taken from feature name prefix",
-    ),
-    schedules(
-        "FEATUREPROCSPEEDHEADER",
-        "node processor speed taken from feature name prefix",
-    ),
     no_effect("FEEDBACKPROGRAM", "notification: job feedback script"),
     no_effect("FSCONFIGFILE", "ignored by 3.3.1: file path, never parsed"),
     no_effect(

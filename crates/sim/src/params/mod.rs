@@ -5,6 +5,7 @@
 //! parameter, add one row to [`PARAMS`].
 
 pub mod credentials;
+pub mod feature_headers;
 mod job_flags;
 pub mod limits;
 mod maui_names;
@@ -690,6 +691,20 @@ const PARAMS: &[Param] = &[
         // NODECFG[DEFAULT]'s MAXLOAD, read after it, replaces it (MSys.c).
         apply: |c, e, _| {
             c.nodes.node_max_load = Some(float_where(e, f64::is_finite, "a number")?);
+            Ok(())
+        },
+    },
+    Param {
+        names: &["FEATUREPROCSPEEDHEADER", "FEATUREPARTITIONHEADER"],
+        // 3.3.1 keeps the value's first word (MSched.c, `mdfString`).
+        apply: |c, e, _| {
+            let text = e.value_text();
+            let header = text.split_whitespace().next().unwrap_or("");
+            let set = Some((header.to_string(), e.location.clone()));
+            match e.name.as_str() {
+                "FEATUREPROCSPEEDHEADER" => c.nodes.feature_headers.proc_speed = set,
+                _ => c.nodes.feature_headers.partition = set,
+            }
             Ok(())
         },
     },

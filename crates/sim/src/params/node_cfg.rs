@@ -46,6 +46,10 @@ pub struct NodeConfig {
     /// NODEMAXLOAD as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub node_max_load: Option<f64>,
+    /// FEATUREPROCSPEEDHEADER and FEATUREPARTITIONHEADER: read from the names of the
+    /// features a node file gives its nodes.
+    #[serde(skip)]
+    pub feature_headers: super::feature_headers::FeatureHeaders,
 }
 
 fn policy_name<S: serde::Serializer>(p: &AllocationPolicy, s: S) -> Result<S::Ok, S::Error> {
