@@ -11,7 +11,8 @@
 #        partfirst, nodeset, nodesetfirst, nodesetany, nodesetdelay, reservealways, dedicated,
 #        preemptspv, resgroups, srtimelimit, srmaxtime, singleuser, sysqfalse,
 #        classaccess, jobflags, classfeatures, nodemaxjob, nodemaxjobperuser,
-#        nodemaxprocperuser, nodemaxproc, nodemaxpe, nodemaxpeshare, maxload, nodemaxload;
+#        nodemaxprocperuser, nodemaxproc, nodemaxpe, nodemaxpeshare, maxload, nodemaxload,
+#        featureheaders;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)
@@ -70,6 +71,13 @@ partition_case() {
   awk -v g2cap="$g2cap" '{ cap = ($5 == "g2") ? g2cap : 24; if ($3 > cap) $3 = cap; if ($22 > cap) $22 = cap; print }' \
     "$dir/workload" > "$dir/workload.new"
   mv "$dir/workload.new" "$dir/workload"
+  if [ "$config" = featureheaders ]; then
+    # The partition and the nodes' speed as features of the resource trace (field 15), for
+    # the headers to read.
+    awk '$1 == "COMPUTENODE" { n = substr($4, 2) + 0; $15 = "[speed2000]" ((n >= 24) ? "[part_fast]" : "") } { print }' \
+      "$dir/resource" > "$dir/resource.new"
+    mv "$dir/resource.new" "$dir/resource"
+  fi
   cp "crates/sim/tests/maui_cases/$config.cfg" "$dir/policy.cfg"
   run_once "$dir"
 }
@@ -169,7 +177,8 @@ for config in "${configs[@]}"; do
       # At most 16 tasks: two on each of the 8 nodes.
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config" \
         '{ if ($3 > 16) $3 = 16; if ($22 > 16) $22 = 16; print }'
-    elif [ "$config" = partition ] || [ "$config" = partplist ] || [ "$config" = partpdef ] || [ "$config" = partfirst ]; then
+    elif [ "$config" = partition ] || [ "$config" = partplist ] || [ "$config" = partpdef ] || [ "$config" = partfirst ] ||
+      [ "$config" = featureheaders ]; then
       partition_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = nodeset ] || [ "$config" = nodesetfirst ] || [ "$config" = nodesetany ] ||
       [ "$config" = nodesetdelay ] || [ "$config" = classfeatures ]; then
