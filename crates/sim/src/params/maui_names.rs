@@ -271,9 +271,11 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "NODESYNCTIME",
         "resource manager: node expected-state sync deadline",
     ),
-    schedules(
+    no_effect(
         "NODEUNTRACKEDLOADFACTOR",
-        "untracked node load reduces available processors",
+        "resource manager: a node's load beyond its jobs' processors, scaled, kept from jobs \
+         (MNode.c reads it only for a PBS node's reported load; a simulated node's load is its \
+         jobs')",
     ),
     no_effect(
         "NOTIFICATIONINTERVAL",
@@ -540,7 +542,6 @@ pub(super) fn keeps_default(name: &str, value: &str) -> bool {
         "USESYSTEMQUEUETIME" => !MAUI_FALSE.contains(&value),
         "TASKDISTRIBUTIONPOLICY" => !["LOCAL", "ARBGEO", "PACK", "ROUNDROBIN"].contains(&value),
         "NODELOADPOLICY" => value != "ADJUSTPROCS",
-        "NODEUNTRACKEDLOADFACTOR" => value.parse::<f64>() == Ok(1.2),
         // Server.c forces a scheduling pass every MAXSLEEPITERATION iterations: 1, every one.
         "MAXSLEEPITERATION" => value.parse::<i64>() == Ok(1),
         // Each acts only above 0 (MJob.c `MRLLimitTC`; MPBSI.c scales nodes by a factor > 0;

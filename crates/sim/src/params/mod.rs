@@ -2527,9 +2527,9 @@ mod tests {
     /// unknown parameter with a suggestion only when one is close.
     #[test]
     fn unsimulated_parameters_are_refused_or_summed_up() {
-        let e = load("NODEUNTRACKEDLOADFACTOR 2\n").unwrap_err().to_string();
+        let e = load("NODECPUOVERCOMMITFACTOR 2\n").unwrap_err().to_string();
         assert!(
-            e.starts_with("maui.cfg:1:1: NODEUNTRACKEDLOADFACTOR ("),
+            e.starts_with("maui.cfg:1:1: NODECPUOVERCOMMITFACTOR ("),
             "{e}"
         );
         assert!(
@@ -2540,6 +2540,13 @@ mod tests {
         assert_eq!(
             c.warnings,
             ["maui.cfg: note: 2 parameters without effect on what Maui 3.3.1 schedules in a simulation ignored: LOGFILE, LOGLEVEL"]
+        );
+        // Untracked load is what a PBS node reports beyond its jobs' processors; a simulated
+        // node's load is its jobs' (3.3.1's simulation never reads the factor).
+        let c = load("NODEUNTRACKEDLOADFACTOR 2\n").unwrap();
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg: note: 1 parameter without effect on what Maui 3.3.1 schedules in a simulation ignored: NODEUNTRACKEDLOADFACTOR"]
         );
         // Read only by 3.3.1's PBS interface, never in its simulation.
         let c = load("DEFAULTCLASSLIST batch long\n").unwrap();
@@ -3317,7 +3324,6 @@ mod tests {
             "ENABLEMULTINODEJOBS FALSE\n",
             "USEMACHINESPEED TRUE\n",
             "TASKDISTRIBUTIONPOLICY PACK\n",
-            "NODEUNTRACKEDLOADFACTOR 2\n",
         ] {
             let e = load(text).map(|_| ()).unwrap_err().to_string();
             assert!(e.contains("changes what Maui schedules"), "{text}: {e}");
