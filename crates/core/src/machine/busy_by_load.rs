@@ -14,6 +14,13 @@ pub(super) struct BusyByLoad {
     /// Within an iteration: a job ending now (preempted) clears the state, but the next
     /// update sees the node's load again.
     iterating: bool,
+    /// The nodes whose state the next update may change (listed once each): a job started
+    /// or ended there, or the last update let it off for an end. Every other node's state
+    /// stands, so an update costs what changed, not the machine's size.
+    pending: Vec<u32>,
+    listed: Vec<bool>,
+    /// Scratch: the nodes an update visits.
+    visiting: Vec<u32>,
 }
 
 impl BusyByLoad {
@@ -28,12 +35,22 @@ impl BusyByLoad {
                     busy: vec![false; n],
                     ended_since_update: vec![false; n],
                     iterating: false,
+                    pending: Vec::new(),
+                    listed: vec![false; n],
+                    visiting: Vec::new(),
                 })
             })
     }
 
     pub(super) fn is_busy(&self, n: usize) -> bool {
         self.busy[n]
+    }
+
+    /// Node `n` for the next update to look at.
+    fn list(&mut self, n: u32) {
+        if !std::mem::replace(&mut self.listed[n as usize], true) {
+            self.pending.push(n);
+        }
     }
 }
 
@@ -54,12 +71,29 @@ impl Machine {
             return;
         };
         let mut changed = false;
-        for (n, limits) in self.spec.start_limits.iter().enumerate() {
+        let mut visiting = std::mem::take(&mut b.visiting);
+        visiting.clear();
+        if self.exhaustive {
+            // Every node: the reference the list is tested against.
+            b.pending.clear();
+            visiting.extend(0..self.spec.nodes.len() as u32);
+        } else {
+            std::mem::swap(&mut visiting, &mut b.pending);
+        }
+        for &n in &visiting {
+            let n = n as usize;
+            b.listed[n] = false;
             let held = self.spec.nodes[n].procs as i64 - self.free[n];
             let ended = std::mem::take(&mut b.ended_since_update[n]);
-            let busy = limits.busy_at_load > 0 && held >= i64::from(limits.busy_at_load) && !ended;
+            let limit = self.spec.start_limits.get(n).map_or(0, |l| l.busy_at_load);
+            let busy = limit > 0 && held >= i64::from(limit) && !ended;
             changed |= busy != std::mem::replace(&mut b.busy[n], busy);
+            if ended {
+                // Let off for the end only in this update.
+                b.list(n as u32);
+            }
         }
+        b.visiting = visiting;
         b.iterating = true;
         self.busy_by_load = Some(b);
         if changed {
@@ -72,6 +106,14 @@ impl Machine {
     pub(crate) fn iteration_over(&mut self) {
         if let Some(b) = &mut self.busy_by_load {
             b.iterating = false;
+        }
+    }
+
+    /// A job started or ended on node `n`: the next update looks at it.
+    #[inline]
+    pub(super) fn load_moved(&mut self, n: u32) {
+        if let Some(b) = &mut self.busy_by_load {
+            b.list(n);
         }
     }
 

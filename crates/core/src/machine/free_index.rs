@@ -81,6 +81,7 @@ impl Machine {
 
     pub(super) fn take_node(&mut self, n: u32, procs: i64, now: Time) {
         self.touch(n);
+        self.load_moved(n);
         self.unindex(n);
         self.free[n as usize] -= procs;
         self.index(n);
@@ -93,6 +94,7 @@ impl Machine {
 
     pub(super) fn give_node(&mut self, n: u32, procs: i64, at: Time) {
         self.touch(n);
+        self.load_moved(n);
         self.unindex(n);
         self.free[n as usize] += procs;
         self.index(n);
