@@ -294,6 +294,7 @@ pub fn build(
     let mut specs = Vec::with_capacity(base.len());
     let mut node_names = Vec::with_capacity(base.len());
     let mut start_limits = Vec::new();
+    let mut load_limited = false;
     let mut task_caps = Vec::new();
     for node in base {
         let own_partition = node.cfg.partition.clone();
@@ -346,7 +347,16 @@ pub fn build(
             },
         };
         let mut limits = cfg.limits();
-        limits.start.busy_at_load = busy_at_load(cfg.max_load, default_max_load);
+        let at_load = busy_at_load(cfg.max_load, default_max_load);
+        load_limited |= at_load > 0;
+        // Busy where its jobs hold `at_load` processors: at or above its size the node is
+        // full then, and takes no job and offers no window whether Busy or not. No limit, so
+        // that such a machine still pools its processors (one-processor nodes, every one).
+        limits.start.busy_at_load = if u64::from(at_load) >= procs {
+            0
+        } else {
+            at_load
+        };
         specs.push(
             NodeSpec {
                 mem: cfg.mem.unwrap_or(0),
@@ -394,7 +404,6 @@ pub fn build(
     };
     // 3.3.1 scales a job's load by its slowest node's PROCSPEED where every one of its nodes
     // has one (a node without one, 0, turns the scaling off); with one speed it scales by 1.
-    let load_limited = start_limits.iter().any(|l| l.busy_at_load > 0);
     let speeds = specs
         .iter()
         .map(|s| s.tuning().procspeed)

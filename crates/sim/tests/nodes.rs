@@ -1029,6 +1029,45 @@ fn node_config_builds_the_machine() {
     let built = nodes::build(None, machine, &config, &mut Names::default(), 0).unwrap();
     let most: Vec<u32> = built.spec.nodes.iter().map(|n| n.max_jobs).collect();
     assert_eq!(most, [0, 1, 0, 0]);
+    // A load limit binds below a node's processors only: at or above them the node is full
+    // when Busy (no limit, and one-processor nodes still pool).
+    let at_load = |text: &str| -> Vec<u32> {
+        let built = nodes::build(None, machine, &read(text), &mut Names::default(), 0).unwrap();
+        let limits = &built.spec.start_limits;
+        (0..built.len())
+            .map(|n| limits.get(n).map_or(0, |l| l.busy_at_load))
+            .collect()
+    };
+    assert_eq!(
+        at_load(
+            "NODEMAXLOAD 1
+"
+        ),
+        [0, 0, 0, 0]
+    );
+    assert_eq!(
+        at_load(
+            "NODEMAXLOAD 0.5
+"
+        ),
+        [0, 0, 0, 0]
+    );
+    assert_eq!(
+        at_load(
+            "NODECFG[DEFAULT] PROCS=2
+NODEMAXLOAD 1
+"
+        ),
+        [1, 1]
+    );
+    assert_eq!(
+        at_load(
+            "NODECFG[DEFAULT] PROCS=2
+NODEMAXLOAD 1.5
+"
+        ),
+        [0, 0]
+    );
     // Named objects with PROCS define the machine.
     let config = read("NODECFG[big] PROCS=64 MEM=65536\nNODECFG[small] PROCS=8\n");
     let built = nodes::build(None, machine, &config, &mut Names::default(), 0).unwrap();
@@ -1951,8 +1990,9 @@ fn a_node_at_its_load_limit_takes_no_job_until_one_of_its_jobs_ends() {
     let base = "NODECFG[DEFAULT] PROCS=4\nRMPOLLINTERVAL 00:00:30\n";
     let limited = [(1, 0), (2, 0), (3, 120), (4, 180)];
     let free = [(1, 0), (2, 0), (3, 30), (4, 150)];
-    let cases: [(&str, &[(u64, i64)]); 5] = [
+    let cases: [(&str, &[(u64, i64)]); 6] = [
         ("", &free),
+        ("NODEMAXLOAD 4\n", &free),
         ("NODEMAXLOAD 2\n", &limited),
         ("NODEMAXLOAD 1.5\n", &limited),
         ("NODEMAXLOAD 2\nNODECFG[DEFAULT] MAXLOAD=3.5\n", &free),
