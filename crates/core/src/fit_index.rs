@@ -52,8 +52,10 @@ pub(crate) struct FitIndex {
     procs: Vec<u64>,
     wcl: Vec<Time>,
     /// Per inner node (the root is 1, node k's children 2k and 2k + 1; the nodes from
-    /// `leaves` on are the slots): per band, the fewest processors below it.
-    fewest: Vec<[u64; BANDS]>,
+    /// `leaves` on are the slots): per band, the fewest processors below it, held to 32
+    /// bits (a count past them reads as `u32::MAX`, which only lets more ranges be looked
+    /// into): half the memory, and the minima are taken several at a time.
+    fewest: Vec<[u32; BANDS]>,
 }
 
 impl FitIndex {
@@ -64,7 +66,7 @@ impl FitIndex {
             leaves,
             procs: vec![EMPTY.0; leaves],
             wcl: vec![EMPTY.1; leaves],
-            fewest: vec![[u64::MAX; BANDS]; leaves],
+            fewest: vec![[u32::MAX; BANDS]; leaves],
         }
     }
 
@@ -98,12 +100,13 @@ impl FitIndex {
     /// A node's bands from its children's (a child past the inner nodes is a slot);
     /// whether they changed.
     fn pull(&mut self, node: usize) -> bool {
-        let mut fewest = [u64::MAX; BANDS];
+        let mut fewest = [u32::MAX; BANDS];
         for child in [2 * node, 2 * node + 1] {
             if child >= self.leaves {
                 let slot = child - self.leaves;
                 let b = band(self.wcl[slot]);
-                fewest[b] = fewest[b].min(self.procs[slot]);
+                let procs = u32::try_from(self.procs[slot]).unwrap_or(u32::MAX);
+                fewest[b] = fewest[b].min(procs);
             } else {
                 for (f, &c) in fewest.iter_mut().zip(&self.fewest[child]) {
                     *f = (*f).min(c);
@@ -121,8 +124,9 @@ impl FitIndex {
     #[inline]
     fn may_admit(&self, node: usize, bound: &Bound, within_band: usize) -> bool {
         let fewest = &self.fewest[node];
-        fewest.iter().any(|&p| p <= bound.then)
-            || fewest[..=within_band].iter().any(|&p| p <= bound.now)
+        // Minima over the bands, taken several at a time, rather than a test per band.
+        let fewest_of = |bands: &[u32]| u64::from(bands.iter().copied().min().unwrap_or(u32::MAX));
+        fewest_of(fewest) <= bound.then || fewest_of(&fewest[..=within_band]) <= bound.now
     }
 
     /// The first slot at or after `from` whose key `bound` admits.

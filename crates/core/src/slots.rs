@@ -76,6 +76,14 @@ impl SlotPool {
         while at < end {
             let w = (at / 64) as usize;
             let from = at % 64;
+            if from == 0 && end - at >= 64 {
+                // Whole words at once, and their summary bits.
+                let words = ((end - at) / 64) as usize;
+                self.free[w..w + words].fill(if to_free { u64::MAX } else { 0 });
+                set_bits(&mut self.any_free, w, w + words, to_free);
+                at += words as u64 * 64;
+                continue;
+            }
             let count = (end - at).min(64 - from);
             let bits = if count == 64 {
                 u64::MAX
@@ -135,6 +143,26 @@ impl SlotPool {
             .collect();
         merge_ranges(&mut nodes);
         nodes
+    }
+}
+
+/// Sets (`on`) or clears bits `[from, to)` of `words`.
+fn set_bits(words: &mut [u64], from: usize, to: usize, on: bool) {
+    let mut at = from;
+    while at < to {
+        let (w, bit) = (at / 64, at % 64);
+        let count = (to - at).min(64 - bit);
+        let bits = if count == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << count) - 1) << bit
+        };
+        if on {
+            words[w] |= bits;
+        } else {
+            words[w] &= !bits;
+        }
+        at += count;
     }
 }
 
