@@ -71,37 +71,23 @@ impl SlotPool {
 
     /// Sets the slots `[start, start + len)` free (`to_free`) or taken.
     fn set(&mut self, start: u64, len: u64, to_free: bool) {
-        let mut at = start;
-        let end = start + len;
-        while at < end {
-            let w = (at / 64) as usize;
-            let from = at % 64;
-            if from == 0 && end - at >= 64 {
-                // Whole words at once, and their summary bits.
-                let words = ((end - at) / 64) as usize;
-                self.free[w..w + words].fill(if to_free { u64::MAX } else { 0 });
-                set_bits(&mut self.any_free, w, w + words, to_free);
-                at += words as u64 * 64;
-                continue;
-            }
-            let count = (end - at).min(64 - from);
-            let bits = if count == 64 {
-                u64::MAX
-            } else {
-                ((1u64 << count) - 1) << from
-            };
-            if to_free {
-                self.free[w] |= bits;
-            } else {
-                self.free[w] &= !bits;
-            }
+        if len == 0 {
+            return;
+        }
+        let (start, end) = (start as usize, (start + len) as usize);
+        set_bits(&mut self.free, start, end, to_free);
+        let (first, last) = (start / 64, (end - 1) / 64);
+        // The words between the first and the last are now all free or all taken.
+        if last > first + 1 {
+            set_bits(&mut self.any_free, first + 1, last, to_free);
+        }
+        for w in [first, last] {
             let summary = 1u64 << (w % 64);
             if self.free[w] != 0 {
                 self.any_free[w / 64] |= summary;
             } else {
                 self.any_free[w / 64] &= !summary;
             }
-            at += count;
         }
     }
 
@@ -146,24 +132,30 @@ impl SlotPool {
     }
 }
 
-/// Sets (`on`) or clears bits `[from, to)` of `words`.
+/// Sets (`on`) or clears bits `[from, to)` of `words`: the words between the first and
+/// the last whole.
 fn set_bits(words: &mut [u64], from: usize, to: usize, on: bool) {
-    let mut at = from;
-    while at < to {
-        let (w, bit) = (at / 64, at % 64);
-        let count = (to - at).min(64 - bit);
-        let bits = if count == 64 {
-            u64::MAX
-        } else {
-            ((1u64 << count) - 1) << bit
-        };
-        if on {
-            words[w] |= bits;
-        } else {
-            words[w] &= !bits;
-        }
-        at += count;
+    if from >= to {
+        return;
     }
+    let (first, last) = (from / 64, (to - 1) / 64);
+    // Bits `[lo, hi)` of a word, 0 ≤ lo < hi ≤ 64.
+    let bits = |lo: usize, hi: usize| (u64::MAX >> (64 - (hi - lo))) << lo;
+    let apply = |word: &mut u64, bits: u64| {
+        if on {
+            *word |= bits;
+        } else {
+            *word &= !bits;
+        }
+    };
+    let end_bit = (to - 1) % 64 + 1;
+    if first == last {
+        apply(&mut words[first], bits(from % 64, end_bit));
+        return;
+    }
+    apply(&mut words[first], bits(from % 64, 64));
+    words[first + 1..last].fill(if on { u64::MAX } else { 0 });
+    apply(&mut words[last], bits(0, end_bit));
 }
 
 /// Sorts and merges overlapping or adjacent inclusive ranges, in as little memory.
