@@ -347,16 +347,9 @@ pub fn build(
             },
         };
         let mut limits = cfg.limits();
-        let at_load = busy_at_load(cfg.max_load, default_max_load);
-        load_limited |= at_load > 0;
-        // Busy where its jobs hold `at_load` processors: at or above its size the node is
-        // full then, and takes no job and offers no window whether Busy or not. No limit, so
-        // that such a machine still pools its processors (one-processor nodes, every one).
-        limits.start.busy_at_load = if u64::from(at_load) >= procs {
-            0
-        } else {
-            at_load
-        };
+        limits.start.busy_at_load = busy_at_load(cfg.max_load, default_max_load);
+        load_limited |= limits.start.busy_at_load > 0;
+        limits.start = binding(limits.start, procs);
         specs.push(
             NodeSpec {
                 mem: cfg.mem.unwrap_or(0),
@@ -506,6 +499,25 @@ pub fn build(
         partition_table,
         warnings,
     })
+}
+
+/// The start limits that can bind on a node of `procs` processors, the others none (so
+/// that a machine whose limits cannot bind still pools its processors where nothing else
+/// binds): a load limit at or above them (the node is full when Busy, and takes no job and
+/// offers no window either way), and MAXPROC or MAXPROCPERUSER at or above them (the jobs
+/// there never hold more: `1 + (limit − 1 − used) / per task` tasks are at least those
+/// the free processors hold).
+fn binding(mut start: StartLimits, procs: u64) -> StartLimits {
+    for limit in [
+        &mut start.busy_at_load,
+        &mut start.max_procs,
+        &mut start.max_procs_per_user,
+    ] {
+        if u64::from(*limit) >= procs {
+            *limit = 0;
+        }
+    }
+    start
 }
 
 /// What `top` sets replaces what `base` has.

@@ -1030,44 +1030,45 @@ fn node_config_builds_the_machine() {
     let most: Vec<u32> = built.spec.nodes.iter().map(|n| n.max_jobs).collect();
     assert_eq!(most, [0, 1, 0, 0]);
     // A load limit binds below a node's processors only: at or above them the node is full
-    // when Busy (no limit, and one-processor nodes still pool).
-    let at_load = |text: &str| -> Vec<u32> {
+    // when Busy (no limit, and one-processor nodes still pool). Likewise MAXPROC and
+    // MAXPROCPERUSER: the jobs on a node never hold more than it has. MAXJOBPERUSER counts
+    // jobs, and binds at any value (1 keeps every job off).
+    let start = |text: &str| -> Vec<(u32, u32, u32, u32)> {
         let built = nodes::build(None, machine, &read(text), &mut Names::default(), 0).unwrap();
         let limits = &built.spec.start_limits;
         (0..built.len())
-            .map(|n| limits.get(n).map_or(0, |l| l.busy_at_load))
+            .map(|n| limits.get(n).copied().unwrap_or_default())
+            .map(|l| {
+                (
+                    l.busy_at_load,
+                    l.max_jobs_per_user,
+                    l.max_procs_per_user,
+                    l.max_procs,
+                )
+            })
             .collect()
     };
+    assert_eq!(start("NODEMAXLOAD 1\n"), [(0, 0, 0, 0); 4]);
+    assert_eq!(start("NODEMAXLOAD 0.5\n"), [(0, 0, 0, 0); 4]);
+    let two = "NODECFG[DEFAULT] PROCS=2";
+    assert_eq!(start(&format!("{two}\nNODEMAXLOAD 1\n")), [(1, 0, 0, 0); 2]);
     assert_eq!(
-        at_load(
-            "NODEMAXLOAD 1
-"
-        ),
-        [0, 0, 0, 0]
+        start(&format!("{two}\nNODEMAXLOAD 1.5\n")),
+        [(0, 0, 0, 0); 2]
     );
     assert_eq!(
-        at_load(
-            "NODEMAXLOAD 0.5
-"
-        ),
-        [0, 0, 0, 0]
+        start(&format!("{two} MAXPROC=2 MAXPROCPERUSER=3\n")),
+        [(0, 0, 0, 0); 2]
     );
     assert_eq!(
-        at_load(
-            "NODECFG[DEFAULT] PROCS=2
-NODEMAXLOAD 1
-"
-        ),
-        [1, 1]
+        start(&format!("{two} MAXPROC=1 MAXPROCPERUSER=1\n")),
+        [(0, 0, 1, 1); 2]
     );
     assert_eq!(
-        at_load(
-            "NODECFG[DEFAULT] PROCS=2
-NODEMAXLOAD 1.5
-"
-        ),
-        [0, 0]
+        start(&format!("{two} MAXJOBPERUSER=9\n")),
+        [(0, 9, 0, 0); 2]
     );
+    assert_eq!(start("NODECFG[DEFAULT] MAXPROC=1\n"), [(0, 0, 0, 0); 4]);
     // Named objects with PROCS define the machine.
     let config = read("NODECFG[big] PROCS=64 MEM=65536\nNODECFG[small] PROCS=8\n");
     let built = nodes::build(None, machine, &config, &mut Names::default(), 0).unwrap();
