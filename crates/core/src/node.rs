@@ -133,8 +133,9 @@ pub struct StartLimits {
     /// MSim.c), and each iteration's node update marks a node Busy whose load reaches the
     /// limit (`__MSimNodeUpdate`, NODELOADPOLICY ADJUSTSTATE); a job of the node ending
     /// sets its state again from its processors (`MNodeAdjustState`). A Busy node takes no
-    /// job starting now; reservations and backfill windows are laid over it as over any
-    /// node (their searches accept a Busy node, MJob.c `MJobGetSNRange`).
+    /// job starting now and is out of the backfill windows (MBF.c `MBFGetWindow`);
+    /// reservations are laid over it as over any node (their searches accept a Busy node,
+    /// MJob.c `MJobGetSNRange`).
     #[serde(skip_serializing_if = "is_zero")]
     pub busy_at_load: u32,
 }
