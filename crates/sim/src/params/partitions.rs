@@ -90,7 +90,11 @@ fn plist_names(item: &str) -> Vec<String> {
                 Some(rest) => leading_integer(rest).map_or(0, |(end, _)| end),
                 None => start,
             };
-            return (start..=end.min(31)).map(|i| i.to_string()).collect();
+            // At most 32 numbers: 3.3.1's table holds far fewer partitions, and each number
+            // past them is dropped (a range from a huge negative start would otherwise ask
+            // for more memory than there is).
+            let numbers = (start..=end.min(31)).take(32);
+            return numbers.map(|i| i.to_string()).collect();
         }
     }
     // Cut at a `&` if there is one, else at a `^`.
@@ -414,5 +418,11 @@ mod tests {
         assert_eq!(names("40"), Vec::<String>::new());
         assert_eq!(names("3-"), Vec::<String>::new());
         assert_eq!(names("-1"), ["-1"]);
+        let far = names("-9999999999-5");
+        assert_eq!(far.len(), 32);
+        assert_eq!(
+            (far[0].as_str(), far[31].as_str()),
+            ("-9999999999", "-9999999968")
+        );
     }
 }
