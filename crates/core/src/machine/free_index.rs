@@ -7,6 +7,7 @@ use super::*;
 
 impl Machine {
     pub(super) fn index(&mut self, n: u32) {
+        self.count_in_ranking(n, 1);
         let f = self.free[n as usize];
         if f > 0 {
             self.free_set.insert(n);
@@ -21,6 +22,7 @@ impl Machine {
     }
 
     fn unindex(&mut self, n: u32) {
+        self.count_in_ranking(n, -1);
         let f = self.free[n as usize];
         if f > 0 {
             self.free_set.remove(n);
@@ -30,6 +32,17 @@ impl Machine {
             if self.free_plain.remove(n) {
                 self.plain_procs -= f;
             }
+        }
+    }
+
+    /// Adds (`sign` 1) or takes off (-1) node `n`'s free processors in its run of the
+    /// ranking of nodes with a claim ahead, if ranked (see `RankedAhead::runs`).
+    fn count_in_ranking(&mut self, n: u32, sign: i64) {
+        let f = self.free[n as usize];
+        let ranking = self.ranked_ahead.get_mut();
+        match ranking.run_of.get(n as usize) {
+            Some(&run) if f > 0 && run != NOT_RANKED => ranking.runs[run as usize].1 += sign * f,
+            _ => {}
         }
     }
 

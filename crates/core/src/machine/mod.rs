@@ -447,6 +447,8 @@ impl Machine {
                 horizon: Time::MIN,
                 may_use: 0,
                 nodes: Vec::new(),
+                runs: Vec::new(),
+                run_of: Vec::new(),
             }),
             misfits: std::cell::RefCell::new(((0, Time::MIN), Vec::new())),
             slots,
@@ -1179,6 +1181,12 @@ impl Machine {
             return true;
         }
         let (end, per_task) = (now + job.wcl.max(1), self.need(job));
+        if expired.is_empty() && self.hosts_by_next_claim(now) {
+            self.rank_ahead(now, self.listed_standing);
+            let ranking = self.ranked_ahead.borrow();
+            let runs = ranking.runs.iter().take_while(|r| r.0 >= end);
+            return total + runs.map(|r| r.1 as u64).sum::<u64>() >= tasks;
+        }
         self.ahead_nodes
             .iter()
             .filter(|&n| self.free[n as usize] > 0 || expired.contains_key(&n))
@@ -1186,6 +1194,21 @@ impl Machine {
                 total += self.hostable(n as usize, now, end, job, per_task);
                 total >= tasks
             })
+    }
+
+    /// Whether a free node with a claim ahead hosts one task of a job counted in bulk
+    /// ([`Self::plain_in_bulk`]: every node can host it) from `now` exactly when its next
+    /// claim begins no earlier than the job would end: one-processor nodes, every claim
+    /// binding every job (no standing reservation), none held now, no node rule, and not
+    /// a reservation's search (which counts a node differently where a claim begins as
+    /// the job would end).
+    fn hosts_by_next_claim(&self, now: Time) -> bool {
+        !self.several_procs
+            && self.spec.standing.is_empty()
+            && self.standing_held.is_empty()
+            && !self.node_rules
+            && !self.searching_reservation.get()
+            && self.held.iter().all(|h| h.start > now)
     }
 
     /// The processors free now, counting those of running jobs whose planned end has come
@@ -2320,6 +2343,15 @@ impl Machine {
             // Maui's order, every node has one processor: `ranks_windows`.)
             let nothing_held_now =
                 self.standing_held.is_empty() && self.held.iter().all(|h| h.start > now);
+            if nothing_held_now && expired.is_empty() {
+                // Then each free node ranked adds its processors until its next claim:
+                // its run's sum does the same.
+                let runs = ranking.runs.iter();
+                for &(next_claim, free) in runs.take_while(|r| r.0 - now > shorter) {
+                    visit(free, next_claim);
+                }
+                return (procs > 0).then_some(Window { procs, duration });
+            }
             for &(next_claim, n) in longer {
                 let free = self.free[n as usize];
                 if nothing_held_now && free > 0 {
@@ -2492,7 +2524,17 @@ struct RankedAhead {
     /// The standing reservations the ranking's job may use.
     may_use: u64,
     nodes: Vec<(Time, u32)>,
+    /// The ranking's runs of nodes with the same next claim, in its order, each with the
+    /// processors free on its nodes (more than none), kept as nodes are taken and given
+    /// back (`free_index`): a backfill window or a start now counts them without a visit
+    /// to each node.
+    runs: Vec<(Time, i64)>,
+    /// Each ranked node's run, by node (`NOT_RANKED` for the others).
+    run_of: Vec<u32>,
 }
+
+/// [`RankedAhead::run_of`] of a node not in the ranking.
+const NOT_RANKED: u32 = u32::MAX;
 
 /// The tasks of `need` the nodes `on` accepts hold on the empty machine, where they can
 /// host such a task (`features`, partition `part`), at most `most_on(n)` on node `n`.

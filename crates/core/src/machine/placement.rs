@@ -820,6 +820,11 @@ impl Machine {
         if same_claims && cache.at <= now && now < cache.horizon {
             return;
         }
+        let cache = &mut *cache;
+        for &(_, n) in &cache.nodes {
+            cache.run_of[n as usize] = NOT_RANKED;
+        }
+        cache.run_of.resize(self.free.len(), NOT_RANKED);
         let ranking = &mut cache.nodes;
         ranking.clear();
         let ahead = self.ahead_nodes.iter();
@@ -828,6 +833,15 @@ impl Machine {
             (next.unwrap_or(FOREVER), n)
         }));
         ranking.sort_unstable_by(|a, b| b.cmp(a));
+        cache.runs.clear();
+        for &(next_claim, n) in ranking.iter() {
+            if cache.runs.last().is_none_or(|r| r.0 != next_claim) {
+                cache.runs.push((next_claim, 0));
+            }
+            let run = cache.runs.len() - 1;
+            cache.run_of[n as usize] = run as u32;
+            cache.runs[run].1 += self.free[n as usize].max(0);
+        }
         cache.horizon = ranking.last().map_or(FOREVER, |r| r.0);
         cache.ahead_version = self.ahead_version;
         cache.at = now;
