@@ -332,6 +332,11 @@ pub struct Machine {
     /// next claim starts or ends), its free processors and its end.
     node_stamp: Vec<u64>,
     touches: u64,
+    /// The nodes touched since `touches` was `touch_log_from`, in order (cleared when it
+    /// grows as long as the machine): what a window ranking made since has to look at
+    /// again.
+    touch_log: Vec<u32>,
+    touch_log_from: u64,
     /// Empty until first asked: only Maui's per-node windows use it (48 bytes a node).
     window_cache: std::cell::RefCell<Vec<Option<CachedWindow>>>,
     /// Per-node mode on nodes of several processors: the nodes (of at least one
@@ -349,24 +354,74 @@ pub struct Machine {
 #[derive(Debug, Clone)]
 struct WindowRanking {
     version: u64,
+    /// [`Machine::touches`] when the ranking was made.
+    touches: u64,
     at: Time,
+    /// Until when every node's window and place stand without a touch (the first instant a
+    /// claim on a node visited begins or ends), and the nodes of jobs past their planned
+    /// end at `at`.
+    valid_until: Time,
+    freed: Vec<u32>,
     within: u32,
     /// The nodes whose window ends: (end, free processors, node), in no order.
     nodes: Vec<(Time, i64, u32)>,
-    /// The nodes whose window never ends (in no order) but those of `idle`, and the free
-    /// processors of both.
-    forever: Vec<u32>,
+    /// The nodes whose window never ends (in no order) but those of `idle`, with their
+    /// free processors.
+    forever: Vec<(u32, i64)>,
     /// The idle nodes when the ranking was made, where it took them in bulk.
     idle: Option<NodeBitmap>,
+    /// The free processors of `forever`, and those of `idle`'s nodes with them.
+    forever_free: i64,
     forever_procs: i64,
-    /// Each node's place in `nodes` ([`WindowRanking::FOREVER`]: in `forever`;
-    /// [`WindowRanking::NEITHER`]: neither).
+    /// Each node's place in `nodes`, or ([`WindowRanking::IN_FOREVER`] set) in `forever`
+    /// ([`WindowRanking::NEITHER`]: neither).
     rank_of: Vec<u32>,
 }
 
 impl WindowRanking {
-    const FOREVER: u32 = u32::MAX - 1;
+    const IN_FOREVER: u32 = 1 << 31;
     const NEITHER: u32 = u32::MAX;
+
+    /// Whether node `n` is in `forever`.
+    fn is_forever(&self, n: usize) -> bool {
+        let rank = self.rank_of[n];
+        rank != Self::NEITHER && rank & Self::IN_FOREVER != 0
+    }
+
+    /// Adds node `n` with its window (free processors and end).
+    fn add(&mut self, n: u32, (free, until): (i64, Time)) {
+        if until >= FOREVER {
+            // Most free nodes: one sum, not a sort.
+            self.rank_of[n as usize] = Self::IN_FOREVER | self.forever.len() as u32;
+            self.forever.push((n, free));
+            self.forever_free += free;
+        } else {
+            self.rank_of[n as usize] = self.nodes.len() as u32;
+            self.nodes.push((until, free, n));
+        }
+    }
+
+    /// Takes node `n` out, if in.
+    fn remove(&mut self, n: u32) {
+        let rank = std::mem::replace(&mut self.rank_of[n as usize], Self::NEITHER);
+        if rank == Self::NEITHER {
+            return;
+        }
+        if rank & Self::IN_FOREVER != 0 {
+            let k = (rank & !Self::IN_FOREVER) as usize;
+            self.forever_free -= self.forever[k].1;
+            self.forever.swap_remove(k);
+            if let Some(&(moved, _)) = self.forever.get(k) {
+                self.rank_of[moved as usize] = Self::IN_FOREVER | k as u32;
+            }
+        } else {
+            let k = rank as usize;
+            self.nodes.swap_remove(k);
+            if let Some(&(_, _, moved)) = self.nodes.get(k) {
+                self.rank_of[moved as usize] = k as u32;
+            }
+        }
+    }
 }
 
 /// A node's backfill window as [`Machine::node_window`] found it (see `window_cache`).
@@ -484,6 +539,8 @@ impl Machine {
             window_ranking: Default::default(),
             window_members: None,
             node_stamp: vec![0; n],
+            touch_log: Vec::new(),
+            touch_log_from: 0,
             touches: 0,
             window_cache: std::cell::RefCell::new(Vec::new()),
             idle: NodeBitmap::new(if pooled || max_procs <= 1 { 0 } else { n }),
@@ -2380,59 +2437,141 @@ impl Machine {
     /// of one backfill and the nodes of each come from it.
     fn ranked_windows(&self, now: Time) -> Rc<WindowRanking> {
         let key = (self.version, now, self.within);
-        if let Some(r) = self.window_ranking.borrow().as_ref() {
+        let last = self.window_ranking.borrow().clone();
+        if let Some(r) = &last {
             if (r.version, r.at, r.within) == key {
                 return Rc::clone(r);
             }
         }
-        let within =
-            |n: &u32| self.within == 0 || self.spec.nodes[*n as usize].partition == self.within;
-        let mut rank_of = vec![WindowRanking::NEITHER; self.spec.nodes.len()];
-        let (mut nodes, mut forever, mut forever_procs) = (Vec::new(), Vec::new(), 0);
+        let ranking = match last
+            .as_deref()
+            .and_then(|r| self.touched_since_ranked(r, now))
+        {
+            Some((r, touched)) => self.ranked_again(r, touched, now),
+            None => self.ranked_anew(now),
+        };
+        let ranking = Rc::new(ranking);
+        *self.window_ranking.borrow_mut() = Some(Rc::clone(&ranking));
+        ranking
+    }
+
+    /// Whether node `n` is one [`Self::ranked_windows`] visits (`freed`: the nodes of jobs
+    /// past their planned end, sorted), and its window if it has processors free in it.
+    fn ranked_window_of(
+        &self,
+        n: u32,
+        now: Time,
+        idle: bool,
+        freed: &[u32],
+        valid_until: &mut Time,
+    ) -> Option<(i64, Time)> {
+        let free_or_freed = self.free_set.contains(n) || freed.binary_search(&n).is_ok();
+        let visited = if idle {
+            free_or_freed && !self.idle.contains(n)
+        } else {
+            free_or_freed
+                && (self.within == 0 || self.spec.nodes[n as usize].partition == self.within)
+        };
+        if !visited || self.busy_by_load(n as usize) {
+            return None;
+        }
+        let ((free, until), to) = self.node_window_lasting(n, now);
+        *valid_until = (*valid_until).min(to);
+        (free > 0).then_some((free, until))
+    }
+
+    /// The ranking `r` made earlier and the nodes touched since, when it can be brought up
+    /// to date by looking at those alone (and the nodes of jobs past their planned end):
+    /// every other node's window and place stand (a node's window changes only with its
+    /// stamp or when a claim on it begins or ends, and its place with its free processors
+    /// or claims, which touch it), unless node loads set nodes Busy.
+    fn touched_since_ranked<'a>(
+        &'a self,
+        r: &'a WindowRanking,
+        now: Time,
+    ) -> Option<(&'a WindowRanking, &'a [u32])> {
+        if r.within != self.within
+            || !(r.at <= now && now < r.valid_until)
+            || self.busy_by_load.is_some()
+            || r.touches < self.touch_log_from
+        {
+            return None;
+        }
+        let touched = &self.touch_log[(r.touches - self.touch_log_from) as usize..];
+        // Beyond this, looking at every free node again costs no more.
+        (touched.len() <= self.spec.nodes.len() / 4).then_some((r, touched))
+    }
+
+    /// [`Self::ranked_windows`] from the ranking `old`, the nodes `touched` since and
+    /// those of jobs past their planned end then or now looked at again.
+    fn ranked_again(&self, old: &WindowRanking, touched: &[u32], now: Time) -> WindowRanking {
+        let mut r = old.clone();
+        r.version = self.version;
+        r.touches = self.touches;
+        r.at = now;
+        let freed = self.freed_by_expired_jobs(now);
+        let idle = r.idle.is_some();
+        let mut nodes = touched.to_vec();
+        nodes.extend_from_slice(&r.freed);
+        nodes.extend_from_slice(&freed);
+        nodes.sort_unstable();
+        nodes.dedup();
+        for n in nodes {
+            r.remove(n);
+            if let Some(window) = self.ranked_window_of(n, now, idle, &freed, &mut r.valid_until) {
+                r.add(n, window);
+            }
+        }
+        r.freed = freed;
+        if idle {
+            r.idle = Some(self.idle.clone());
+            r.forever_procs = self.idle_procs + r.forever_free;
+        } else {
+            r.forever_procs = r.forever_free;
+        }
+        r
+    }
+
+    /// [`Self::ranked_windows`] made by visiting every free node.
+    fn ranked_anew(&self, now: Time) -> WindowRanking {
         // An idle node's window is all its processors for ever (`node_window`): those are
         // summed from the index, and only the other free nodes are visited.
         let idle =
             (self.several_procs && self.within == 0 && !self.job_capped).then(|| self.idle.clone());
+        let freed = self.freed_by_expired_jobs(now);
+        let mut valid_until = FOREVER;
         let visited: Vec<u32> = match &idle {
-            Some(idle) => {
-                forever_procs = self.idle_procs;
-                let freed = self.freed_by_expired_jobs(now);
-                self.free_set.iter_without(idle).chain(freed).collect()
-            }
-            None => self.free_nodes_now(now).filter(within).collect(),
+            Some(idle) => self
+                .free_set
+                .iter_without(idle)
+                .chain(freed.iter().copied())
+                .collect(),
+            None => self.free_set.iter().chain(freed.iter().copied()).collect(),
         };
-        for n in visited {
-            if self.busy_by_load(n as usize) {
-                continue;
-            }
-            let (free, until) = self.node_window_kept(n, now);
-            if free <= 0 {
-                continue;
-            }
-            if until >= FOREVER {
-                // Most free nodes: one sum, not a sort.
-                forever.push(n);
-                forever_procs += free;
-                rank_of[n as usize] = WindowRanking::FOREVER;
-            } else {
-                nodes.push((until, free, n));
-            }
-        }
-        for (k, &(_, _, n)) in nodes.iter().enumerate() {
-            rank_of[n as usize] = k as u32;
-        }
-        let ranking = Rc::new(WindowRanking {
+        let mut r = WindowRanking {
             version: self.version,
+            touches: self.touches,
             at: now,
+            valid_until: FOREVER,
+            freed: Vec::new(),
             within: self.within,
-            nodes,
-            forever,
+            nodes: Vec::new(),
+            forever: Vec::new(),
+            forever_free: 0,
+            forever_procs: 0,
+            rank_of: vec![WindowRanking::NEITHER; self.spec.nodes.len()],
             idle,
-            forever_procs,
-            rank_of,
-        });
-        *self.window_ranking.borrow_mut() = Some(Rc::clone(&ranking));
-        ranking
+        };
+        let is_idle = r.idle.is_some();
+        for n in visited {
+            if let Some(window) = self.ranked_window_of(n, now, is_idle, &freed, &mut valid_until) {
+                r.add(n, window);
+            }
+        }
+        r.valid_until = valid_until;
+        r.freed = freed;
+        r.forever_procs = r.forever_free + if is_idle { self.idle_procs } else { 0 };
+        r
     }
 
     /// Every backfill window at `now`, widest first.
@@ -2443,12 +2582,14 @@ impl Machine {
     /// [`Self::node_window`], kept per node until the node changes or its next claim
     /// starts or ends: a window's end does not depend on the instant asked between (the
     /// answer the long way, which the differential tests compare with, does not keep it).
-    fn node_window_kept(&self, n: u32, now: Time) -> (i64, Time) {
+    /// With it, the first instant after `now` when a claim on the node begins or ends:
+    /// until then the window stands unless the node is touched.
+    fn node_window_lasting(&self, n: u32, now: Time) -> ((i64, Time), Time) {
         let i = n as usize;
         let stamp = self.node_stamp[i];
         if let Some(w) = self.window_cache.borrow().get(i).copied().flatten() {
             if w.stamp == stamp && w.from <= now && now < w.to {
-                return (w.free, w.until);
+                return ((w.free, w.until), w.to);
             }
         }
         let (free, until) = self.node_window(n, now);
@@ -2469,7 +2610,7 @@ impl Machine {
             free,
             until,
         });
-        (free, until)
+        ((free, until), to)
     }
 
     /// Node `n`'s processors free now, and until when nothing claims them; on a node of

@@ -421,7 +421,7 @@ impl Machine {
                     ranking
                         .forever
                         .iter()
-                        .copied()
+                        .map(|&(n, _)| n)
                         .chain(idle)
                         .chain(ended)
                         .collect()
@@ -465,7 +465,7 @@ impl Machine {
                 .as_ref()
                 .is_some_and(|idle| idle.contains(n as u32));
             return idle
-                || rank == WindowRanking::FOREVER
+                || ranking.is_forever(n)
                 || (rank != WindowRanking::NEITHER && longer(rank));
         }
         self.window_nodes
