@@ -197,7 +197,7 @@ pub struct Machine {
     /// The nodes with a claim ahead. Every other node is free from when its running jobs
     /// end until a job takes it, so that node questions visit these nodes one by one and
     /// take the others in bulk.
-    ahead_nodes: NodeSet,
+    ahead_nodes: NodeBitmap,
     running: BTreeMap<JobIdx, Placement>,
     /// Running jobs by planned end, to find those whose end has come but not been told.
     by_end: BTreeSet<(Time, JobIdx)>,
@@ -460,7 +460,7 @@ impl Machine {
             free_plain: NodeBitmap::new(n),
             plain_procs: 0,
             ahead: if pooled { Vec::new() } else { vec![0; n] },
-            ahead_nodes: NodeSet::default(),
+            ahead_nodes: NodeBitmap::new(n),
             running: BTreeMap::new(),
             by_end: BTreeSet::new(),
             busy_since: vec![None; n],
@@ -2912,43 +2912,6 @@ impl PlainNodes {
             self.followed_held -= procs;
             self.passed.1 += 1;
         }
-    }
-}
-
-/// A set of nodes with constant-time insertion and removal, iterated in no particular
-/// order.
-#[derive(Debug, Clone, Default)]
-struct NodeSet {
-    nodes: Vec<u32>,
-    /// Per node: its index in `nodes` plus one, 0 when absent.
-    at: Vec<u32>,
-}
-
-impl NodeSet {
-    fn insert(&mut self, n: u32) {
-        let i = n as usize;
-        if self.at.len() <= i {
-            self.at.resize(i + 1, 0);
-        }
-        if self.at[i] == 0 {
-            self.nodes.push(n);
-            self.at[i] = self.nodes.len() as u32;
-        }
-    }
-
-    fn remove(&mut self, n: u32) {
-        let Some(&k) = self.at.get(n as usize).filter(|&&k| k > 0) else {
-            return;
-        };
-        self.at[n as usize] = 0;
-        self.nodes.swap_remove(k as usize - 1);
-        if let Some(&moved) = self.nodes.get(k as usize - 1) {
-            self.at[moved as usize] = k;
-        }
-    }
-
-    fn iter(&self) -> impl Iterator<Item = u32> + Clone + '_ {
-        self.nodes.iter().copied()
     }
 }
 

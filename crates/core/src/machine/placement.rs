@@ -860,15 +860,21 @@ impl Machine {
         per_task: Res,
         tasks: u64,
     ) -> Option<Allocation> {
-        let mut others: Vec<u32> = self
-            .expired_jobs(t)
-            .flat_map(|p| p.nodes.iter().map(|&(n, _)| n))
-            .chain(self.ahead_nodes.iter())
-            .filter(|&n| !self.free_set.contains(n))
-            .collect();
-        others.sort_unstable_by(|a, b| b.cmp(a));
-        others.dedup();
-        let nodes = merge_descending(self.free_set.iter().rev(), others.into_iter());
+        // The nodes of the jobs past their planned end by `t`: at a later start, many.
+        let mut ending = NodeBitmap::new(self.spec.nodes.len());
+        for p in self.expired_jobs(t) {
+            for &(n, _) in &p.nodes {
+                ending.insert(n);
+            }
+        }
+        // Each in descending node order, and apart: no node comes twice.
+        let ahead = self.ahead_nodes.iter().rev();
+        let ending = ending.iter().rev();
+        let others = merge_descending(
+            ahead.filter(|&n| !self.free_set.contains(n)),
+            ending.filter(|&n| !self.free_set.contains(n) && !self.ahead_nodes.contains(n)),
+        );
+        let nodes = merge_descending(self.free_set.iter().rev(), others);
         // A free node of one processor without a claim ahead has no claim at all.
         let in_bulk = !self.several_procs && self.plain_in_bulk(job);
         let cands = nodes.map(|n| NodeCandidate {
