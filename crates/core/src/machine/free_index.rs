@@ -88,11 +88,14 @@ impl Machine {
 
     /// Notes a change to node `n`'s claims or free processors (see `node_stamp`).
     pub(super) fn touch(&mut self, n: u32) {
-        if self.touch_log.len() >= self.node_stamp.len().max(64) {
-            self.touch_log.clear();
-            self.touch_log_from = self.touches;
+        // Only window rankings read the log, and only on nodes of several processors.
+        if self.several_procs {
+            if self.touch_log.len() >= self.node_stamp.len().max(64) {
+                self.touch_log.clear();
+                self.touch_log_from = self.touches;
+            }
+            self.touch_log.push(n);
         }
-        self.touch_log.push(n);
         self.touches += 1;
         self.node_stamp[n as usize] = self.touches;
     }

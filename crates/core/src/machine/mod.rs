@@ -333,8 +333,8 @@ pub struct Machine {
     node_stamp: Vec<u64>,
     touches: u64,
     /// The nodes touched since `touches` was `touch_log_from`, in order (cleared when it
-    /// grows as long as the machine): what a window ranking made since has to look at
-    /// again.
+    /// grows as long as the machine; kept on nodes of several processors only): what a
+    /// window ranking made since has to look at again.
     touch_log: Vec<u32>,
     touch_log_from: u64,
     /// Empty until first asked: only Maui's per-node windows use it (48 bytes a node).
