@@ -32,8 +32,8 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     // that instant (reports/MAUI-AGREEMENT.md).
     ("srtimelimit", [100.0, 100.0, 100.0]),
     ("srmaxtime", [81.3, 99.7, 100.0]),
-    // QOS preemption (scripts/maui-cases.sh preempt); s2 parts where a preemptor is placed
-    // on other nodes than 3.3.1 places it (reports/MAUI-AGREEMENT.md).
+    // QOS preemption (scripts/maui-cases.sh preempt); s2 agrees since the two node rules of
+    // its preemptors (reports/MAUI-AGREEMENT.md, 85.4 % before them).
     ("preempt", [100.0, 100.0, 100.0]),
     // The throttle cases' limits written as old-style parameters (MAXJOBPERUSERCOUNT & co.;
     // scripts/maui-cases.sh oldlimits).
