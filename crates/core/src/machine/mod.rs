@@ -370,7 +370,7 @@ struct WindowRanking {
     forever: Vec<(u32, i64)>,
     /// The idle nodes when the ranking was made, where it took them in bulk.
     idle: Option<NodeBitmap>,
-    /// The free processors of `forever`, and those of `idle`'s nodes with them.
+    /// The free processors of `forever`, and those with the processors of `idle`'s nodes.
     forever_free: i64,
     forever_procs: i64,
     /// Each node's place in `nodes`, or ([`WindowRanking::IN_FOREVER`] set) in `forever`
