@@ -1015,7 +1015,7 @@ impl Machine {
                 }
             }
         }
-        events.sort_unstable();
+        sort_events(&mut events, now);
         events.dedup();
         let mut h: Vec<u64> = followed
             .iter()
@@ -1056,6 +1056,56 @@ impl Machine {
                 total += h[i];
                 next += 1;
             }
+        }
+    }
+}
+
+/// Sorts a sweep's events (instant, index of the node followed) as tuples are ordered: as
+/// one word each (the instant after `now` above the index) where they fit, which sorts
+/// several times faster.
+fn sort_events(events: &mut [(Time, usize)], now: Time) {
+    const INDEX_BITS: u32 = 24;
+    let fits =
+        |&(at, i): &(Time, usize)| (at - now) < (1 << (64 - INDEX_BITS)) && i < (1 << INDEX_BITS);
+    if !events.iter().all(fits) {
+        events.sort_unstable();
+        return;
+    }
+    let mut words: Vec<u64> = events
+        .iter()
+        .map(|&(at, i)| ((at - now) as u64) << INDEX_BITS | i as u64)
+        .collect();
+    words.sort_unstable();
+    for (e, w) in events.iter_mut().zip(words) {
+        *e = (
+            now + (w >> INDEX_BITS) as Time,
+            (w & ((1 << INDEX_BITS) - 1)) as usize,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_events;
+    use crate::Time;
+
+    proptest::proptest! {
+        /// Sorted as words or, past what a word holds, as tuples: the order of the tuples.
+        #[test]
+        fn events_sort_as_their_tuples(
+            now in 0i64..1_000_000,
+            offsets in proptest::collection::vec((1i64..100, 0usize..8), 0..60),
+            far in proptest::bool::ANY,
+        ) {
+            let mut events: Vec<(Time, usize)> =
+                offsets.iter().map(|&(d, i)| (now + d, i)).collect();
+            if far {
+                events.push((now + (1 << 45), 3));
+            }
+            let mut expected = events.clone();
+            expected.sort_unstable();
+            sort_events(&mut events, now);
+            proptest::prop_assert_eq!(events, expected);
         }
     }
 }
