@@ -20,7 +20,8 @@
 #             (CONTIGUOUS on KTH-SP2; RICC with 12 GB nodes, so memory binds), and a
 #             synthetic 100,000-node machine with 1 M jobs (scripts/synthetic_swf.py)
 #   maui      the Maui 3.3.1 semantics (nodes one by one) against research-easy on KTH-SP2
-#             (also with per-user limits) and the first 5,000 jobs of CEA-Curie, the first
+#             (also with per-user limits, and at RESERVATIONDEPTH 16 with BESTFIT and f-model
+#             estimates, the sweep's slowest run) and the first 5,000 jobs of CEA-Curie, the first
 #             40,000 of CEA-Curie with per-user limits, and the first 20,000 of CEA-Curie on
 #             its own 5,040 nodes of 16 processors (issues 24, 26)
 #   growth    cost curves: the first 25k ... 400k jobs of RICC-2010 and of a generated trace,
@@ -151,6 +152,9 @@ case "$suite" in
     bench "KTH-SP2, research-easy" "$kth" --semantics research-easy
     bench "KTH-SP2, --semantics maui" "$kth" --semantics maui
     bench "KTH-SP2, fair-limits.cfg, --semantics maui" "$kth" --semantics maui -c scenarios/fair-limits.cfg
+    # The deepest reservations of the README's sweep: Maui's searches are most of the run.
+    printf 'RESERVATIONDEPTH 16\nBACKFILLPOLICY BESTFIT\n' > "$out/depth16.cfg"
+    bench "KTH-SP2, RESERVATIONDEPTH 16 BESTFIT, f-model:2, --semantics maui" "$kth" --semantics maui -c "$out/depth16.cfg" --estimate f-model:2 --seed 1
     if [ -f "$curie" ]; then
       bench "CEA-Curie first 5,000 jobs, research-easy" "$curie" --first 5000 --semantics research-easy
       bench "CEA-Curie first 5,000 jobs, --semantics maui" "$curie" --first 5000 --semantics maui
