@@ -1262,10 +1262,16 @@ impl Machine {
     fn hosts_by_next_claim(&self, now: Time) -> bool {
         !self.several_procs
             && self.spec.standing.is_empty()
-            && self.standing_held.is_empty()
             && !self.node_rules
             && !self.searching_reservation.get()
-            && self.held.iter().all(|h| h.start > now)
+            && self.nothing_held_now(now)
+    }
+
+    /// Whether no claim holds a node now but those of running jobs: no standing window
+    /// held and no reservation from now on. Then a free node's window ends at its next
+    /// claim.
+    fn nothing_held_now(&self, now: Time) -> bool {
+        self.standing_held.is_empty() && self.held.iter().all(|h| h.start > now)
     }
 
     /// The processors free now, counting those of running jobs whose planned end has come
@@ -2398,8 +2404,7 @@ impl Machine {
             // A free node's window ends at its next claim, which ranked it, unless a claim
             // holds it now: a reservation from now on or a standing window. (Here, under
             // Maui's order, every node has one processor: `ranks_windows`.)
-            let nothing_held_now =
-                self.standing_held.is_empty() && self.held.iter().all(|h| h.start > now);
+            let nothing_held_now = self.nothing_held_now(now);
             if nothing_held_now && expired.is_empty() {
                 // Then each free node ranked adds its processors until its next claim:
                 // its run's sum does the same.
@@ -2443,13 +2448,11 @@ impl Machine {
                 return Rc::clone(r);
             }
         }
-        let ranking = match last
-            .as_deref()
-            .and_then(|r| self.touched_since_ranked(r, now))
-        {
-            Some((r, touched)) => self.ranked_again(r, touched, now),
-            None => self.ranked_anew(now),
-        };
+        let again = last.as_deref().and_then(|r| {
+            let touched = self.touched_since_ranked(r, now)?;
+            Some(self.ranked_again(r, touched, now))
+        });
+        let ranking = again.unwrap_or_else(|| self.ranked_anew(now));
         let ranking = Rc::new(ranking);
         *self.window_ranking.borrow_mut() = Some(Rc::clone(&ranking));
         ranking
@@ -2480,16 +2483,12 @@ impl Machine {
         (free > 0).then_some((free, until))
     }
 
-    /// The ranking `r` made earlier and the nodes touched since, when it can be brought up
-    /// to date by looking at those alone (and the nodes of jobs past their planned end):
+    /// The nodes touched since the ranking `r` was made, when it can be brought up to
+    /// date by looking at those alone (and the nodes of jobs past their planned end):
     /// every other node's window and place stand (a node's window changes only with its
     /// stamp or when a claim on it begins or ends, and its place with its free processors
     /// or claims, which touch it), unless node loads set nodes Busy.
-    fn touched_since_ranked<'a>(
-        &'a self,
-        r: &'a WindowRanking,
-        now: Time,
-    ) -> Option<(&'a WindowRanking, &'a [u32])> {
+    fn touched_since_ranked(&self, r: &WindowRanking, now: Time) -> Option<&[u32]> {
         if r.within != self.within
             || !(r.at <= now && now < r.valid_until)
             || self.busy_by_load.is_some()
@@ -2499,7 +2498,7 @@ impl Machine {
         }
         let touched = &self.touch_log[(r.touches - self.touch_log_from) as usize..];
         // Beyond this, looking at every free node again costs no more.
-        (touched.len() <= self.spec.nodes.len() / 4).then_some((r, touched))
+        (touched.len() <= self.spec.nodes.len() / 4).then_some(touched)
     }
 
     /// [`Self::ranked_windows`] from the ranking `old`, the nodes `touched` since and
