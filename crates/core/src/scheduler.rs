@@ -453,11 +453,12 @@ impl Scheduler {
                 limit,
             });
         }
-        if self.throttle.is_some() {
+        if let Some(t) = &mut self.throttle {
             let policy = &self.policy;
             if let Some(b) = Throttle::check_per_job(&policy.creds, &policy.system_limits, job) {
                 return Err(b);
             }
+            t.admit(&policy.creds, &policy.system_limits, job);
         }
         self.admit_to_partitions(job)?;
         // 3.3.1's `EffQueueDuration` is followed only where its passes are.
