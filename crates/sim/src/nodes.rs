@@ -159,6 +159,9 @@ fn generated_node(machine: Machine, i: u64) -> BaseNode {
 
 const GENERATED_PREFIX: &str = "n";
 
+/// The error of a host list that names no node of the machine.
+const NO_NAME_MATCHES: &str = " HOSTLIST: no node's name matches ";
+
 /// Builds the machine from `base` (or, when `base` is `None`, from the config's named
 /// objects or `machine`), applying the config's `NODECFG` objects.
 pub fn build(
@@ -246,6 +249,7 @@ pub fn build(
             ));
         }
     }
+    let mut names_missed = false;
     for object in config.named() {
         match base.iter_mut().find(|b| b.name == object.name) {
             Some(node) => overlay(&mut node.cfg, object),
@@ -263,6 +267,7 @@ pub fn build(
                     "{at}NODECFG[{}]: no node of that name in {what}",
                     object.name
                 ));
+                names_missed = true;
             }
         }
     }
@@ -443,7 +448,20 @@ pub fn build(
         match laid {
             Ok(Some(r)) => reservations.push(r),
             Ok(None) => {}
-            Err(e) => errors.push(e),
+            Err(e) => {
+                names_missed |= e.contains(NO_NAME_MATCHES);
+                errors.push(e);
+            }
+        }
+    }
+    if names_missed && !from_file && !defined_by_config {
+        // A site's own maui.cfg names its nodes: say how to give them, once.
+        if let Some(last) = errors.last_mut() {
+            last.push_str(
+                "\nhint: the config names nodes this run does not have: give the site's nodes \
+                 with --node-file FILE (a Maui resource trace, 21 fields per node, guide 16.2), \
+                 or each with NODECFG[name] PROCS=… (the config then defines the machine)",
+            );
         }
     }
     if !errors.is_empty() {
@@ -982,7 +1000,7 @@ fn lay_standing(
                 ));
             }
             return Err(format!(
-                "{what} HOSTLIST: no node's name matches {} (node names: {})",
+                "{what}{NO_NAME_MATCHES}{} (node names: {})",
                 hosts.join(","),
                 sample_names(node_names)
             ));

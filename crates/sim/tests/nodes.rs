@@ -1238,7 +1238,18 @@ fn standing_reservations_3_3_1_makes_no_window_of_are_warned_of() {
         "3 errors in the config:\n\
          maui.cfg:1:1: NODECFG[gpu7]: no node of that name in the generated nodes (8 nodes x 1 processor: n0, n1, …)\n\
          maui.cfg:3:1: NODECFG[gpu8]: no node of that name in the generated nodes (8 nodes x 1 processor: n0, n1, …)\n\
-         maui.cfg:4:1: SRCFG[a] HOSTLIST: no node's name matches cn[0-9]+ (node names: n0, n1, n2, n3, …)"
+         maui.cfg:4:1: SRCFG[a] HOSTLIST: no node's name matches cn[0-9]+ (node names: n0, n1, n2, n3, …)\n\
+         hint: the config names nodes this run does not have: give the site's nodes with \
+         --node-file FILE (a Maui resource trace, 21 fields per node, guide 16.2), or each \
+         with NODECFG[name] PROCS=… (the config then defines the machine)"
+    );
+    // A machine the config defines names its own nodes: no hint then.
+    let e = build("NODECFG[a1] PROCS=2\nSRCFG[a] HOSTLIST=cn[0-9]+ PERIOD=INFINITY\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("no node's name matches") && !e.contains("hint:"),
+        "{e}"
     );
 }
 
@@ -2039,4 +2050,51 @@ fn a_node_at_its_load_limit_takes_no_job_until_one_of_its_jobs_ends() {
     )
     .unwrap();
     assert!(mauisim_sim::run(options).is_ok());
+}
+
+/// A NODECFG or HOSTLIST naming no node is an error naming where the nodes came from; the
+/// hint to give the site's nodes comes only where the nodes were generated.
+#[test]
+fn names_of_no_node_are_refused_with_a_hint_only_for_generated_nodes() {
+    use mauisim_sim::nodes::{self, BaseNode, NodeSource};
+    use mauisim_sim::params::credentials::Names;
+    use mauisim_sim::params::node_cfg::NodeCfg;
+    use mauisim_sim::trace::workload::Machine;
+    let config = mauisim_sim::params::from_str("NODECFG[gpu1] PRIORITY=5\n", "maui.cfg")
+        .unwrap()
+        .config
+        .nodes;
+    let machine = Machine {
+        nodes: 2,
+        procs_per_node: 2,
+    };
+    let file = NodeSource {
+        nodes: vec![BaseNode {
+            name: "cn1".into(),
+            cfg: NodeCfg {
+                procs: Some(2),
+                ..NodeCfg::default()
+            },
+        }],
+        source: "nodes.trace".into(),
+        standing: Vec::new(),
+    };
+    let refused = |base| {
+        nodes::build(base, machine, &config, &mut Names::default(), 0)
+            .err()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        refused(Some(file)),
+        "maui.cfg:1:1: NODECFG[gpu1]: no node of that name in the node list (nodes.trace)"
+    );
+    let generated = refused(None);
+    assert!(
+        generated.starts_with(
+            "maui.cfg:1:1: NODECFG[gpu1]: no node of that name in the generated nodes \
+             (2 nodes x 2 processors: n0, n1, …)\nhint: "
+        ),
+        "{generated}"
+    );
 }
