@@ -47,7 +47,14 @@ pub fn differences(summaries: &[&Value]) -> Vec<Difference> {
                         .map_or_else(|| "–".to_string(), |(_, v)| v.clone())
                 })
                 .collect();
-            let all_equal = values.windows(2).all(|w| w[0] == w[1]);
+            // A credential without an object reads as one whose attributes are neutral
+            // (no priority, no weight, no limit): an object only one run has differs only
+            // where it sets something.
+            let as_read = |v: &str| -> String {
+                let neutral = name.contains("CFG[") && matches!(v, "0" | "0.0");
+                if neutral { "–" } else { v }.to_string()
+            };
+            let all_equal = values.windows(2).all(|w| as_read(&w[0]) == as_read(&w[1]));
             (!all_equal).then(|| Difference {
                 setting: name.clone(),
                 values,
@@ -89,6 +96,11 @@ fn flatten(path: &str, value: &Value, out: &mut Vec<(String, String)>) {
                 flatten(&join(key), v, out);
             }
         }
+        // A limit's soft and hard values, written as maui.cfg writes them (`MAXJOB=4,8`).
+        Value::Array(items) if is_limit(path) && items.iter().all(|v| !v.is_object()) => {
+            let pair: Vec<String> = items.iter().map(text).collect();
+            out.push((path.to_string(), pair.join(",")));
+        }
         Value::Array(items) => {
             for (i, v) in items.iter().enumerate() {
                 flatten(&format!("{path}[{i}]"), v, out);
@@ -96,6 +108,12 @@ fn flatten(path: &str, value: &Value, out: &mut Vec<(String, String)>) {
         }
         leaf => out.push((path.to_string(), text(leaf))),
     }
+}
+
+/// Whether a config path names a credential's limit (`….limits.MAXJOB`).
+fn is_limit(path: &str) -> bool {
+    path.rsplit_once(".limits.")
+        .is_some_and(|(_, name)| name.starts_with("MAX") || name.starts_with("OMAX"))
 }
 
 fn text(v: &Value) -> String {
@@ -177,6 +195,7 @@ fn maui_name(path: &str) -> Option<String> {
         let (kind, rest) = rest.split_once('.')?;
         let (cred, attr) = rest.split_once('.').unwrap_or((rest, ""));
         let line = format!("{}CFG[{cred}]", kind.to_ascii_uppercase());
+        let attr = attr.strip_prefix("limits.").unwrap_or(attr);
         return Some(if attr.is_empty() {
             line
         } else {
@@ -255,6 +274,39 @@ mod tests {
                 "USERCFG[ann] max_job[0]: – -> 1",
                 "USERCFG[ann] max_job[1]: – -> 1"
             ]
+        );
+    }
+
+    /// A limit reads as maui.cfg writes it (soft,hard), and an object only one run has
+    /// differs only where it sets something.
+    #[test]
+    fn limits_read_as_written_and_neutral_attributes_are_no_difference() {
+        let a = summary(1, "FIRSTFIT", 1);
+        let mut b = a.clone();
+        b["config"]["credentials"]["user"]["DEFAULT"] = json!({
+            "priority": 0.0, "qt_weight": 0.0, "class_weight": null,
+            "limits": {"MAXJOB": [4, 8], "MAXIJOB": 6, "MAXJOB[CLASS]": [0, 2]},
+        });
+        let mut listed: Vec<String> = differences(&[&a, &b])
+            .into_iter()
+            .map(|d| format!("{}: {}", d.setting, d.values.join(" -> ")))
+            .collect();
+        listed.sort();
+        assert_eq!(
+            listed,
+            [
+                "USERCFG[DEFAULT] MAXIJOB: – -> 6",
+                "USERCFG[DEFAULT] MAXJOB: – -> 4,8",
+                "USERCFG[DEFAULT] MAXJOB[CLASS]: – -> 0,2",
+            ]
+        );
+        b["config"]["credentials"]["user"]["DEFAULT"]["priority"] = json!(5.0);
+        let priority = differences(&[&a, &b]);
+        assert!(
+            priority
+                .iter()
+                .any(|d| d.setting == "USERCFG[DEFAULT] priority" && d.values == ["–", "5.0"]),
+            "{priority:?}"
         );
     }
 }
