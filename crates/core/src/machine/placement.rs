@@ -211,10 +211,12 @@ impl Machine {
         fewest
     }
 
-    /// A job that may use a standing reservation whose window overlaps `[t, end)` takes
-    /// that reservation's nodes first, by the allocation policy, and the others only for
-    /// what they cannot host (Maui's positive affinity, MJobAllocMNL). `None` when no such
-    /// window is held now.
+    /// A job that may use a standing reservation takes that reservation's nodes first, by
+    /// the allocation policy, and the others only for what they cannot host (Maui's
+    /// positive affinity, MJobAllocMNL): the nodes whose window overlaps `[t, end)`, or
+    /// begins while the node stays free to the job from `t` (3.3.1's range walk,
+    /// MJobGetSNRange, sets the affinity at each reservation it checks on the way). `None`
+    /// when no such window is held now.
     #[allow(clippy::too_many_arguments)]
     fn place_with_affinity(
         &self,
@@ -236,8 +238,15 @@ impl Machine {
                 may_use: 0,
             };
             let uses = !self.binds_over(&window, job.standing_access, job.standing_short, t, end);
-            if uses && start < end && t < stop {
-                preferred.extend(&self.spec.standing[k as usize].nodes);
+            if !uses || stop <= t {
+                continue;
+            }
+            let nodes = &self.spec.standing[k as usize].nodes;
+            if start < end {
+                preferred.extend(nodes);
+            } else {
+                let reached = |n: &&u32| start < self.free_stretch_end(**n as usize, t, end, job);
+                preferred.extend(nodes.iter().filter(reached));
             }
         }
         if preferred.is_empty() {
@@ -261,6 +270,34 @@ impl Machine {
             all.extend(rest);
             all
         }))
+    }
+
+    /// Where node `n`'s stretch free to `job` from `t` ends as 3.3.1's range walk finds it
+    /// (MJobGetSNRange, one task asked, the job judged as starting at `t` and ending at
+    /// `end`): the first instant from `t` on when the claims the job may not use leave
+    /// no task of it; `FOREVER` if none does.
+    fn free_stretch_end(&self, n: usize, t: Time, end: Time, job: &QueuedJob) -> Time {
+        let per_task = self.need(job);
+        let cap = self.spec.nodes[n].capacity();
+        let masks = (job.standing_access, job.standing_short);
+        let mut starts: Vec<Time> = self.claims[n]
+            .iter()
+            .filter(|c| c.start >= t && self.binds_over(c, masks.0, masks.1, t, end))
+            .map(|c| c.start)
+            .collect();
+        starts.sort_unstable();
+        starts.dedup();
+        for at in starts {
+            let active: Vec<&Claim> = self.claims[n]
+                .iter()
+                .filter(|c| c.start <= at && at < c.end)
+                .collect();
+            let used = self.taken_at(&active, masks, (t, end));
+            if tasks_within(cap.less(used), per_task) == 0 {
+                return at;
+            }
+        }
+        FOREVER
     }
 
     /// [`Machine::hostable`] where a standing reservation's window the job may not use
