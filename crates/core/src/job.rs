@@ -89,8 +89,6 @@ pub struct QueuedJob {
     pub(crate) priority_terms: Option<JobTerms>,
     /// Set aside while a hard active limit blocks it (`scheduler::parking`).
     pub(crate) parked: Option<ParkedMark>,
-    /// Where the throttle keeps the limits of its credentials, set when admitted.
-    pub(crate) limit_plan: u32,
 }
 
 impl QueuedJob {
@@ -127,7 +125,6 @@ impl QueuedJob {
             default_partition: 0,
             priority_terms: None,
             parked: None,
-            limit_plan: u32::MAX,
         }
     }
 

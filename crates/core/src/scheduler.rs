@@ -453,12 +453,11 @@ impl Scheduler {
                 limit,
             });
         }
-        if let Some(t) = &mut self.throttle {
+        if self.throttle.is_some() {
             let policy = &self.policy;
             if let Some(b) = Throttle::check_per_job(&policy.creds, &policy.system_limits, job) {
                 return Err(b);
             }
-            t.admit(&policy.creds, &policy.system_limits, job);
         }
         self.admit_to_partitions(job)?;
         // 3.3.1's `EffQueueDuration` is followed only where its passes are.

@@ -11,10 +11,6 @@ use crate::cred_settings::CredTables;
 use crate::job::{JobIdx, QueuedJob};
 use crate::limits::{Blocked, Level, Limits, Metric, Owner, PerCredLimit, Scope, Source};
 use crate::Time;
-use plan::{first_break, Plan};
-use std::borrow::Cow;
-
-mod plan;
 
 /// Why an idle job is not running, as far as limits go (`inspect … blocked`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,21 +97,16 @@ type QueuedJobCreds = crate::cred::JobCreds;
 /// A queued job's amounts per metric, as an idle or a newly started job: PS and WC count
 /// its whole wallclock limit.
 pub(crate) fn amounts(job: &QueuedJob) -> [u64; Metric::COUNT] {
-    Metric::ALL.map(|metric| amount(job, metric))
-}
-
-/// A queued job's amount of `metric` ([`amounts`]).
-fn amount(job: &QueuedJob, metric: Metric) -> u64 {
     let wcl = job.wcl.max(0) as u64;
-    match metric {
-        Metric::Job => 1,
-        Metric::Proc => job.procs,
-        Metric::Node => job.resources.nodes,
-        Metric::Ps => job.procs.saturating_mul(wcl),
-        Metric::Pe => job.resources.pe.ceil().max(0.0) as u64,
-        Metric::Wc => wcl,
-        Metric::Mem => job.resources.mem_mb.ceil().max(0.0) as u64,
-    }
+    [
+        1,
+        job.procs,
+        job.resources.nodes,
+        job.procs.saturating_mul(wcl),
+        job.resources.pe.ceil().max(0.0) as u64,
+        wcl,
+        job.resources.mem_mb.ceil().max(0.0) as u64,
+    ]
 }
 
 /// One selection's idle usage: per credential (kind, id) and for the system.
@@ -139,15 +130,6 @@ impl IdleUsage {
         self.per_cred[kind.index()]
             .get(i)
             .map_or(0, |u| u[metric as usize])
-    }
-
-    /// The idle usage of `owner` (a credential or the system: idle limits have no pairs).
-    fn of(&self, owner: Owner, metric: Metric) -> u64 {
-        match owner {
-            Owner::Cred(kind, id) => id.get().map_or(0, |i| self.get(kind, i, metric)),
-            Owner::System => self.system[metric as usize],
-            Owner::Pair(..) => 0,
-        }
     }
 
     /// Adds an eligible job.
@@ -198,10 +180,6 @@ pub struct Throttle {
     /// only if its own object sets an idle limit (MJob.c `MJobCheckLimits` skips a
     /// credential without an idle policy of its own, which only users always have).
     defaults_idle_need_own: bool,
-    /// The plans of the credentials of the admitted jobs ([`Self::admit`]), and where each
-    /// set of credentials' plan is.
-    plans: Vec<Plan>,
-    plan_of_creds: HashMap<QueuedJobCreds, u32>,
 }
 
 /// What a job blocked by a hard active limit was judged against: while the active usage of
@@ -411,36 +389,12 @@ impl Throttle {
             changed: Vec::new(),
             system_changed: false,
             defaults_idle_need_own: false,
-            plans: Vec::new(),
-            plan_of_creds: HashMap::new(),
         })
     }
 
     /// Reads DEFAULT idle limits as Maui 3.3.1 does (see `defaults_idle_need_own`).
     pub(crate) fn set_defaults_idle_need_own(&mut self, on: bool) {
         self.defaults_idle_need_own = on;
-        self.plans.clear();
-        self.plan_of_creds.clear();
-    }
-
-    /// Looks up the limits of `job`'s credentials once, for every later judgment of it.
-    pub(crate) fn admit(&mut self, tables: &CredTables, system: &Limits, job: &mut QueuedJob) {
-        let next = self.plans.len() as u32;
-        let at = *self.plan_of_creds.entry(job.creds).or_insert(next);
-        if at == next {
-            let plan = self.plan_for(tables, system, &job.creds);
-            self.plans.push(plan);
-        }
-        job.limit_plan = at;
-    }
-
-    /// The plan of `job`: the one its admission found, or one made now for a job not
-    /// admitted here (or whose credentials changed since).
-    fn plan_of(&self, tables: &CredTables, system: &Limits, job: &QueuedJob) -> Cow<'_, Plan> {
-        match self.plans.get(job.limit_plan as usize) {
-            Some(plan) if plan.creds == job.creds => Cow::Borrowed(plan),
-            _ => Cow::Owned(self.plan_for(tables, system, &job.creds)),
-        }
     }
 
     /// When `blocked` (a hard verdict on `job`) is sure to stand until the active usage of
@@ -524,31 +478,29 @@ impl Throttle {
         job: &QueuedJob,
         now: Time,
     ) -> Verdict {
-        let plan = self.plan_of(tables, system, job);
-        let amount = |metric| amount(job, metric);
+        let amounts = amounts(job);
         let hard = self
-            .active_break(&plan, Level::Hard, now, amount)
-            .or_else(|| self.idle_break(&plan, Level::Hard, amount));
+            .active_break(tables, system, job, &amounts, Level::Hard, now)
+            .or_else(|| self.idle_break(tables, system, job, &amounts, Level::Hard));
         if let Some(b) = hard {
             return Verdict::Blocked(b);
         }
-        // The soft level counts its own idle usage: the jobs within every soft limit
-        // (3.3.1's soft selection, `MQueueSelectAllJobs`). Its checks read no hard idle
-        // usage, so the job joins that after them.
-        let soft = self
-            .active_break(&plan, Level::Soft, now, amount)
-            .or_else(|| self.idle_break(&plan, Level::Soft, amount));
-        drop(plan);
         if self.has_idle {
-            let amounts = amounts(job);
             self.idle.add(job, &amounts);
-            if soft.is_none() {
-                self.soft_idle.add(job, &amounts);
-            }
         }
+        // The soft level counts its own idle usage: the jobs within every soft limit
+        // (3.3.1's soft selection, `MQueueSelectAllJobs`).
+        let soft = self
+            .active_break(tables, system, job, &amounts, Level::Soft, now)
+            .or_else(|| self.idle_break(tables, system, job, &amounts, Level::Soft));
         match soft {
             Some(b) => Verdict::SoftLimit(b),
-            None => Verdict::Eligible,
+            None => {
+                if self.has_idle {
+                    self.soft_idle.add(job, &amounts);
+                }
+                Verdict::Eligible
+            }
         }
     }
 
@@ -567,17 +519,14 @@ impl Throttle {
         now: Time,
         holds_reservation: bool,
     ) -> Option<Blocked> {
-        let plan = self.plan_of(tables, system, job);
-        let amount = |metric| amount(job, metric);
-        let active = self.active_break(&plan, level, now, amount);
+        let amounts = amounts(job);
+        let active = self.active_break(tables, system, job, &amounts, level, now);
         let broken = if holds_reservation {
             active
         } else {
-            active.or_else(|| self.idle_break(&plan, level, amount))
+            active.or_else(|| self.idle_break(tables, system, job, &amounts, level))
         };
-        drop(plan);
         if self.has_idle && (broken.is_none() || holds_reservation) {
-            let amounts = amounts(job);
             match level {
                 Level::Hard => self.idle.add(job, &amounts),
                 Level::Soft => self.soft_idle.add(job, &amounts),
@@ -595,46 +544,140 @@ impl Throttle {
         level: Level,
         now: Time,
     ) -> Option<Blocked> {
-        let plan = self.plan_of(tables, system, job);
-        self.active_break(&plan, level, now, |metric| amount(job, metric))
+        self.active_break(tables, system, job, &amounts(job), level, now)
     }
 
-    /// The first active limit of `plan` at `level` the job's `amount` breaks.
     fn active_break(
         &self,
-        plan: &Plan,
+        tables: &CredTables,
+        system: &Limits,
+        job: &QueuedJob,
+        amounts: &[u64; Metric::COUNT],
         level: Level,
         now: Time,
-        amount: impl Fn(Metric) -> u64,
     ) -> Option<Blocked> {
-        let usage = |owner, metric| self.active_usage(owner, metric, now);
-        first_break(plan.active(level), Scope::Active, level, usage, amount)
+        let usage = |kind: CredKind, i: usize, metric| {
+            self.active[kind.index()]
+                .get(i)
+                .map_or(0, |u| u.value(metric, now))
+        };
+        self.cred_break(
+            tables,
+            job,
+            amounts,
+            Scope::Active,
+            level,
+            &self.active_set,
+            usage,
+        )
+        .or_else(|| {
+            let at = Test::new(Scope::Active, level, Owner::System, Source::Own);
+            Metric::ALL.into_iter().find_map(|metric| {
+                let limit = system.active[metric as usize]?.at(level);
+                let used = self.system_active.value(metric, now);
+                at.breaks(metric, used, amounts[metric as usize], limit)
+            })
+        })
+        .or_else(|| {
+            if !self.has_pairs {
+                return None;
+            }
+            pair_limits(tables, &job.creds)
+                .into_iter()
+                .find_map(|(owner, p, source)| {
+                    let used = self.pairs.get(&owner).map_or(0, |u| u.value(p.metric, now));
+                    let at = Test::new(Scope::Active, level, owner, source);
+                    at.breaks(
+                        p.metric,
+                        used,
+                        amounts[p.metric as usize],
+                        p.limit.at(level),
+                    )
+                })
+        })
     }
 
-    /// The first idle limit of `plan` at `level` the job's `amount` breaks, against this
-    /// selection's idle usage at that level.
     fn idle_break(
         &self,
-        plan: &Plan,
+        tables: &CredTables,
+        system: &Limits,
+        job: &QueuedJob,
+        amounts: &[u64; Metric::COUNT],
         level: Level,
-        amount: impl Fn(Metric) -> u64,
     ) -> Option<Blocked> {
+        if !self.has_idle {
+            return None;
+        }
         let idle = match level {
             Level::Hard => &self.idle,
             Level::Soft => &self.soft_idle,
         };
-        let usage = |owner, metric| idle.of(owner, metric);
-        first_break(plan.idle(level), Scope::Idle, level, usage, amount)
+        let usage = |kind: CredKind, i: usize, metric: Metric| idle.get(kind, i, metric);
+        self.cred_break(
+            tables,
+            job,
+            amounts,
+            Scope::Idle,
+            level,
+            &self.idle_set,
+            usage,
+        )
+        .or_else(|| {
+            let at = Test::new(Scope::Idle, level, Owner::System, Source::Own);
+            Metric::ALL.into_iter().find_map(|metric| {
+                let m = metric as usize;
+                at.breaks(
+                    metric,
+                    idle.system[m],
+                    amounts[m],
+                    system.idle[m]?.at(level),
+                )
+            })
+        })
     }
 
-    /// The active usage of `owner` at `now`.
-    fn active_usage(&self, owner: Owner, metric: Metric, now: Time) -> u64 {
-        let usage = match owner {
-            Owner::Cred(kind, id) => id.get().and_then(|i| self.active[kind.index()].get(i)),
-            Owner::System => Some(&self.system_active),
-            Owner::Pair(..) => self.pairs.get(&owner),
-        };
-        usage.map_or(0, |u| u.value(metric, now))
+    /// The first limit at `scope` one of the job's own credentials breaks; `usage` gives
+    /// a credential's current usage of a metric, `set` which metrics any object limits.
+    #[allow(clippy::too_many_arguments)]
+    fn cred_break(
+        &self,
+        tables: &CredTables,
+        job: &QueuedJob,
+        amounts: &[u64; Metric::COUNT],
+        scope: Scope,
+        level: Level,
+        set: &[[bool; Metric::COUNT]; 5],
+        usage: impl Fn(CredKind, usize, Metric) -> u64,
+    ) -> Option<Blocked> {
+        let qos = qos_limits(tables, &job.creds);
+        for kind in CredKind::ALL {
+            let id = job.creds.get(kind);
+            let Some(i) = id.get() else { continue };
+            let set = &set[kind.index()];
+            if !set.contains(&true) {
+                continue;
+            }
+            for metric in Metric::ALL.into_iter().filter(|m| set[*m as usize]) {
+                let Some((limit, source)) = lookup(tables, qos, kind, id, scope, metric, level)
+                else {
+                    continue;
+                };
+                if source == Source::Default && self.skips_default_idle(tables, kind, id, scope) {
+                    continue;
+                }
+                let at = Test::new(scope, level, Owner::Cred(kind, id), source);
+                let found = at.breaks(
+                    metric,
+                    usage(kind, i, metric),
+                    amounts[metric as usize],
+                    limit,
+                );
+                if found.is_some() {
+                    return found;
+                }
+            }
+        }
+        None
     }
 
     /// Whether 3.3.1 would not hold credential (`kind`, `id`) to its DEFAULT's idle limits:
@@ -689,8 +732,8 @@ impl Throttle {
         job: &QueuedJob,
         now: Time,
     ) -> Option<Blocked> {
-        let plan = self.plan_of(tables, system, job);
-        let found = self.active_break(&plan, Level::Hard, now, |_| 0)?;
+        let nothing = [0; Metric::COUNT];
+        let found = self.active_break(tables, system, job, &nothing, Level::Hard, now)?;
         let Owner::Cred(kind, id) = found.owner else {
             return Some(found);
         };
@@ -944,42 +987,5 @@ mod tests {
         t.charge(&tables, &c, 0);
         let over = t.over_hard_limit(&tables, &limits, &c, 0).unwrap();
         assert_eq!((over.usage, over.limit, over.owner), (5, 4, Owner::System));
-    }
-
-    /// The limits found at admission are those of the job's credentials then: a job
-    /// whose credentials changed since (or that another throttle admitted) is judged by
-    /// its own.
-    #[test]
-    fn a_plan_serves_only_the_credentials_it_was_made_for() {
-        let mut tables = CredTables::default();
-        let mut user_limits = Limits::NONE;
-        user_limits.active[Metric::Job as usize] = Some(LimitPair::both(1));
-        tables.own_mut(CredKind::User, CredId(1)).limits = user_limits;
-        let limits = Limits::NONE;
-        let mut t = Throttle::new(&tables, &limits).unwrap();
-        t.charge(&tables, &job(0, 1, 1), 0);
-        let (mut free, mut held) = (job(1, 0, 1), job(2, 1, 1));
-        t.admit(&tables, &limits, &mut free);
-        t.admit(&tables, &limits, &mut held);
-        assert_eq!((free.limit_plan, held.limit_plan), (0, 1));
-        assert_eq!(
-            t.check_active(&tables, &limits, &free, Level::Hard, 0),
-            None
-        );
-        let blocked = t.check_active(&tables, &limits, &held, Level::Hard, 0);
-        assert_eq!(
-            blocked.map(|b| b.owner),
-            Some(Owner::Cred(CredKind::User, CredId(1)))
-        );
-        // User 0's plan, user 1's credentials, and the other way round.
-        free.creds.set(CredKind::User, CredId(1));
-        held.creds.set(CredKind::User, CredId(0));
-        assert!(t
-            .check_active(&tables, &limits, &free, Level::Hard, 0)
-            .is_some());
-        assert_eq!(
-            t.check_active(&tables, &limits, &held, Level::Hard, 0),
-            None
-        );
     }
 }
