@@ -245,7 +245,7 @@ impl Machine {
             if start < end {
                 preferred.extend(nodes);
             } else {
-                let reached = |n: &&u32| start < self.free_stretch_end(**n as usize, t, end, job);
+                let reached = |n: &&u32| self.free_stretch_passes(**n as usize, t, end, job, start);
                 preferred.extend(nodes.iter().filter(reached));
             }
         }
@@ -272,32 +272,28 @@ impl Machine {
         }))
     }
 
-    /// Where node `n`'s stretch free to `job` from `t` ends as 3.3.1's range walk finds it
-    /// (MJobGetSNRange, one task asked, the job judged as starting at `t` and ending at
-    /// `end`): the first instant from `t` on when the claims the job may not use leave
-    /// no task of it; `FOREVER` if none does.
-    fn free_stretch_end(&self, n: usize, t: Time, end: Time, job: &QueuedJob) -> Time {
+    /// Whether node `n`'s stretch free to `job` from `t` runs past `by`, as 3.3.1's range
+    /// walk finds it (MJobGetSNRange, one task asked, the job judged as starting at `t` and
+    /// ending at `end`): no claim the job may not use that begins in `[t, by]` leaves it
+    /// without a task.
+    fn free_stretch_passes(&self, n: usize, t: Time, end: Time, job: &QueuedJob, by: Time) -> bool {
         let per_task = self.need(job);
         let cap = self.spec.nodes[n].capacity();
         let masks = (job.standing_access, job.standing_short);
-        let mut starts: Vec<Time> = self.claims[n]
+        let claims = &self.claims[n];
+        claims
             .iter()
-            .filter(|c| c.start >= t && self.binds_over(c, masks.0, masks.1, t, end))
-            .map(|c| c.start)
-            .collect();
-        starts.sort_unstable();
-        starts.dedup();
-        for at in starts {
-            let active: Vec<&Claim> = self.claims[n]
-                .iter()
-                .filter(|c| c.start <= at && at < c.end)
-                .collect();
-            let used = self.taken_at(&active, masks, (t, end));
-            if tasks_within(cap.less(used), per_task) == 0 {
-                return at;
-            }
-        }
-        FOREVER
+            .filter(|c| (t..=by).contains(&c.start))
+            .filter(|c| self.binds_over(c, masks.0, masks.1, t, end))
+            .all(|c| {
+                let at = c.start;
+                let active: Vec<&Claim> = claims
+                    .iter()
+                    .filter(|o| o.start <= at && at < o.end)
+                    .collect();
+                let used = self.taken_at(&active, masks, (t, end));
+                tasks_within(cap.less(used), per_task) > 0
+            })
     }
 
     /// [`Machine::hostable`] where a standing reservation's window the job may not use
