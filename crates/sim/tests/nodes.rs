@@ -2098,3 +2098,45 @@ fn names_of_no_node_are_refused_with_a_hint_only_for_generated_nodes() {
         "{generated}"
     );
 }
+
+/// A standing window that holds part of a node (RESOURCES=PROCS:2 of 4) leaves a job it
+/// keeps out the rest, and one that holds two nodes whole leaves nothing there, under the
+/// Maui semantics, in both event orders: A (two processors) starts beside the partial
+/// window at 0, B (three) fits nowhere beside it and waits for the whole nodes' window to
+/// end at 100.
+#[test]
+fn a_partial_standing_window_leaves_the_rest_of_its_node() {
+    for order in [EventOrder::PerEvent, EventOrder::PerInstant] {
+        let mut spec = MachineSpec::homogeneous(3, 4);
+        let mut partial = standing_reservation(0, 1, false, 0);
+        partial.when = Recurrence::Once {
+            start: 0,
+            end: mauisim_core::FOREVER,
+        };
+        partial.nodes = vec![0];
+        partial.procs = vec![2];
+        let mut whole = standing_reservation(0, 100, false, 0);
+        whole.nodes = vec![1, 2];
+        spec.standing = vec![partial, whole];
+        let jobs = vec![
+            Job::synthetic(1, 0, 50, 50, 2),
+            Job::synthetic(2, 0, 50, 50, 3),
+        ];
+        let mut policy = PolicyConfig::with_backfill(BackfillPolicy::FirstFit, 1);
+        policy.semantics = Semantics::Maui;
+        let engine = EngineOptions {
+            order,
+            pooled: false,
+            check: true,
+            ..EngineOptions::default()
+        };
+        let (outcomes, stats) = simulate(&jobs, Arc::new(spec), policy, engine).unwrap();
+        let starts: Vec<i64> = outcomes.iter().map(|o| o.start).collect();
+        assert_eq!(starts, [0, 100], "{order:?}");
+        assert_eq!(
+            stats.job_nodes.of(0),
+            vec![(0, 0)],
+            "{order:?}: node 0 only"
+        );
+    }
+}

@@ -2231,21 +2231,29 @@ impl Machine {
                     .iter()
                     .filter(|c| c.start <= t && t < c.end)
                     .collect();
-                // A standing reservation's window holds the node against the jobs that
-                // may not use it, and against nothing else.
+                // A standing reservation's window holds its processors (the node's, or
+                // RESOURCES=PROCS:n of them) against the jobs that may not use it, and
+                // against nothing else: those must fit beside it and the jobs inside it.
                 for c in &active {
                     if let Owner::Standing(k) = c.owner {
+                        let limit = self.standing_limit(k);
+                        let jobs = active
+                            .iter()
+                            .filter(|o| !matches!(o.owner, Owner::Standing(_)));
+                        let (inside, beside): (Vec<&&Claim>, Vec<&&Claim>) =
+                            jobs.partition(|o| self.claim_uses_window(o, k, c, limit));
+                        let procs =
+                            |list: &[&&Claim]| list.iter().map(|o| o.takes.procs).sum::<u64>();
+                        let held = c.takes.procs.max(procs(&inside));
                         // A job that began before the window may run into it: the window
                         // was not kept yet when it started (beyond DEPTH), or it overran.
-                        let intruder = active.iter().find(|o| {
-                            let began_inside = match o.owner {
-                                Owner::Standing(_) => false,
-                                Owner::Held(_) => true,
-                                Owner::Job(_) => o.start >= c.start,
-                            };
-                            began_inside && !self.claim_uses_window(o, k, c, self.standing_limit(k))
+                        let intruder = beside.iter().find(|o| match o.owner {
+                            Owner::Held(_) => true,
+                            Owner::Job(_) => o.start >= c.start,
+                            Owner::Standing(_) => false,
                         });
-                        if let Some(o) = intruder {
+                        let crowded = held + procs(&beside) > cap.procs;
+                        if let Some(o) = intruder.filter(|_| crowded) {
                             let job = match o.owner {
                                 Owner::Job(j) => Some(j),
                                 _ => None,

@@ -170,6 +170,13 @@ impl Machine {
                 .clone()
                 .any(|c| matches!(c.owner, Owner::Standing(_)));
         if standing_overlaps && !spec.access.is_exclusive() {
+            // A window the job may not use holds its processors less what the jobs inside
+            // take, and those take theirs: one that holds the whole node leaves nothing.
+            let whole_node =
+                |c: &Claim| matches!(c.owner, Owner::Standing(_)) && c.takes.procs >= cap.procs;
+            if overlapping.clone().any(whole_node) {
+                return 0;
+            }
             let masks = (may_use, short);
             return self.hostable_around_standing(n, (a, b), (ja, jb), masks, per_task);
         }

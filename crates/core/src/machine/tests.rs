@@ -378,3 +378,47 @@ fn a_node_at_its_load_limit_is_busy_from_the_next_node_update_until_a_job_of_it_
     m.update_node_states();
     assert!(m.fits(210, &job(3, 1, 10)));
 }
+
+/// `verify`: a standing window that holds two of a node's four processors leaves the other
+/// two to jobs that may not use it; a third processor taken beside it is caught.
+#[test]
+fn verify_lets_jobs_beside_a_partial_standing_window_and_no_more() {
+    use crate::standing::{Recurrence, StandingAccess, StandingReservation};
+    let mut spec = MachineSpec::homogeneous(1, 4);
+    spec.standing = vec![StandingReservation {
+        name: "half".into(),
+        nodes: vec![0],
+        procs: vec![2],
+        when: Recurrence::Once {
+            start: 0,
+            end: crate::profile::FOREVER,
+        },
+        access: StandingAccess::default(),
+    }];
+    let mut m = Machine::new(Arc::new(spec), 0, false);
+    m.advance(0);
+    assert!(
+        m.start(0, &job(0, 2, 100)),
+        "two processors fit beside the window"
+    );
+    assert_eq!(m.verify(0), Ok(()));
+    assert!(
+        !m.fits(0, &job(1, 1, 100)),
+        "the window holds the other two"
+    );
+    // A processor taken behind the machine's back, inside the window.
+    let mut extra = *m.claims[0]
+        .iter()
+        .find(|c| matches!(c.owner, Owner::Job(_)))
+        .unwrap();
+    extra.owner = Owner::Job(JobIdx(1));
+    extra.takes.procs = 1;
+    m.claims[0].push(extra);
+    let v = m.verify(0).unwrap_err();
+    assert_eq!((v.rule, v.node), (Rule::NodeOverAllocated, Some(0)));
+    assert!(
+        v.detail.contains("inside standing reservation half"),
+        "{}",
+        v.detail
+    );
+}
