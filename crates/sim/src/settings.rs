@@ -255,20 +255,25 @@ mod tests {
         );
     }
 
+    /// What differs from `a` to `b`, a line each, sorted: the order follows the JSON
+    /// maps', which depends on serde_json's features.
+    fn listed(a: &Value, b: &Value) -> Vec<String> {
+        let mut listed: Vec<String> = differences(&[a, b])
+            .into_iter()
+            .map(|d| format!("{}: {}", d.setting, d.values.join(" -> ")))
+            .collect();
+        listed.sort();
+        listed
+    }
+
     #[test]
     fn a_setting_only_one_run_has_shows_a_dash_for_the_other() {
         let a = summary(1, "FIRSTFIT", 1);
         let mut b = a.clone();
         b["config"]["credentials"]["user"]["ann"] = json!({"max_job": [1, 1]});
         b["config"]["policy"]["priority"]["components"]["SERV"]["weight"] = json!(10.0);
-        let mut listed: Vec<String> = differences(&[&a, &b])
-            .into_iter()
-            .map(|d| format!("{}: {}", d.setting, d.values.join(" -> ")))
-            .collect();
-        // The order follows the JSON maps', which depends on serde_json's features.
-        listed.sort();
         assert_eq!(
-            listed,
+            listed(&a, &b),
             [
                 "SERVICEWEIGHT: 1.0 -> 10.0",
                 "USERCFG[ann] max_job[0]: – -> 1",
@@ -287,13 +292,8 @@ mod tests {
             "priority": 0.0, "qt_weight": 0.0, "class_weight": null,
             "limits": {"MAXJOB": [4, 8], "MAXIJOB": 6, "MAXJOB[CLASS]": [0, 2]},
         });
-        let mut listed: Vec<String> = differences(&[&a, &b])
-            .into_iter()
-            .map(|d| format!("{}: {}", d.setting, d.values.join(" -> ")))
-            .collect();
-        listed.sort();
         assert_eq!(
-            listed,
+            listed(&a, &b),
             [
                 "USERCFG[DEFAULT] MAXIJOB: – -> 6",
                 "USERCFG[DEFAULT] MAXJOB: – -> 4,8",

@@ -99,6 +99,24 @@ fn standing_reservation(
     }
 }
 
+/// `jobs` on `spec` under the Maui semantics with FIRSTFIT and one reservation, every
+/// invariant checked after each iteration.
+fn simulate_maui_checked(
+    jobs: &[Job],
+    spec: MachineSpec,
+    order: EventOrder,
+) -> (Vec<Outcome>, RunStats) {
+    let mut policy = PolicyConfig::with_backfill(BackfillPolicy::FirstFit, 1);
+    policy.semantics = Semantics::Maui;
+    let engine = EngineOptions {
+        order,
+        pooled: false,
+        check: true,
+        ..EngineOptions::default()
+    };
+    simulate(jobs, Arc::new(spec), policy, engine).unwrap()
+}
+
 /// Jobs as (submit, runtime, slack, tasks, procs per task, memory class, features).
 fn jobs() -> impl Strategy<Value = Vec<Job>> {
     prop::collection::vec(
@@ -1496,15 +1514,7 @@ fn a_job_that_never_fits_beside_standing_reservations_is_held() {
             Job::synthetic(1, 0, 100, 100, 3),
             Job::synthetic(2, 0, 100, 100, 2),
         ];
-        let mut policy = PolicyConfig::with_backfill(BackfillPolicy::FirstFit, 1);
-        policy.semantics = Semantics::Maui;
-        let engine = EngineOptions {
-            order,
-            pooled: false,
-            check: true,
-            ..EngineOptions::default()
-        };
-        let (outcomes, stats) = simulate(&jobs, Arc::new(spec), policy, engine).unwrap();
+        let (outcomes, stats) = simulate_maui_checked(&jobs, spec, order);
         assert_eq!(stats.held.len(), 1);
         assert_eq!(stats.held[0].0, 0, "job 1 is held");
         assert_eq!(
@@ -2122,15 +2132,7 @@ fn a_partial_standing_window_leaves_the_rest_of_its_node() {
             Job::synthetic(1, 0, 50, 50, 2),
             Job::synthetic(2, 0, 50, 50, 3),
         ];
-        let mut policy = PolicyConfig::with_backfill(BackfillPolicy::FirstFit, 1);
-        policy.semantics = Semantics::Maui;
-        let engine = EngineOptions {
-            order,
-            pooled: false,
-            check: true,
-            ..EngineOptions::default()
-        };
-        let (outcomes, stats) = simulate(&jobs, Arc::new(spec), policy, engine).unwrap();
+        let (outcomes, stats) = simulate_maui_checked(&jobs, spec, order);
         let starts: Vec<i64> = outcomes.iter().map(|o| o.start).collect();
         assert_eq!(starts, [0, 100], "{order:?}");
         assert_eq!(
