@@ -999,6 +999,14 @@ fn lay_standing(
                     per_task.unwrap_or(1)
                 ));
             }
+            let listed = node_names
+                .iter()
+                .any(|name| patterns.iter().any(|p| p.is_match(name)));
+            if listed {
+                return Err(format!(
+                    "{what} HOSTLIST: the nodes it lists lack its NODEFEATURES or are outside its PARTITION"
+                ));
+            }
             return Err(format!(
                 "{what}{NO_NAME_MATCHES}{} (node names: {})",
                 hosts.join(","),

@@ -47,11 +47,16 @@ pub fn differences(summaries: &[&Value]) -> Vec<Difference> {
                         .map_or_else(|| "–".to_string(), |(_, v)| v.clone())
                 })
                 .collect();
-            // A credential without an object reads as one whose attributes are neutral
-            // (no priority, no weight, no limit): an object only one run has differs only
-            // where it sets something.
+            // A credential's PRIORITY, QTWEIGHT and XFWEIGHT of 0 are what no object gives
+            // it (an own 0 falls back to its DEFAULT's): an object only one run has differs
+            // only where it sets something. A limit of 0 is no such thing (it replaces the
+            // DEFAULT's limit), nor is a CLASSWEIGHT or an FSTARGET of 0.
             let as_read = |v: &str| -> String {
-                let neutral = name.contains("CFG[") && matches!(v, "0" | "0.0");
+                let neutral = name.contains("CFG[")
+                    && [" priority", " qt_weight", " xf_weight"]
+                        .iter()
+                        .any(|attr| name.ends_with(attr))
+                    && matches!(v, "0" | "0.0");
                 if neutral { "–" } else { v }.to_string()
             };
             let all_equal = values.windows(2).all(|w| as_read(&w[0]) == as_read(&w[1]));
@@ -290,7 +295,7 @@ mod tests {
         let mut b = a.clone();
         b["config"]["credentials"]["user"]["DEFAULT"] = json!({
             "priority": 0.0, "qt_weight": 0.0, "class_weight": null,
-            "limits": {"MAXJOB": [4, 8], "MAXIJOB": 6, "MAXJOB[CLASS]": [0, 2]},
+            "limits": {"MAXJOB": [4, 8], "MAXIJOB": 6, "MAXJOB[CLASS]": [0, 2], "MAXPROC": 0},
         });
         assert_eq!(
             listed(&a, &b),
@@ -298,6 +303,7 @@ mod tests {
                 "USERCFG[DEFAULT] MAXIJOB: – -> 6",
                 "USERCFG[DEFAULT] MAXJOB: – -> 4,8",
                 "USERCFG[DEFAULT] MAXJOB[CLASS]: – -> 0,2",
+                "USERCFG[DEFAULT] MAXPROC: – -> 0",
             ]
         );
         b["config"]["credentials"]["user"]["DEFAULT"]["priority"] = json!(5.0);

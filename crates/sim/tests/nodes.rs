@@ -1269,6 +1269,15 @@ fn standing_reservations_3_3_1_makes_no_window_of_are_warned_of() {
         e.contains("no node's name matches") && !e.contains("hint:"),
         "{e}"
     );
+    // A node it names that lacks its features is there: said so, and no hint.
+    let e =
+        build("NODECFG[n1] FEATURES=gpu\nSRCFG[x] HOSTLIST=n0 NODEFEATURES=gpu PERIOD=INFINITY\n")
+            .unwrap_err()
+            .to_string();
+    assert_eq!(
+        e,
+        "maui.cfg:2:1: SRCFG[x] HOSTLIST: the nodes it lists lack its NODEFEATURES or are outside its PARTITION"
+    );
 }
 
 /// A config with refused entries and with entries the nodes do not bind tells both in one

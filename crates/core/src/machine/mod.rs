@@ -2233,38 +2233,56 @@ impl Machine {
                     .collect();
                 // A standing reservation's window holds its processors (the node's, or
                 // RESOURCES=PROCS:n of them) against the jobs that may not use it, and
-                // against nothing else: those must fit beside it and the jobs inside it.
-                for c in &active {
-                    if let Owner::Standing(k) = c.owner {
-                        let limit = self.standing_limit(k);
-                        let jobs = active
+                // against nothing else: the node holds its jobs and, of each window, what
+                // the jobs inside it leave (as `taken_at` counts them). Under exclusive
+                // access a window keeps every other job off its node.
+                let jobs: Vec<&Claim> = active
+                    .iter()
+                    .copied()
+                    .filter(|o| !matches!(o.owner, Owner::Standing(_)))
+                    .collect();
+                let uses = |o: &Claim, k: u32, w: &Claim| {
+                    self.claim_uses_window(o, k, w, self.standing_limit(k))
+                };
+                let mut held: u64 = jobs.iter().map(|o| o.takes.procs).sum();
+                for w in &active {
+                    if let Owner::Standing(k) = w.owner {
+                        let inside: u64 = jobs
                             .iter()
-                            .filter(|o| !matches!(o.owner, Owner::Standing(_)));
-                        let (inside, beside): (Vec<&&Claim>, Vec<&&Claim>) =
-                            jobs.partition(|o| self.claim_uses_window(o, k, c, limit));
-                        let procs =
-                            |list: &[&&Claim]| list.iter().map(|o| o.takes.procs).sum::<u64>();
-                        let held = c.takes.procs.max(procs(&inside));
-                        // A job that began before the window may run into it: the window
-                        // was not kept yet when it started (beyond DEPTH), or it overran.
-                        let intruder = beside.iter().find(|o| match o.owner {
+                            .filter(|o| uses(o, k, w))
+                            .map(|o| o.takes.procs)
+                            .sum();
+                        held += w.takes.procs.saturating_sub(inside);
+                    }
+                }
+                let crowded = single || held > cap.procs;
+                for c in active.iter().filter(|_| crowded) {
+                    let Owner::Standing(k) = c.owner else {
+                        continue;
+                    };
+                    // A job that began before the window may run into it: the window was
+                    // not kept yet when it started (beyond DEPTH), or it overran.
+                    let intruder = jobs.iter().find(|o| {
+                        let began_inside = match o.owner {
                             Owner::Held(_) => true,
                             Owner::Job(_) => o.start >= c.start,
                             Owner::Standing(_) => false,
-                        });
-                        let crowded = held + procs(&beside) > cap.procs;
-                        if let Some(o) = intruder.filter(|_| crowded) {
-                            let job = match o.owner {
-                                Owner::Job(j) => Some(j),
-                                _ => None,
-                            };
-                            let name = &self.spec.standing[k as usize].name;
-                            return Err(over(
-                                Some(n),
-                                job,
-                                format!("at {t}: inside standing reservation {name}, which it may not use"),
-                            ));
-                        }
+                        };
+                        began_inside && !uses(o, k, c)
+                    });
+                    if let Some(o) = intruder {
+                        let job = match o.owner {
+                            Owner::Job(j) => Some(j),
+                            _ => None,
+                        };
+                        let name = &self.spec.standing[k as usize].name;
+                        return Err(over(
+                            Some(n),
+                            job,
+                            format!(
+                                "at {t}: inside standing reservation {name}, which it may not use"
+                            ),
+                        ));
                     }
                 }
                 let active: Vec<&Claim> = active

@@ -422,3 +422,54 @@ fn verify_lets_jobs_beside_a_partial_standing_window_and_no_more() {
         v.detail
     );
 }
+
+/// `verify` counts every window on a node (two of two processors each leave a four-processor
+/// node nothing), and under exclusive access a window keeps any other job off its node.
+#[test]
+fn verify_counts_every_window_of_a_node_and_exclusive_access() {
+    use crate::node::NodeAccess;
+    use crate::standing::{Recurrence, StandingAccess, StandingReservation};
+    let window = |name: &str| StandingReservation {
+        name: name.into(),
+        nodes: vec![0],
+        procs: vec![2],
+        when: Recurrence::Once {
+            start: 0,
+            end: crate::profile::FOREVER,
+        },
+        access: StandingAccess::default(),
+    };
+    let intruded = |windows: Vec<StandingReservation>, access: NodeAccess| {
+        let mut spec = MachineSpec::homogeneous(1, 4);
+        spec.standing = windows;
+        spec.access = access;
+        let mut m = Machine::new(Arc::new(spec), 0, false);
+        m.advance(0);
+        assert_eq!(m.verify(0), Ok(()));
+        // One processor taken behind the machine's back.
+        m.claims[0].push(Claim {
+            start: 0,
+            end: 100,
+            takes: Res {
+                procs: 1,
+                ..Res::default()
+            },
+            owner: Owner::Job(JobIdx(0)),
+            may_use: 0,
+        });
+        m.verify(0)
+    };
+    assert_eq!(intruded(vec![window("a")], NodeAccess::Shared), Ok(()));
+    let both = intruded(vec![window("a"), window("b")], NodeAccess::Shared).unwrap_err();
+    assert!(
+        both.detail.contains("inside standing reservation"),
+        "{}",
+        both.detail
+    );
+    let single = intruded(vec![window("a")], NodeAccess::SingleJob).unwrap_err();
+    assert!(
+        single.detail.contains("inside standing reservation a"),
+        "{}",
+        single.detail
+    );
+}
