@@ -379,14 +379,11 @@ fn a_node_at_its_load_limit_is_busy_from_the_next_node_update_until_a_job_of_it_
     assert!(m.fits(210, &job(3, 1, 10)));
 }
 
-/// `verify`: a standing window that holds two of a node's four processors leaves the other
-/// two to jobs that may not use it; a third processor taken beside it is caught.
-#[test]
-fn verify_lets_jobs_beside_a_partial_standing_window_and_no_more() {
+/// A standing window for ever on two processors of node 0, that no job may use.
+fn two_procs_of_node_0(name: &str) -> crate::standing::StandingReservation {
     use crate::standing::{Recurrence, StandingAccess, StandingReservation};
-    let mut spec = MachineSpec::homogeneous(1, 4);
-    spec.standing = vec![StandingReservation {
-        name: "half".into(),
+    StandingReservation {
+        name: name.into(),
         nodes: vec![0],
         procs: vec![2],
         when: Recurrence::Once {
@@ -394,7 +391,15 @@ fn verify_lets_jobs_beside_a_partial_standing_window_and_no_more() {
             end: crate::profile::FOREVER,
         },
         access: StandingAccess::default(),
-    }];
+    }
+}
+
+/// `verify`: a standing window that holds two of a node's four processors leaves the other
+/// two to jobs that may not use it; a third processor taken beside it is caught.
+#[test]
+fn verify_lets_jobs_beside_a_partial_standing_window_and_no_more() {
+    let mut spec = MachineSpec::homogeneous(1, 4);
+    spec.standing = vec![two_procs_of_node_0("half")];
     let mut m = Machine::new(Arc::new(spec), 0, false);
     m.advance(0);
     assert!(
@@ -428,17 +433,8 @@ fn verify_lets_jobs_beside_a_partial_standing_window_and_no_more() {
 #[test]
 fn verify_counts_every_window_of_a_node_and_exclusive_access() {
     use crate::node::NodeAccess;
-    use crate::standing::{Recurrence, StandingAccess, StandingReservation};
-    let window = |name: &str| StandingReservation {
-        name: name.into(),
-        nodes: vec![0],
-        procs: vec![2],
-        when: Recurrence::Once {
-            start: 0,
-            end: crate::profile::FOREVER,
-        },
-        access: StandingAccess::default(),
-    };
+    use crate::standing::StandingReservation;
+    let window = two_procs_of_node_0;
     let intruded = |windows: Vec<StandingReservation>, access: NodeAccess| {
         let mut spec = MachineSpec::homogeneous(1, 4);
         spec.standing = windows;
