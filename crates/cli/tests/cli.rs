@@ -727,6 +727,38 @@ fn inspect_windows_later_shows_only_standing_windows_ahead() {
     );
 }
 
+/// `inspect … windows` gives a window on part of a node (RESOURCES=PROCS:2 of 4) the
+/// processors it holds, not its node's.
+#[test]
+fn inspect_windows_counts_the_processors_a_standing_window_holds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = write(
+        tmp.path(),
+        "t.swf",
+        "; MaxProcs: 8\n1 0 -1 3600 1 -1 -1 1 3600 -1 1 1 1 -1 1 -1 -1 -1\n".as_bytes(),
+    );
+    let config = write(
+        tmp.path(),
+        "maui.cfg",
+        b"SRCFG[half] HOSTLIST=n0 RESOURCES=PROCS:2 TASKCOUNT=1 PERIOD=INFINITY USERLIST=7\n",
+    );
+    let (trace, config) = (trace.to_str().unwrap(), config.to_str().unwrap());
+    let args = [
+        "--nodes",
+        "2",
+        "--procs-per-node",
+        "4",
+        "--at",
+        "0",
+        "windows",
+    ];
+    let text = succeeds(&[&["inspect", trace, "-c", config][..], &args[..]].concat());
+    assert!(
+        text.contains("standing reservation half: 1 nodes (2 procs)"),
+        "{text}"
+    );
+}
+
 #[test]
 fn scenario_checks_its_expectations_and_fails_when_one_does_not_hold() {
     let file = repo().join("scenarios/guide/post-game-show.toml");

@@ -164,6 +164,12 @@ impl Recurrence {
 }
 
 impl StandingReservation {
+    /// The processors it holds on the `i`-th of its nodes, of that node's `node_procs`:
+    /// every one unless RESOURCES=PROCS:n says fewer.
+    pub fn procs_held(&self, i: usize, node_procs: u64) -> u64 {
+        self.procs.get(i).map_or(node_procs, |&p| p.min(node_procs))
+    }
+
     /// Whether a job of these credentials, processors and walltime may use the
     /// reservation.
     pub fn allows(&self, creds: &JobCreds, procs: u64, walltime: Time) -> bool {

@@ -2860,8 +2860,7 @@ fn lcm(a: Time, b: Time) -> Time {
 
 /// Processors standing reservation `sr` holds on its `i`-th node.
 fn held_procs(spec: &MachineSpec, sr: &crate::standing::StandingReservation, i: usize) -> u64 {
-    let whole = spec.nodes[sr.nodes[i] as usize].procs;
-    sr.procs.get(i).map_or(whole, |&p| p.min(whole))
+    sr.procs_held(i, spec.nodes[sr.nodes[i] as usize].procs)
 }
 
 /// Two descending sequences without common items merged into one descending sequence.

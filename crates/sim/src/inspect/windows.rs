@@ -64,7 +64,9 @@ pub fn report(prepared: &Prepared, snapshot: &Snapshot) -> WindowsReport {
             StandingRow {
                 name: sr.name.clone(),
                 nodes: sr.nodes.len() as u64,
-                procs: sr.nodes.iter().map(|&n| spec.nodes[n as usize].procs).sum(),
+                procs: (sr.nodes.iter().enumerate())
+                    .map(|(i, &n)| sr.procs_held(i, spec.nodes[n as usize].procs))
+                    .sum(),
                 start,
                 end,
                 has_access_list: sr.has_access_list(),
