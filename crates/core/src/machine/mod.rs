@@ -2285,12 +2285,8 @@ impl Machine {
                         ));
                     }
                 }
-                let active: Vec<&Claim> = active
-                    .into_iter()
-                    .filter(|c| !matches!(c.owner, Owner::Standing(_)))
-                    .collect();
                 let mut used = Res::default();
-                for c in &active {
+                for c in &jobs {
                     used.add(c.takes);
                 }
                 let tracked = self.tracked;
@@ -2299,18 +2295,16 @@ impl Machine {
                     || (tracked.swap > 0 && used.swap > cap.swap)
                     || (tracked.disk > 0 && used.disk > cap.disk);
                 let two_users = self.spec.access == NodeAccess::SingleUser
-                    && active.iter().any(|c| {
-                        active
-                            .iter()
-                            .any(|o| self.foreign_to(c, self.claim_user(o)))
-                    });
-                let jobs = active.len() as u64;
-                let over_job_limit = cap_jobs > 0 && jobs > u64::from(cap_jobs);
-                if too_much || (single && active.len() > 1) || two_users || over_job_limit {
+                    && jobs
+                        .iter()
+                        .any(|c| jobs.iter().any(|o| self.foreign_to(c, self.claim_user(o))));
+                let count = jobs.len() as u64;
+                let over_job_limit = cap_jobs > 0 && count > u64::from(cap_jobs);
+                if too_much || (single && jobs.len() > 1) || two_users || over_job_limit {
                     return Err(over(
                         Some(n),
                         None,
-                        format!("at {t}: {} claims take {used:?} of {cap:?}", active.len()),
+                        format!("at {t}: {} claims take {used:?} of {cap:?}", jobs.len()),
                     ));
                 }
             }

@@ -285,22 +285,30 @@ impl Machine {
     /// without a task.
     fn free_stretch_passes(&self, n: usize, t: Time, end: Time, job: &QueuedJob, by: Time) -> bool {
         let per_task = self.need(job);
-        let cap = self.spec.nodes[n].capacity();
         let masks = (job.standing_access, job.standing_short);
         let claims = &self.claims[n];
         claims
             .iter()
             .filter(|c| (t..=by).contains(&c.start))
             .filter(|c| self.binds_over(c, masks.0, masks.1, t, end))
-            .all(|c| {
-                let at = c.start;
-                let active: Vec<&Claim> = claims
-                    .iter()
-                    .filter(|o| o.start <= at && at < o.end)
-                    .collect();
-                let used = self.taken_at(&active, masks, (t, end));
-                tasks_within(cap.less(used), per_task) > 0
-            })
+            .all(|c| self.tasks_free_at(n, claims.iter(), c.start, masks, (t, end), per_task) > 0)
+    }
+
+    /// The tasks of `per_task` node `n` has free at instant `t` around those of `claims`
+    /// active then, as a job judged over `judged` that may use the standing reservations
+    /// of `masks` counts them ([`Self::taken_at`]).
+    fn tasks_free_at<'c>(
+        &self,
+        n: usize,
+        claims: impl Iterator<Item = &'c Claim>,
+        t: Time,
+        masks: (u64, u64),
+        judged: (Time, Time),
+        per_task: Res,
+    ) -> u64 {
+        let active: Vec<&Claim> = claims.filter(|c| c.start <= t && t < c.end).collect();
+        let used = self.taken_at(&active, masks, judged);
+        tasks_within(self.spec.nodes[n].capacity().less(used), per_task)
     }
 
     /// [`Machine::hostable`] where a standing reservation's window the job may not use
@@ -313,7 +321,6 @@ impl Machine {
         masks: (u64, u64),
         per_task: Res,
     ) -> u64 {
-        let cap = self.spec.nodes[n].capacity();
         let claims: Vec<&Claim> = self.claims[n]
             .iter()
             .filter(|c| c.start < b && a < c.end)
@@ -321,14 +328,8 @@ impl Machine {
         let points = std::iter::once(a).chain(claims.iter().map(|c| c.start).filter(|&s| s > a));
         let mut fewest = u64::MAX;
         for t in points {
-            let active: Vec<&Claim> = claims
-                .iter()
-                .copied()
-                .filter(|c| c.start <= t && t < c.end)
-                .collect();
-            let used = self.taken_at(&active, masks, judged);
-            let free = cap.less(used);
-            fewest = fewest.min(tasks_within(free, per_task));
+            let free = self.tasks_free_at(n, claims.iter().copied(), t, masks, judged, per_task);
+            fewest = fewest.min(free);
             if fewest == 0 {
                 break;
             }
