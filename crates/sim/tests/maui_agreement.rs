@@ -120,16 +120,16 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     // ends, and backfill windows leave it out; 10-24 % without the limit.
     ("maxload", [100.0, 100.0, 100.0]),
     // NODECFG[DEFAULT] MAXLOAD=2.5 and n0's 1, BESTFIT, RESERVATIONDEPTH 2 (scripts/maui-cases.sh
-    // nodemaxload): the first differences are 3.3.1's start ranges on a node whose free
-    // processors step down later (MRes.c `MRLSFromA` counts the fewest of the ranges a job
-    // starting in the range could reach), not the load (reports/MAUI-AGREEMENT.md);
-    // 16-25 % without the limit.
-    ("nodemaxload", [37.3, 84.3, 100.0]),
+    // nodemaxload): a reservation's search offers a node the fewest tasks of its start range
+    // (MRes.c `MRLSFromA`: the ranges a start in the range reaches), 37.3 / 84.3 / 100 %
+    // without that rule; 16-25 % without the limit.
+    ("nodemaxload", [100.0, 100.0, 100.0]),
     // Standing windows on part of a node (scripts/maui-cases.sh standingpartial: RESOURCES=
     // PROCS:2 TASKCOUNT=1 on n0 and n1 of 8 four-processor nodes, for u1 and u2): 100 %
-    // without the windows; with them the reservation searches part, on nodes whose free
-    // processors step down at a window (3.3.1's start ranges again, reports/MAUI-AGREEMENT.md).
-    ("standingpartial", [37.3, 74.7, 50.0]),
+    // without the windows, 37.3 / 74.7 / 50.0 % before the start ranges; what is left is a
+    // reservation 3.3.1 lays over a window's processors at its run's end
+    // (reports/MAUI-AGREEMENT.md).
+    ("standingpartial", [72.7, 99.7, 51.7]),
     // A partition and node speeds read from the resource trace's feature names
     // (FEATUREPARTITIONHEADER, FEATUREPROCSPEEDHEADER): n24..n31 in partition fast; 17.7-35.3 %
     // with the partition header left out.

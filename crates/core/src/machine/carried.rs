@@ -104,6 +104,8 @@ pub(super) struct Carried<'a> {
     pub(super) nodes: Cow<'a, Allocation>,
     /// The most tasks a search now could count before `at`.
     pub(super) most: u64,
+    /// Whether the search counted fewer tasks than a start would find at its first instant.
+    pub(super) fewer_than_a_start: bool,
 }
 
 /// A reservation's placement as its search found it.
@@ -116,6 +118,10 @@ pub(super) struct Found {
     /// jobs ended early since freed each time the placement was carried: what a search
     /// now could count there at most.
     pub(super) most: u64,
+    /// Whether the search counted fewer tasks than a start would find at the instant it
+    /// was made (3.3.1's start ranges): then its count does not show that the job cannot
+    /// start at a later instant.
+    pub(super) fewer_than_a_start: bool,
 }
 
 impl CarriedSearches {

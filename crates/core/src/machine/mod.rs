@@ -300,6 +300,9 @@ pub struct Machine {
     placing_found_start: std::cell::Cell<bool>,
     /// The instant that search is made at.
     search_now: std::cell::Cell<Time>,
+    /// Whether the current reservation search counted fewer tasks at its first instant
+    /// than a start then would find, by 3.3.1's start ranges ([`Machine::start_range_tasks`]).
+    fewer_than_a_start: std::cell::Cell<bool>,
     /// The most tasks the last search counted at any instant before the start it found.
     search_most: std::cell::Cell<u64>,
     /// While backfill fills one window, (now, `shorter`): with node sets, a job is offered
@@ -529,6 +532,7 @@ impl Machine {
             searching_reservation: Default::default(),
             placing_found_start: Default::default(),
             search_now: Default::default(),
+            fewer_than_a_start: Default::default(),
             search_most: Default::default(),
             backfill_window: Default::default(),
             window_nodes: Vec::new(),
@@ -1428,11 +1432,12 @@ impl Machine {
             let is_carried = carried
                 .as_ref()
                 .is_some_and(|c| matches!(c.nodes, Cow::Borrowed(_)));
-            let (at, nodes, most) = match carried {
-                Some(c) => (c.at, c.nodes.into_owned(), c.most),
+            let (at, nodes, most, fewer_than_a_start) = match carried {
+                Some(c) => (c.at, c.nodes.into_owned(), c.most, c.fewer_than_a_start),
                 None => {
                     let (at, nodes) = self.earliest_placement(now, job)?;
-                    (at, nodes, self.search_most.get())
+                    let fewer = self.fewer_than_a_start.get();
+                    (at, nodes, self.search_most.get(), fewer)
                 }
             };
             if self.carries_searches() {
@@ -1444,6 +1449,7 @@ impl Machine {
                     at,
                     nodes: nodes.clone(),
                     most,
+                    fewer_than_a_start,
                 };
                 self.carried.record(rank, versions, now, found, is_carried);
             }
@@ -1558,13 +1564,25 @@ impl Machine {
         // a node whose window a claim closes just as the job would end is left out of the
         // count at the placement's start but used by the placement, so a start elsewhere
         // may leave too few counted there; and a started job's end opens a node's window,
-        // where the search counts such a node.
+        // where the search counts such a node. On nodes of several processors, 3.3.1's
+        // start ranges (`start_range_tasks`) offer a node the fewest tasks up to a limit
+        // past the range holding a start, and a started job's end cuts a range short: an
+        // instant before the placement's start may then be offered more than the search
+        // counted. Where the rule cut no count of the search, its counts were a start's,
+        // and a job started since takes as much from every instant it runs past the
+        // placement's limit as from the placement's run, so the rule cuts none at the
+        // start either; unless its end falls where a claim begins, so that the node's
+        // free tasks no longer change there and the range holding the start reaches
+        // further.
         let w = job.wcl.max(1);
         let ends = &self.carried.found_started_ends;
         let around_starts = ends.is_empty()
             || (self.searched_by_jobs(job)
                 && !self.claim_begins_at(at + w)
-                && !ends.iter().any(|&e| self.claim_begins_at(e + w)));
+                && !ends.iter().any(|&e| self.claim_begins_at(e + w))
+                && (!self.several_procs
+                    || (!found.fewer_than_a_start
+                        && !ends.iter().any(|&e| self.claim_begins_at(e)))));
         // Jobs ended by their planned end since: those ended early free their processors
         // sooner, yet no earlier start can count enough tasks if the search counted fewer
         // than the job's less what they freed before its start (one task per processor
@@ -1596,6 +1614,7 @@ impl Machine {
             at,
             nodes,
             most: most + freed,
+            fewer_than_a_start: found.fewer_than_a_start,
         })
     }
 
@@ -1711,6 +1730,7 @@ impl Machine {
         let moved = matches!(carried.nodes, Cow::Owned(_));
         debug_assert!(moved || laid.start != carried.at || laid.nodes == *carried.nodes);
         let stands = laid.start == carried.at
+            && !carried.fewer_than_a_start
             && (moved || laid.nodes.len() == carried.nodes.len())
             && laid.within == self.within
             && self.searched_by_jobs(job);

@@ -93,7 +93,68 @@ impl Machine {
         if room > 0 && self.start_capped && self.starting_now.get() {
             return room.min(self.start_limit_tasks(n, job, per_task));
         }
+        if room > 1 && self.counts_start_ranges(n, job) {
+            let offered = self.start_range_tasks(n, a, b, job, per_task);
+            if offered < room {
+                self.fewer_than_a_start.set(true);
+            }
+            return room.min(offered);
+        }
         room
+    }
+
+    /// Whether a reservation's search counts node `n`'s tasks for `job` by 3.3.1's start
+    /// ranges ([`Self::start_range_tasks`]): under Maui's order, on a node of several
+    /// processors shared by tasks.
+    fn counts_start_ranges(&self, n: usize, job: &QueuedJob) -> bool {
+        self.maui_order
+            && self.searching_reservation.get()
+            && !self.placing_found_start.get()
+            && self.spec.nodes[n].procs > 1
+            && !self.spec.access.is_exclusive()
+            && !self.holds_whole_nodes(job)
+    }
+
+    /// The tasks node `n` offers a job of limit `b − a` starting at `a` in 3.3.1's
+    /// reservation search: the node's free tasks, as ranges cut where they change (MJob.c
+    /// `MJobGetSNRange`), become start ranges (MRes.c `MRLSFromA`), each offering the
+    /// fewest tasks of the connected ranges that begin by its end plus the limit. So a
+    /// start at `a` is offered the fewest from `a` up to `E + limit`, `E` the end of the
+    /// range holding `a`, not only over its own run; a time with nothing free ends the walk.
+    fn start_range_tasks(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
+        let claims = &self.claims[n];
+        // Where no claim begins later, the free tasks only grow: the first range's count.
+        if claims.iter().all(|c| c.start <= a) {
+            return u64::MAX;
+        }
+        let masks = (job.standing_access, job.standing_short);
+        let judged = self.judged_run(n, a, b, job);
+        let free_at = |t: Time| self.tasks_free_at(n, claims.iter(), t, masks, judged, per_task);
+        let mut bounds: Vec<Time> = claims
+            .iter()
+            .filter(|c| c.end > a)
+            .flat_map(|c| [c.start, c.end])
+            .filter(|&t| t > a && t < FOREVER)
+            .collect();
+        bounds.sort_unstable();
+        bounds.dedup();
+        let first = free_at(a);
+        let mut fewest = first;
+        let mut reach = None;
+        for t in bounds {
+            if reach.is_some_and(|r| t > r) {
+                break;
+            }
+            let free = free_at(t);
+            if free == 0 {
+                break;
+            }
+            if reach.is_none() && free != first {
+                reach = Some(t + (b - a));
+            }
+            fewest = fewest.min(free);
+        }
+        fewest
     }
 
     /// Sets [`Machine::node_checks`] from what it depends on.
@@ -997,6 +1058,7 @@ impl Machine {
     ) -> Option<(Time, Allocation)> {
         self.searching_reservation.set(true);
         self.search_now.set(now);
+        self.fewer_than_a_start.set(false);
         let found = self.search_earliest(now, job);
         self.searching_reservation.set(false);
         found
@@ -1041,9 +1103,14 @@ impl Machine {
         let w = job.wcl.max(1);
         let mut events: Vec<(Time, usize)> = Vec::new();
         for (i, &n) in followed.iter().enumerate() {
+            // 3.3.1's start ranges change where any of the node's ranges begins.
+            let by_ranges = self.maui_order && self.spec.nodes[n as usize].procs > 1;
             for c in &self.claims[n as usize] {
                 if c.end > now && c.end < FOREVER {
                     events.push((c.end, i));
+                }
+                if by_ranges && c.start > now && c.start < FOREVER {
+                    events.push((c.start, i));
                 }
                 let overlaps_from = c.start.saturating_sub(w).saturating_add(1);
                 if overlaps_from > now {

@@ -469,3 +469,48 @@ fn verify_counts_every_window_of_a_node_and_exclusive_access() {
         single.detail
     );
 }
+
+/// 3.3.1's start ranges in a reservation's search, on one node of 8 processors: Y holds 1
+/// processor to 1000, X1 1 to 10, X2 2 to 40, so 4 are free over [0, 10), 5 over [10, 40)
+/// and 7 from 40; R, reserved first, then takes `r` from 40 to 90. A start in [0, 10) is
+/// offered the fewest tasks of the ranges that begin by 10 plus the limit: Q (3 tasks) for
+/// 30 s reaches the range R begins at 40, where 1 is free, and is reserved at 90 when R
+/// ends; for 29 s it does not, and starts at 0. Where R takes all 7 nothing is free from 40:
+/// the walk stops there, and Q starts at 0 for 30 s too. Without Maui's order the job's own
+/// run decides: 0.
+#[test]
+fn a_reservation_search_offers_the_fewest_tasks_of_a_start_range() {
+    let reserved_at = |maui: bool, r: u64, limit: Time| {
+        let mut m = machine(
+            vec![NodeSpec::with_procs(8)],
+            AllocationPolicy::LastAvailable,
+        );
+        m.set_node_order(maui, true);
+        m.advance(0);
+        for (i, procs, wcl) in [(0, 1, 1000), (1, 1, 10), (2, 2, 40)] {
+            assert!(m.start(0, &job(i, procs, wcl)));
+        }
+        let (r_at, _) = m.reserve(0, &job(3, r, 50)).unwrap();
+        assert_eq!(r_at, 40);
+        m.reserve(0, &job(4, 3, limit)).unwrap().0
+    };
+    assert_eq!(reserved_at(true, 6, 30), 90);
+    assert_eq!(reserved_at(true, 6, 29), 0);
+    assert_eq!(reserved_at(true, 7, 30), 0);
+    assert_eq!(reserved_at(false, 6, 30), 0);
+    // The walk ends at a gap even before its reach: with X2 to 30, A (7 processors) reserved
+    // over [30, 35) and B (6) from 35 leave 0 then 1 free; Q for 30 s from 0 reaches 40, but
+    // its ranges stop at 30: 4 tasks, a start at 0.
+    let mut m = machine(
+        vec![NodeSpec::with_procs(8)],
+        AllocationPolicy::LastAvailable,
+    );
+    m.set_node_order(true, true);
+    m.advance(0);
+    for (i, procs, wcl) in [(0, 1, 1000), (1, 1, 10), (2, 2, 30)] {
+        assert!(m.start(0, &job(i, procs, wcl)));
+    }
+    assert_eq!(m.reserve(0, &job(3, 7, 5)).unwrap().0, 30);
+    assert_eq!(m.reserve(0, &job(4, 6, 50)).unwrap().0, 35);
+    assert_eq!(m.reserve(0, &job(5, 3, 30)).unwrap().0, 0);
+}
