@@ -1052,9 +1052,11 @@ fn lay_standing(
             ));
         }
     } else {
-        return Err(format!(
-            "{what}: neither HOSTLIST nor TASKCOUNT, so it holds no node (Maui 3.3.1 makes no window of it); give one, or remove the reservation"
+        // MSR.c `MSRRefresh` passes over a reservation with neither ("SR[n] is empty").
+        warnings.push(warn(
+            ": neither HOSTLIST nor TASKCOUNT, so it holds no node: Maui 3.3.1 makes no reservation of it, nor does mauisim; give one to hold nodes".to_string()
         ));
+        return Ok(None);
     }
     let when = match sr.period {
         Period::Day => {

@@ -44,8 +44,17 @@ fn inputs(dir: &Path) -> (PathBuf, PathBuf) {
         }
     }
     // And the nodes the partition configs name (10: grid workers with standing
-    // reservations of 4 processors, 11: a cluster's compute and login nodes).
-    let named = ["wn.example.org", "wn2.example.org", "nigol1", "nigol2"];
+    // reservations of 4 processors, 11: a cluster's compute and login nodes, 19: grid
+    // workers kept by standing reservations).
+    let named = [
+        "wn.example.org",
+        "wn2.example.org",
+        "nigol1",
+        "nigol2",
+        "wn010.localdomain",
+        "wn011.localdomain",
+        "wn013.localdomain",
+    ];
     let numbered = (1..=40).map(|i| format!("node{i}"));
     for name in named.iter().map(|n| n.to_string()).chain(numbered) {
         nodes.push_str(&format!(

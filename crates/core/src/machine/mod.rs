@@ -300,8 +300,8 @@ pub struct Machine {
     placing_found_start: std::cell::Cell<bool>,
     /// The instant that search is made at.
     search_now: std::cell::Cell<Time>,
-    /// Whether the current reservation search counted fewer tasks at its first instant
-    /// than a start then would find, by 3.3.1's start ranges ([`Machine::start_range_tasks`]).
+    /// Whether the current reservation search counted, at any instant, fewer tasks than a
+    /// start then would find, by 3.3.1's start ranges ([`Machine::start_range_tasks`]).
     fewer_than_a_start: std::cell::Cell<bool>,
     /// The most tasks the last search counted at any instant before the start it found.
     search_most: std::cell::Cell<u64>,
@@ -1605,6 +1605,15 @@ impl Machine {
         if !(at > now && !end_passed && around_starts && around_ends) {
             return None;
         }
+        // A job ended early that was planned to end after the start joins two of its nodes'
+        // ranges there: 3.3.1's start ranges may reach further from the start now, and cut
+        // what a search counts there (which jobs started later may then take from).
+        let joins_ranges = self.several_procs
+            && ended
+                .iter()
+                .filter(|e| e.procs > 0 && e.planned > at)
+                .flat_map(|e| &e.nodes)
+                .any(|&n| self.start_range_cuts(now, n as usize, at, job));
         let nodes = if ended.iter().any(|e| e.planned > at) {
             Cow::Owned(self.with_nodes_freed(at, job, nodes)?)
         } else {
@@ -1614,7 +1623,7 @@ impl Machine {
             at,
             nodes,
             most: most + freed,
-            fewer_than_a_start: found.fewer_than_a_start,
+            fewer_than_a_start: found.fewer_than_a_start || joins_ranges,
         })
     }
 
@@ -1701,7 +1710,9 @@ impl Machine {
     /// The carried search ([`CarriedSearches`]) says the placement is the same. That the
     /// job cannot start now follows from the search's count: at the instant it was made,
     /// it counted the tasks a start there would find (for a job of one processor per task
-    /// asking for nothing else; a DEDICATED job's search counts fewer) and found too few.
+    /// asking for nothing else; a DEDICATED job's search counts fewer, and 3.3.1's start
+    /// ranges may: not taken again where they cut a count, `Found::fewer_than_a_start`)
+    /// and found too few.
     /// With the same claims a later instant finds no more: no running job's planned end
     /// passed since, and claims ahead only begin later. Jobs started since only take
     /// away, and jobs ended early add what the carried bound already counts.

@@ -74,7 +74,8 @@ impl Machine {
     }
 
     /// [`Self::hostable_by_room`] where node sets, Maui's windows on nodes of several
-    /// processors or the nodes' start limits may keep the job off node `n`.
+    /// processors or the nodes' start limits may keep the job off node `n`, or 3.3.1's
+    /// start ranges cut what a reservation's search counts on it.
     fn hostable_by_room_checked(
         &self,
         n: usize,
@@ -115,44 +116,80 @@ impl Machine {
             && !self.holds_whole_nodes(job)
     }
 
+    /// Whether 3.3.1's start ranges cut what a reservation's search from `now` counts on
+    /// node `n` for `job` starting at `at` ([`Self::start_range_tasks`]).
+    pub(super) fn start_range_cuts(&self, now: Time, n: usize, at: Time, job: &QueuedJob) -> bool {
+        let per_task = self.need(job);
+        let b = at + job.wcl.max(1);
+        let searching = self.searching_reservation.replace(true);
+        let search_now = self.search_now.replace(now);
+        let cuts = self.counts_start_ranges(n, job) && {
+            let room = self.room_for(n, at, b, job, per_task);
+            room > 1 && self.start_range_tasks(n, at, b, job, per_task) < room
+        };
+        self.searching_reservation.set(searching);
+        self.search_now.set(search_now);
+        cuts
+    }
+
     /// The tasks node `n` offers a job of limit `b − a` starting at `a` in 3.3.1's
-    /// reservation search: the node's free tasks, as ranges cut where they change (MJob.c
-    /// `MJobGetSNRange`), become start ranges (MRes.c `MRLSFromA`), each offering the
-    /// fewest tasks of the connected ranges that begin by its end plus the limit. So a
-    /// start at `a` is offered the fewest from `a` up to `E + limit`, `E` the end of the
-    /// range holding `a`, not only over its own run; a time with nothing free ends the walk.
+    /// reservation search. Its free tasks (none where a node rule keeps the job off) are cut
+    /// into ranges from the search's start where they change, as `MJobGetSNRange` (MJob.c)
+    /// cuts them ([`next_range_count`]); each range becomes a range of starts (MRes.c
+    /// `MRLSFromA`) offering the fewest tasks of the connected ranges that begin by its end
+    /// plus the limit. So a start at `a` is offered the fewest from the range holding `a`
+    /// up to that range's end plus the limit, not only over its own run; an instant with
+    /// nothing free ends the walk. `u64::MAX` where that cannot be fewer than the run's.
     fn start_range_tasks(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
         let claims = &self.claims[n];
-        // Where no claim begins later, the free tasks only grow: the first range's count.
-        if claims.iter().all(|c| c.start <= a) {
+        // Free tasks fall only where a claim begins (or, beside a standing window, where a
+        // job inside it ends): with none after the run, the walk adds no fewer. A range kept
+        // at a lower count than is free (`next_range_count`) holds the job's tasks anyway.
+        let later = |c: &Claim| c.start >= b || matches!(c.owner, Owner::Standing(_));
+        if !claims.iter().any(later) {
             return u64::MAX;
         }
         let masks = (job.standing_access, job.standing_short);
         let judged = self.judged_run(n, a, b, job);
-        let free_at = |t: Time| self.tasks_free_at(n, claims.iter(), t, masks, judged, per_task);
-        let mut bounds: Vec<Time> = claims
+        let free_at = |t: Time| {
+            let active = claims.iter().filter(|c| c.start <= t && t < c.end);
+            if self.node_rules && self.keeps_off(n, active.clone(), (t, t + 1), job) {
+                return 0;
+            }
+            self.tasks_free_at(n, active, t, masks, judged, per_task)
+        };
+        let now = self.search_now.get();
+        let mut bounds: Vec<(Time, bool)> = claims
             .iter()
-            .filter(|c| c.end > a)
-            .flat_map(|c| [c.start, c.end])
-            .filter(|&t| t > a && t < FOREVER)
+            .flat_map(|c| [(c.start, true), (c.end, false)])
+            .filter(|&(t, _)| t > now && t < FOREVER)
             .collect();
         bounds.sort_unstable();
-        bounds.dedup();
-        let first = free_at(a);
-        let mut fewest = first;
+        bounds.dedup_by(|later, first| {
+            let same = later.0 == first.0;
+            first.1 |= same && later.1;
+            same
+        });
+        let tasks = job.procs / per_task.procs.max(1);
+        let mut bounds = bounds.into_iter().peekable();
+        let mut count = free_at(now);
+        while let Some((t, begins)) = bounds.next_if(|&(t, _)| t <= a) {
+            count = next_range_count(count, free_at(t), begins, tasks);
+        }
+        let mut fewest = count;
         let mut reach = None;
-        for t in bounds {
-            if reach.is_some_and(|r| t > r) {
+        for (t, begins) in bounds {
+            if count == 0 || reach.is_some_and(|r| t > r) {
                 break;
             }
-            let free = free_at(t);
-            if free == 0 {
-                break;
+            let next = next_range_count(count, free_at(t), begins, tasks);
+            if next != count {
+                reach.get_or_insert(t + (b - a));
+                count = next;
+                if next > 0 {
+                    fewest = fewest.min(next);
+                }
             }
-            if reach.is_none() && free != first {
-                reach = Some(t + (b - a));
-            }
-            fewest = fewest.min(free);
         }
         fewest
     }
@@ -1189,6 +1226,27 @@ fn sort_events(events: &mut [(Time, usize)], now: Time) {
             now + (w >> INDEX_BITS) as Time,
             (w & ((1 << INDEX_BITS) - 1)) as usize,
         );
+    }
+}
+
+/// The count of the availability range that holds an instant where a node's free tasks become
+/// `free`, the range before it holding `count` (0: none), for a job of `tasks` tasks, as
+/// 3.3.1's `MJobGetSNRange` (MJob.c) cuts its ranges: nothing free ends a range; at an
+/// instant where a claim `begins`, a change cuts the range unless the tasks grew and the
+/// range already held all the job's tasks (it goes on at its count); where claims only end,
+/// a growth always cuts, a fall only below the job's tasks.
+fn next_range_count(count: u64, free: u64, begins: bool, tasks: u64) -> u64 {
+    let cuts = if count == 0 || free == 0 {
+        true
+    } else if begins {
+        free != count && (free < tasks || free < count || count < tasks)
+    } else {
+        free > count || (free < count && (free < tasks || count < tasks))
+    };
+    if cuts {
+        free
+    } else {
+        count
     }
 }
 

@@ -514,3 +514,23 @@ fn a_reservation_search_offers_the_fewest_tasks_of_a_start_range() {
     assert_eq!(m.reserve(0, &job(4, 6, 50)).unwrap().0, 35);
     assert_eq!(m.reserve(0, &job(5, 3, 30)).unwrap().0, 0);
 }
+
+/// 3.3.1 cuts a node's ranges where its free tasks change, except where a claim begins and
+/// the tasks grow while the range already held all of the job's: then the range goes on at
+/// its count. One node of 8 processors: X holds 5 to 10, R1 4 over [10, 50), R2 7 from 50
+/// to 150; 3, 4, then 1 free. Q (2 tasks for 30 s) from 0: as R1 begins where X ends, the
+/// range [0, 10) of 3 tasks goes on to 50, whose reach (80) takes in the 1 task from 50:
+/// no start before R2 ends, at 150 (cut at 10, the reach would be 40 and Q start at 0).
+#[test]
+fn a_range_goes_on_where_a_claim_begins_as_the_free_tasks_grow() {
+    let mut m = machine(
+        vec![NodeSpec::with_procs(8)],
+        AllocationPolicy::LastAvailable,
+    );
+    m.set_node_order(true, true);
+    m.advance(0);
+    assert!(m.start(0, &job(0, 5, 10)));
+    assert_eq!(m.reserve(0, &job(1, 4, 40)).unwrap().0, 10);
+    assert_eq!(m.reserve(0, &job(2, 7, 100)).unwrap().0, 50);
+    assert_eq!(m.reserve(0, &job(3, 2, 30)).unwrap().0, 150);
+}
