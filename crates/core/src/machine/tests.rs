@@ -534,3 +534,30 @@ fn a_range_goes_on_where_a_claim_begins_as_the_free_tasks_grow() {
     assert_eq!(m.reserve(0, &job(2, 7, 100)).unwrap().0, 50);
     assert_eq!(m.reserve(0, &job(3, 2, 30)).unwrap().0, 150);
 }
+
+/// An instant where a node rule keeps the job off ends 3.3.1's range walk, as nothing free
+/// does. One node of 8 processors, NODEACCESSPOLICY SINGLEUSER: X (user 0) holds 2 to 10, R1
+/// (user 1) 1 over [10, 20), R2 (user 0) 7 from 20. Q (user 0, 2 tasks for 5 s) from 0:
+/// R1 keeps it off the node from 10, which ends the walk there: 6 tasks, a start at 0 (were
+/// R1's instant counted by its processor alone, the range would go on to 20, whose reach
+/// takes in the 1 task R2 leaves, and Q would wait).
+#[test]
+fn a_node_rule_ends_the_range_walk() {
+    let mut spec = MachineSpec::homogeneous(1, 8);
+    spec.access = crate::node::NodeAccess::SingleUser;
+    spec.allocation = AllocationPolicy::LastAvailable;
+    let mut m = Machine::new(Arc::new(spec), 0, false);
+    m.set_node_order(true, true);
+    m.advance(0);
+    let with_limit = |mut j: QueuedJob, wcl: Time| {
+        j.wcl = wcl;
+        j
+    };
+    assert!(m.start(0, &with_limit(users_job(0, 0, 2, 1), 10)));
+    let r1 = with_limit(users_job(1, 1, 1, 1), 10);
+    assert_eq!(m.reserve(0, &r1).unwrap().0, 10);
+    let r2 = with_limit(users_job(2, 0, 7, 1), 100);
+    assert_eq!(m.reserve(0, &r2).unwrap().0, 20);
+    let q = with_limit(users_job(3, 0, 2, 1), 5);
+    assert_eq!(m.reserve(0, &q).unwrap().0, 0);
+}
