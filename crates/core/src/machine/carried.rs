@@ -105,7 +105,7 @@ pub(super) struct Carried<'a> {
     /// The most tasks a search now could count before `at`.
     pub(super) most: u64,
     /// Whether the search counted, at any instant, fewer tasks than a start would find
-    /// there, or jobs ended early since may make it (see [`Found::fewer_than_a_start`]).
+    /// there (see [`Found::fewer_than_a_start`]).
     pub(super) fewer_than_a_start: bool,
 }
 
@@ -120,12 +120,8 @@ pub(super) struct Found {
     /// now could count there at most.
     pub(super) most: u64,
     /// Whether the search counted, at any instant it asked, fewer tasks than a start would
-    /// find there (3.3.1's start ranges), or a job ended early since its search, on nodes of
-    /// several processors, that was planned to end after `at` makes a search now do so at
-    /// `at` on one of its nodes (its early end joined two ranges, so a walk from `at`
-    /// reaches further): then its count
-    /// does not show that the job cannot start at a later instant, nor that a job started
-    /// since takes nothing the rule counts.
+    /// find there (3.3.1's start ranges): then its count does not show that the job cannot
+    /// start at a later instant, nor that a job started since takes nothing the rule counts.
     pub(super) fewer_than_a_start: bool,
 }
 

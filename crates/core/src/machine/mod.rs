@@ -1602,18 +1602,18 @@ impl Machine {
                 && ended
                     .iter()
                     .all(|e| e.planned > at || !self.claim_begins_at(e.planned + w)));
-        if !(at > now && !end_passed && around_starts && around_ends) {
-            return None;
-        }
         // A job ended early that was planned to end after the start joins two of its nodes'
-        // ranges there: 3.3.1's start ranges may reach further from the start now, and cut
-        // what a search counts there (which jobs started later may then take from).
+        // ranges there: 3.3.1's start ranges may reach further from the start now and cut
+        // what a search counts there, so that the start may no longer be found.
         let joins_ranges = self.several_procs
             && ended
                 .iter()
                 .filter(|e| e.procs > 0 && e.planned > at)
                 .flat_map(|e| &e.nodes)
                 .any(|&n| self.start_range_cuts(now, n as usize, at, job));
+        if !(at > now && !end_passed && around_starts && around_ends && !joins_ranges) {
+            return None;
+        }
         let nodes = if ended.iter().any(|e| e.planned > at) {
             Cow::Owned(self.with_nodes_freed(at, job, nodes)?)
         } else {
@@ -1623,7 +1623,7 @@ impl Machine {
             at,
             nodes,
             most: most + freed,
-            fewer_than_a_start: found.fewer_than_a_start || joins_ranges,
+            fewer_than_a_start: found.fewer_than_a_start,
         })
     }
 

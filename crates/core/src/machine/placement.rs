@@ -116,6 +116,19 @@ impl Machine {
             && !self.holds_whole_nodes(job)
     }
 
+    /// Whether job or reservation claim `c` on node `n` ends inside a standing window there
+    /// that it may be inside of.
+    fn ends_inside_a_window(&self, n: usize, c: &Claim) -> bool {
+        self.claims[n].iter().any(|w| match w.owner {
+            Owner::Standing(k) => {
+                w.start < c.end
+                    && c.end < w.end
+                    && self.claim_uses_window(c, k, w, self.standing_limit(k))
+            }
+            _ => false,
+        })
+    }
+
     /// Whether 3.3.1's start ranges cut what a reservation's search from `now` counts on
     /// node `n` for `job` starting at `at` ([`Self::start_range_tasks`]).
     pub(super) fn start_range_cuts(&self, now: Time, n: usize, at: Time, job: &QueuedJob) -> bool {
@@ -139,7 +152,9 @@ impl Machine {
     /// `MRLSFromA`) offering the fewest tasks of the connected ranges that begin by its end
     /// plus the limit. So a start at `a` is offered the fewest from the range holding `a`
     /// up to that range's end plus the limit, not only over its own run; an instant with
-    /// nothing free ends the walk. `u64::MAX` where that cannot be fewer than the run's.
+    /// nothing free ends the walk. `u64::MAX` where no claim begins after the run: the walk
+    /// then offers no fewer than the run's tasks, or (a range kept at a lower count) still
+    /// all the job's.
     fn start_range_tasks(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
         let claims = &self.claims[n];
         // Free tasks fall only where a claim begins (or, beside a standing window, where a
@@ -159,9 +174,22 @@ impl Machine {
             self.tasks_free_at(n, active, t, masks, judged, per_task)
         };
         let now = self.search_now.get();
+        // Each instant a claim begins or ends, and whether 3.3.1 sees resources removed
+        // there (`removes`): where a claim that binds the job begins, where a window it may
+        // use ends, and where a job inside a window ends (3.3.1 splits a window where the
+        // jobs inside it change, each piece a reservation that begins).
+        let removes = |c: &Claim| -> [(Time, bool); 2] {
+            match c.owner {
+                Owner::Standing(_) if !self.binds_over(c, masks.0, masks.1, judged.0, judged.1) => {
+                    [(c.start, false), (c.end, true)]
+                }
+                Owner::Standing(_) => [(c.start, true), (c.end, false)],
+                _ => [(c.start, true), (c.end, self.ends_inside_a_window(n, c))],
+            }
+        };
         let mut bounds: Vec<(Time, bool)> = claims
             .iter()
-            .flat_map(|c| [(c.start, true), (c.end, false)])
+            .flat_map(removes)
             .filter(|&(t, _)| t > now && t < FOREVER)
             .collect();
         bounds.sort_unstable();

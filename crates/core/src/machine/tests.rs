@@ -470,6 +470,21 @@ fn verify_counts_every_window_of_a_node_and_exclusive_access() {
     );
 }
 
+/// One node of 8 processors, in Maui's order or not, with `running` (job, processors,
+/// limit) started at 0.
+fn node_of_8(maui: bool, running: &[(u32, u64, Time)]) -> Machine {
+    let mut m = machine(
+        vec![NodeSpec::with_procs(8)],
+        AllocationPolicy::LastAvailable,
+    );
+    m.set_node_order(maui, true);
+    m.advance(0);
+    for &(i, procs, wcl) in running {
+        assert!(m.start(0, &job(i, procs, wcl)));
+    }
+    m
+}
+
 /// 3.3.1's start ranges in a reservation's search, on one node of 8 processors: Y holds 1
 /// processor to 1000, X1 1 to 10, X2 2 to 40, so 4 are free over [0, 10), 5 over [10, 40)
 /// and 7 from 40; R, reserved first, then takes `r` from 40 to 90. A start in [0, 10) is
@@ -481,15 +496,7 @@ fn verify_counts_every_window_of_a_node_and_exclusive_access() {
 #[test]
 fn a_reservation_search_offers_the_fewest_tasks_of_a_start_range() {
     let reserved_at = |maui: bool, r: u64, limit: Time| {
-        let mut m = machine(
-            vec![NodeSpec::with_procs(8)],
-            AllocationPolicy::LastAvailable,
-        );
-        m.set_node_order(maui, true);
-        m.advance(0);
-        for (i, procs, wcl) in [(0, 1, 1000), (1, 1, 10), (2, 2, 40)] {
-            assert!(m.start(0, &job(i, procs, wcl)));
-        }
+        let mut m = node_of_8(maui, &[(0, 1, 1000), (1, 1, 10), (2, 2, 40)]);
         let (r_at, _) = m.reserve(0, &job(3, r, 50)).unwrap();
         assert_eq!(r_at, 40);
         m.reserve(0, &job(4, 3, limit)).unwrap().0
@@ -501,15 +508,7 @@ fn a_reservation_search_offers_the_fewest_tasks_of_a_start_range() {
     // The walk ends at a gap even before its reach: with X2 to 30, A (7 processors) reserved
     // over [30, 35) and B (6) from 35 leave 0 then 1 free; Q for 30 s from 0 reaches 40, but
     // its ranges stop at 30: 4 tasks, a start at 0.
-    let mut m = machine(
-        vec![NodeSpec::with_procs(8)],
-        AllocationPolicy::LastAvailable,
-    );
-    m.set_node_order(true, true);
-    m.advance(0);
-    for (i, procs, wcl) in [(0, 1, 1000), (1, 1, 10), (2, 2, 30)] {
-        assert!(m.start(0, &job(i, procs, wcl)));
-    }
+    let mut m = node_of_8(true, &[(0, 1, 1000), (1, 1, 10), (2, 2, 30)]);
     assert_eq!(m.reserve(0, &job(3, 7, 5)).unwrap().0, 30);
     assert_eq!(m.reserve(0, &job(4, 6, 50)).unwrap().0, 35);
     assert_eq!(m.reserve(0, &job(5, 3, 30)).unwrap().0, 0);
@@ -523,13 +522,7 @@ fn a_reservation_search_offers_the_fewest_tasks_of_a_start_range() {
 /// no start before R2 ends, at 150 (cut at 10, the reach would be 40 and Q start at 0).
 #[test]
 fn a_range_goes_on_where_a_claim_begins_as_the_free_tasks_grow() {
-    let mut m = machine(
-        vec![NodeSpec::with_procs(8)],
-        AllocationPolicy::LastAvailable,
-    );
-    m.set_node_order(true, true);
-    m.advance(0);
-    assert!(m.start(0, &job(0, 5, 10)));
+    let mut m = node_of_8(true, &[(0, 5, 10)]);
     assert_eq!(m.reserve(0, &job(1, 4, 40)).unwrap().0, 10);
     assert_eq!(m.reserve(0, &job(2, 7, 100)).unwrap().0, 50);
     assert_eq!(m.reserve(0, &job(3, 2, 30)).unwrap().0, 150);
