@@ -554,3 +554,42 @@ fn a_node_rule_ends_the_range_walk() {
     let q = with_limit(users_job(3, 0, 2, 1), 5);
     assert_eq!(m.reserve(0, &q).unwrap().0, 0);
 }
+
+/// Where a standing window the job may use ends, 3.3.1 sees resources removed (MJob.c counts
+/// the window's end so), and a range that held all the job's tasks goes on at its count as
+/// the tasks grow. One node of 8 processors under a window over [0, 10) that X, Y and Q may
+/// use: X holds 4 to 10, Y 2 to 50, R 7 from 50 to 150; 2, 6, then 1 free. Q (2 tasks for
+/// 30 s) from 0: at 10 X ends as the window does, the range [0, 10) goes on to 50, whose
+/// reach takes in the 1 task from 50: Q waits for R's end, at 150 (without the window the
+/// range is cut at 10, its reach is 40, and Q starts at 0).
+#[test]
+fn a_range_goes_on_where_a_window_the_job_may_use_ends() {
+    use crate::standing::{Recurrence, StandingAccess, StandingReservation};
+    let reserved_at = |window: bool| {
+        let mut spec = MachineSpec::homogeneous(1, 8);
+        spec.allocation = AllocationPolicy::LastAvailable;
+        if window {
+            spec.standing = vec![StandingReservation {
+                name: "w".into(),
+                nodes: vec![0],
+                procs: vec![8],
+                when: Recurrence::Once { start: 0, end: 10 },
+                access: StandingAccess::default(),
+            }];
+        }
+        let mut m = Machine::new(Arc::new(spec), 0, false);
+        m.set_node_order(true, true);
+        m.advance(0);
+        let inside = |i: u32, procs: u64, wcl: Time| {
+            let mut j = job(i, procs, wcl);
+            j.standing_access = 1;
+            j
+        };
+        assert!(m.start(0, &inside(0, 4, 10)));
+        assert!(m.start(0, &inside(1, 2, 50)));
+        assert_eq!(m.reserve(0, &job(2, 7, 100)).unwrap().0, 50);
+        m.reserve(0, &inside(3, 2, 30)).unwrap().0
+    };
+    assert_eq!(reserved_at(true), 150);
+    assert_eq!(reserved_at(false), 0);
+}
