@@ -201,16 +201,16 @@ impl Machine {
         let tasks = job.procs / per_task.procs.max(1);
         let mut bounds = bounds.into_iter().peekable();
         let mut count = free_at(now);
-        while let Some((t, begins)) = bounds.next_if(|&(t, _)| t <= a) {
-            count = next_range_count(count, free_at(t), begins, tasks);
+        while let Some((t, removes)) = bounds.next_if(|&(t, _)| t <= a) {
+            count = next_range_count(count, free_at(t), removes, tasks);
         }
         let mut fewest = count;
         let mut reach = None;
-        for (t, begins) in bounds {
+        for (t, removes) in bounds {
             if count == 0 || reach.is_some_and(|r| t > r) {
                 break;
             }
-            let next = next_range_count(count, free_at(t), begins, tasks);
+            let next = next_range_count(count, free_at(t), removes, tasks);
             if next != count {
                 reach.get_or_insert(t + (b - a));
                 count = next;
@@ -1260,13 +1260,14 @@ fn sort_events(events: &mut [(Time, usize)], now: Time) {
 /// The count of the availability range that holds an instant where a node's free tasks become
 /// `free`, the range before it holding `count` (0: none), for a job of `tasks` tasks, as
 /// 3.3.1's `MJobGetSNRange` (MJob.c) cuts its ranges: nothing free ends a range; at an
-/// instant where a claim `begins`, a change cuts the range unless the tasks grew and the
-/// range already held all the job's tasks (it goes on at its count); where claims only end,
-/// a growth always cuts, a fall only below the job's tasks.
-fn next_range_count(count: u64, free: u64, begins: bool, tasks: u64) -> u64 {
+/// instant where it sees resources removed (`removes`: a claim that binds the job begins),
+/// a change cuts the range unless the tasks grew and the range already held all the job's
+/// tasks (it goes on at its count); where resources are only added, a growth always cuts, a
+/// fall only below the job's tasks.
+fn next_range_count(count: u64, free: u64, removes: bool, tasks: u64) -> u64 {
     let cuts = if count == 0 || free == 0 {
         true
-    } else if begins {
+    } else if removes {
         free != count && (free < tasks || free < count || count < tasks)
     } else {
         free > count || (free < count && (free < tasks || count < tasks))
