@@ -1227,7 +1227,8 @@ fn standing_reservations_3_3_1_makes_no_window_of_are_warned_of() {
         "SRCFG[night] STARTTIME=20:00:00 ENDTIME=6:00:00 HOSTLIST=n1\n\
          SRCFG[all] HOSTLIST=ALL PERIOD=INFINITY\n\
          SRCFG[some] HOSTLIST=all TASKCOUNT=3 PERIOD=INFINITY\n\
-         SRCFG[sam] PERIOD=INFINITY RESOURCES=PROCS:2 USERLIST=ops003\n",
+         SRCFG[sam] PERIOD=INFINITY RESOURCES=PROCS:2 USERLIST=ops003\n\
+         SRCFG[big] HOSTLIST=n2 RESOURCES=PROCS:2 PERIOD=INFINITY\n",
     )
     .unwrap();
     let laid: Vec<(&str, &[u32])> = built
@@ -1245,6 +1246,7 @@ fn standing_reservations_3_3_1_makes_no_window_of_are_warned_of() {
             "maui.cfg:2:1: warning: SRCFG[all] HOSTLIST=ALL: Maui 3.3.1 reads a host list as regular expressions, with no keyword ALL, and no node's name here holds \"all\": it makes no reservation of it (no TASKCOUNT); write the nodes' names, or give a TASKCOUNT",
             "maui.cfg:3:1: warning: SRCFG[some] HOSTLIST=ALL: Maui 3.3.1 reads a host list as regular expressions, with no keyword ALL, and no node's name here holds \"all\": it lays it by TASKCOUNT alone, as if HOSTLIST were not given",
             "maui.cfg:4:1: warning: SRCFG[sam]: neither HOSTLIST nor TASKCOUNT, so it holds no node: Maui 3.3.1 makes no reservation of it, nor does mauisim; give one to hold nodes",
+            "maui.cfg:5:1: warning: SRCFG[big] HOSTLIST: no node it lists can hold one of its tasks (2 processors each): Maui 3.3.1 makes no reservation of it, nor does mauisim",
         ]
     );
     let e = build(
