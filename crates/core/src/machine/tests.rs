@@ -593,3 +593,36 @@ fn a_range_goes_on_where_a_window_the_job_may_use_ends() {
     assert_eq!(reserved_at(true), 150);
     assert_eq!(reserved_at(false), 0);
 }
+
+/// 3.3.1 splits a standing window where the jobs inside it change, so where a job inside one
+/// ends it sees resources removed, and a range that held all the job's tasks goes on at its
+/// count. One node of 8 processors, window w holding 2 over [0, 1000) for J: J (inside w)
+/// holds 3 to 10, K 2 to 50, R 5 from 50 to 150; 3, 4, 6 then 1 free to a job outside w.
+/// Q (outside, 2 tasks for 30 s) from 0: at 10 J ends inside w, the range [0, 10) goes on to
+/// 50, whose reach takes in the 1 task from 50: Q waits for R's end, at 150 (cut at 10, the
+/// reach would be 40 and Q start at 0).
+#[test]
+fn a_range_goes_on_where_a_job_inside_a_window_ends() {
+    use crate::standing::{Recurrence, StandingAccess, StandingReservation};
+    let mut spec = MachineSpec::homogeneous(1, 8);
+    spec.allocation = AllocationPolicy::LastAvailable;
+    spec.standing = vec![StandingReservation {
+        name: "w".into(),
+        nodes: vec![0],
+        procs: vec![2],
+        when: Recurrence::Once {
+            start: 0,
+            end: 1000,
+        },
+        access: StandingAccess::default(),
+    }];
+    let mut m = Machine::new(Arc::new(spec), 0, false);
+    m.set_node_order(true, true);
+    m.advance(0);
+    let mut inside = job(0, 3, 10);
+    inside.standing_access = 1;
+    assert!(m.start(0, &inside));
+    assert!(m.start(0, &job(1, 2, 50)));
+    assert_eq!(m.reserve(0, &job(2, 5, 100)).unwrap().0, 50);
+    assert_eq!(m.reserve(0, &job(3, 2, 30)).unwrap().0, 150);
+}
