@@ -157,11 +157,11 @@ impl Machine {
     /// all the job's.
     fn start_range_tasks(&self, n: usize, a: Time, b: Time, job: &QueuedJob, per_task: Res) -> u64 {
         let claims = &self.claims[n];
-        // Free tasks fall only where a claim begins (or, beside a standing window, where a
-        // job inside it ends): with none after the run, the walk adds no fewer. A range kept
-        // at a lower count than is free (`next_range_count`) holds the job's tasks anyway.
-        let later = |c: &Claim| c.start >= b || matches!(c.owner, Owner::Standing(_));
-        if !claims.iter().any(later) {
+        // Free tasks fall only where a claim begins (a job inside a window that ends gives
+        // back at least what the window takes again): with none after the run, the walk
+        // adds no fewer. A range kept at a lower count than is free (`next_range_count`)
+        // holds the job's tasks anyway.
+        if claims.iter().all(|c| c.start < b) {
             return u64::MAX;
         }
         let masks = (job.standing_access, job.standing_short);
