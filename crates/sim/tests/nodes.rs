@@ -99,6 +99,18 @@ fn standing_reservation(
     }
 }
 
+/// A standing reservation without end on `nodes`, from 0, for no one.
+fn window_for_ever(nodes: Vec<u32>) -> StandingReservation {
+    StandingReservation {
+        nodes,
+        when: Recurrence::Once {
+            start: 0,
+            end: mauisim_core::FOREVER,
+        },
+        ..standing_reservation(0, 1, false, 0)
+    }
+}
+
 /// `jobs` on `spec` under the Maui semantics with FIRSTFIT and one reservation, every
 /// invariant checked after each iteration.
 fn simulate_maui_checked(
@@ -1516,13 +1528,7 @@ fn a_job_waiting_for_a_standing_reservation_starts_when_it_ends() {
 fn a_job_that_never_fits_beside_standing_reservations_is_held() {
     for order in [EventOrder::PerEvent, EventOrder::PerInstant] {
         let mut spec = MachineSpec::homogeneous(4, 1);
-        let mut forever = standing_reservation(0, 1, false, 0);
-        forever.when = Recurrence::Once {
-            start: 0,
-            end: mauisim_core::FOREVER,
-        };
-        forever.nodes = vec![2, 3];
-        spec.standing = vec![forever];
+        spec.standing = vec![window_for_ever(vec![2, 3])];
         let jobs = vec![
             Job::synthetic(1, 0, 100, 100, 3),
             Job::synthetic(2, 0, 100, 100, 2),
@@ -2131,13 +2137,10 @@ fn names_of_no_node_are_refused_with_a_hint_only_for_generated_nodes() {
 fn a_partial_standing_window_leaves_the_rest_of_its_node() {
     for order in [EventOrder::PerEvent, EventOrder::PerInstant] {
         let mut spec = MachineSpec::homogeneous(3, 4);
-        let mut partial = standing_reservation(0, 1, false, 0);
-        partial.when = Recurrence::Once {
-            start: 0,
-            end: mauisim_core::FOREVER,
+        let partial = StandingReservation {
+            procs: vec![2],
+            ..window_for_ever(vec![0])
         };
-        partial.nodes = vec![0];
-        partial.procs = vec![2];
         let mut whole = standing_reservation(0, 100, false, 0);
         whole.nodes = vec![1, 2];
         spec.standing = vec![partial, whole];

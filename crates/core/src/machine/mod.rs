@@ -2275,17 +2275,8 @@ impl Machine {
                 let uses = |o: &Claim, k: u32, w: &Claim| {
                     self.claim_uses_window(o, k, w, self.standing_limit(k))
                 };
-                let mut held: u64 = jobs.iter().map(|o| o.takes.procs).sum();
-                for w in &active {
-                    if let Owner::Standing(k) = w.owner {
-                        let inside: u64 = jobs
-                            .iter()
-                            .filter(|o| uses(o, k, w))
-                            .map(|o| o.takes.procs)
-                            .sum();
-                        held += w.takes.procs.saturating_sub(inside);
-                    }
-                }
+                // As a job that may use no window counts them.
+                let held = self.taken_at(&active, (0, 0), (t, t + 1)).procs;
                 let crowded = single || held > cap.procs;
                 for c in active.iter().filter(|_| crowded) {
                     let Owner::Standing(k) = c.owner else {

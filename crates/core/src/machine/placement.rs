@@ -468,7 +468,7 @@ impl Machine {
     /// window it may not use holds its processors less what the jobs that may use it take
     /// there (Maui's MResAdjustDRes: those jobs consume the reservation rather than add
     /// to it).
-    fn taken_at(
+    pub(super) fn taken_at(
         &self,
         active: &[&Claim],
         (may_use, short): (u64, u64),
