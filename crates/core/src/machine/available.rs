@@ -10,7 +10,7 @@
 //! different times it is available until the second end that leaves the job its whole
 //! limit. On a node of one processor the length is the time until the next claim.
 
-use super::{Machine, NO_USER};
+use super::{Claim, Machine, Owner, NO_USER};
 use crate::node::{NodeAccess, Res};
 use crate::profile::FOREVER;
 use crate::Time;
@@ -37,7 +37,7 @@ impl Machine {
             return 0;
         }
         if per_task.procs <= 1 && user == NO_USER && !self.job_capped {
-            if let Some(length) = self.available_by_ends(n, now, wcl, may_use) {
+            if let Some(length) = self.available_by_ends(n, now, wcl) {
                 return length;
             }
         }
@@ -92,7 +92,21 @@ impl Machine {
                 return 0;
             }
         }
-        let used: u64 = active.map(|c| c.takes.procs).sum();
+        let windowed = self.has_standing()
+            && active
+                .clone()
+                .any(|c| matches!(c.owner, Owner::Standing(_)));
+        let used = if windowed {
+            // A window holds its processors less what the jobs inside it take (3.3.1 splits
+            // it where they change, each piece holding what they leave).
+            let all: Vec<&Claim> = self.claims[n]
+                .iter()
+                .filter(|c| c.start <= t && t < c.end)
+                .collect();
+            self.taken_at(&all, (may_use, 0), (t, t + 1)).procs
+        } else {
+            active.map(|c| c.takes.procs).sum()
+        };
         self.spec.nodes[n].procs.saturating_sub(used) / per_task.procs.max(1)
     }
 
@@ -107,18 +121,7 @@ impl Machine {
             may_use,
             user,
         } = *ask;
-        let live = || {
-            self.claims[n]
-                .iter()
-                .filter(move |c| c.binds(may_use) && c.end > now)
-        };
         let tasks_at = |t: Time| self.free_tasks_at(n, t, per_task, (may_use, user));
-        let next_event = |t: Time| {
-            live()
-                .flat_map(|c| [c.start, c.end])
-                .filter(|&x| x > t && x < FOREVER)
-                .min()
-        };
         let mut merge = Merge {
             now,
             wcl,
@@ -128,26 +131,55 @@ impl Machine {
         };
         // The range being cut: its tasks as recorded at its start.
         let mut current = free_now;
-        let mut t = now;
-        while let Some(at) = next_event(t) {
-            t = at;
+        // At the instant `t` where the free tasks may change, whether 3.3.1 sees resources
+        // removed there: false when the range walk ends at it.
+        let mut step = |t: Time, removes: bool| {
             let new = tasks_at(t);
             if new < probe {
                 merge.joins(current, t);
-                return merge.length();
+                return false;
             }
             let c = current;
-            let reservation_starts = live().any(|cl| cl.start == t);
-            let split = if reservation_starts {
+            let split = if removes {
                 new != c && (new < tasks || new < c || c < tasks)
             } else {
                 new > c || (new < c && (new < tasks || c < tasks))
             };
             if split {
                 if !merge.joins(current, t) {
-                    return merge.length();
+                    return false;
                 }
                 current = new;
+            }
+            true
+        };
+        let windowed = self.has_standing()
+            && self.claims[n]
+                .iter()
+                .any(|c| matches!(c.owner, Owner::Standing(_)));
+        if windowed {
+            for (t, removes) in self.range_walk_bounds(n, now, (may_use, 0), (now, now + wcl)) {
+                if !step(t, removes) {
+                    return merge.length();
+                }
+            }
+        } else {
+            // Without windows every claim binds, a claim's start removes resources and an
+            // end does not ([`Self::range_walk_bounds`]), found without collecting them.
+            let claims = &self.claims[n];
+            let next_event = |t: Time| {
+                claims
+                    .iter()
+                    .flat_map(|c| [c.start, c.end])
+                    .filter(|&x| x > t && x < FOREVER)
+                    .min()
+            };
+            let mut t = now;
+            while let Some(at) = next_event(t) {
+                t = at;
+                if !step(t, claims.iter().any(|c| c.start == t)) {
+                    return merge.length();
+                }
             }
         }
         merge.joins(current, FOREVER);
@@ -214,13 +246,14 @@ impl Machine {
     /// from the ends alone: the free tasks only grow, so each distinct end splits, the second range joins the first and
     /// each later one while the first is shorter than the limit. The node is available
     /// until the first end after the first that leaves `wcl`, or for ever; `None` when a
-    /// claim starts later.
-    fn available_by_ends(&self, n: usize, now: Time, wcl: Time, may_use: u64) -> Option<Time> {
-        let live = || {
-            self.claims[n]
-                .iter()
-                .filter(|c| c.binds(may_use) && c.end > now)
-        };
+    /// claim starts later, or a window binds.
+    fn available_by_ends(&self, n: usize, now: Time, wcl: Time) -> Option<Time> {
+        let live = || self.claims[n].iter().filter(|c| c.end > now);
+        // 3.3.1 splits a window where the jobs inside it end, whether or not the job may
+        // use it: its ranges follow more than the ends then.
+        if self.has_standing() && live().any(|c| matches!(c.owner, Owner::Standing(_))) {
+            return None;
+        }
         let mut first_end = FOREVER;
         for c in live() {
             if c.start > now || c.takes.procs == 0 {
@@ -362,12 +395,54 @@ mod tests {
             let m = node_running(&limits);
             // (A full node offers nothing: `maui_available_for` answers 0 before either.)
             proptest::prop_assume!(m.free_tasks_at(0, now, ONE, (0, NO_USER)) > 0);
-            let by_ends = m.available_by_ends(0, now, wcl, 0);
+            let by_ends = m.available_by_ends(0, now, wcl);
             let ask = super::Ask { tasks, wcl, per_task: ONE, may_use: 0, user: NO_USER };
             let free_now = m.free_tasks_at(0, now, ONE, (0, NO_USER));
             let by_ranges = m.available_by_ranges(0, now, free_now, &ask);
             proptest::prop_assert_eq!(by_ends, Some(by_ranges));
         }
+    }
+
+    /// A window on part of a node holds its processors less what the jobs inside it take,
+    /// and 3.3.1 splits it where they end, each piece a reservation that begins
+    /// (standingpartial-s3 at 20,970 s: "b.0.0 … R: '[NONE]'", then "PROCS: 1", then
+    /// "PROCS: 2"; the node "supports 2 tasks … for INFINITY"). One node of 4 processors,
+    /// window w holding 2 until 10,000; J1 and J2 inside it, one processor each, to 100 and
+    /// 200. Outside w, 2 tasks are free throughout (not 0, w's 2 beside the jobs); inside
+    /// it, 2 then 3 then 4, but each end removes resources as a piece of w begins, so no
+    /// range is cut there: both for ever (not until the second end).
+    #[test]
+    fn a_window_splits_where_the_jobs_inside_it_end() {
+        use crate::standing::{Recurrence, StandingAccess, StandingReservation};
+        let mut spec = MachineSpec::homogeneous(1, 4);
+        spec.allocation = AllocationPolicy::LastAvailable;
+        spec.standing = vec![StandingReservation {
+            name: "w".into(),
+            nodes: vec![0],
+            procs: vec![2],
+            when: Recurrence::Once {
+                start: 0,
+                end: 10_000,
+            },
+            access: StandingAccess::default(),
+        }];
+        let mut m = Machine::new(Arc::new(spec), 0, false);
+        m.set_node_order(true, true);
+        m.advance(0);
+        for (i, wcl) in [(0, 100), (1, 200)] {
+            let mut inside = job(i, 1, wcl);
+            inside.standing_access = 1;
+            assert!(m.start(0, &inside));
+        }
+        assert_eq!(m.free_tasks_at(0, 0, ONE, (0, NO_USER)), 2);
+        assert_eq!(
+            m.maui_available_for(0, 0, (1, 10), ONE, (0, NO_USER)),
+            FOREVER
+        );
+        assert_eq!(
+            m.maui_available_for(0, 0, (1, 10), ONE, (1, NO_USER)),
+            FOREVER
+        );
     }
 
     /// A reservation that starts where the free tasks fall below half the job's closes the

@@ -298,6 +298,10 @@ pub struct Machine {
     /// While that search places the job at the start it found (rather than counts the
     /// tasks each node could hold from some start).
     placing_found_start: std::cell::Cell<bool>,
+    /// While a reservation is placed at a start found, or held again as it was: 3.3.1
+    /// gives each node of several processors the tasks free at the start
+    /// ([`Machine::counts_free_at_start`]).
+    at_found_start: std::cell::Cell<bool>,
     /// The instant that search is made at.
     search_now: std::cell::Cell<Time>,
     /// Whether the current reservation search counted, at any instant, fewer tasks than a
@@ -531,6 +535,7 @@ impl Machine {
             placing_in: Default::default(),
             searching_reservation: Default::default(),
             placing_found_start: Default::default(),
+            at_found_start: Default::default(),
             search_now: Default::default(),
             fewer_than_a_start: Default::default(),
             search_most: Default::default(),
@@ -1492,7 +1497,8 @@ impl Machine {
         self.version += 1;
         let per_task = self.need(job);
         let whole = self.holds_whole_nodes(job);
-        let procs = self.taken_procs(whole, per_task, &nodes, job.procs);
+        let procs = self.taken_procs(whole, per_task, &nodes, job.procs)
+            - self.procs_beyond_the_free(at, end, job, &nodes);
         self.profile.occupy(at, end, procs);
         let id = self.held.len() as u32;
         if !self.pooled {
@@ -1524,6 +1530,38 @@ impl Machine {
             user: user_of(job),
         });
         HeldId(id)
+    }
+
+    /// The processors a reservation of `job` over `[at, end)` on `nodes` holds beyond what
+    /// its nodes have free throughout (3.3.1 places it by the tasks free at its start,
+    /// [`Machine::holds_free_at_start`]). The processor count leaves them out, so that it
+    /// never counts fewer free than the nodes have (a node's claims may then take more
+    /// than it has; its free tasks count as none).
+    fn procs_beyond_the_free(
+        &self,
+        at: Time,
+        end: Time,
+        job: &QueuedJob,
+        nodes: &Allocation,
+    ) -> u64 {
+        if self.pooled || !self.maui_order || !self.several_procs {
+            return 0;
+        }
+        let per_task = self.need(job);
+        // Free tasks fall only where a claim begins.
+        let falls_inside = |n: u32| {
+            self.claims[n as usize]
+                .iter()
+                .any(|c| at < c.start && c.start < end)
+        };
+        nodes
+            .iter()
+            .filter(|&&(n, _)| falls_inside(n) && self.holds_free_at_start(n as usize, job))
+            .map(|&(n, tasks)| {
+                let free = self.hostable(n as usize, at, end, job, per_task);
+                tasks.saturating_sub(free) * per_task.procs
+            })
+            .sum()
     }
 
     /// A reservation's start and the node partition it was placed within.
@@ -1891,9 +1929,11 @@ impl Machine {
         let end = start + job.wcl.max(1);
         let asked_within = std::mem::replace(&mut self.within, within);
         // A job run past its planned end since may hold some of them now.
+        self.at_found_start.set(true);
         let still = nodes
             .iter()
             .all(|&(n, k)| self.hostable(n as usize, start, end, job, per_task) >= k);
+        self.at_found_start.set(false);
         if !still {
             self.within = asked_within;
             return None;
@@ -2255,6 +2295,14 @@ impl Machine {
             let cap = self.spec.nodes[n].capacity();
             let cap_jobs = self.spec.nodes[n].max_jobs;
             let single = self.spec.access.is_exclusive();
+            // Where 3.3.1 places reservations by the tasks free at their start
+            // (`holds_free_at_start`), a reservation may hold more than a claim beginning
+            // later in its run leaves: each fits at its own start beside the running jobs,
+            // the windows and the reservations laid before it (the lower ids), and the
+            // running jobs and windows fit at every instant.
+            let overlaps = self.maui_order && !single && self.spec.nodes[n].procs > 1;
+            self.verify_starts_of_reservations(n, now, overlaps)
+                .map_err(|detail| over(Some(n), None, detail))?;
             let points =
                 std::iter::once(now).chain(claims.iter().map(|c| c.start).filter(|&s| s > now));
             for t in points {
@@ -2275,8 +2323,12 @@ impl Machine {
                 let uses = |o: &Claim, k: u32, w: &Claim| {
                     self.claim_uses_window(o, k, w, self.standing_limit(k))
                 };
+                // Claims that must fit together: reservations that may overlap are
+                // checked at their starts above.
+                let fixed = |c: &Claim| !overlaps || !matches!(c.owner, Owner::Held(_));
+                let counted: Vec<&Claim> = active.iter().copied().filter(|c| fixed(c)).collect();
                 // As a job that may use no window counts them.
-                let held = self.taken_at(&active, (0, 0), (t, t + 1)).procs;
+                let held = self.taken_at(&counted, (0, 0), (t, t + 1)).procs;
                 let crowded = single || held > cap.procs;
                 for c in active.iter().filter(|_| crowded) {
                     let Owner::Standing(k) = c.owner else {
@@ -2284,7 +2336,7 @@ impl Machine {
                     };
                     // A job that began before the window may run into it: the window was
                     // not kept yet when it started (beyond DEPTH), or it overran.
-                    let intruder = jobs.iter().find(|o| {
+                    let intruder = jobs.iter().filter(|o| fixed(o)).find(|o| {
                         let began_inside = match o.owner {
                             Owner::Held(_) => true,
                             Owner::Job(_) => o.start >= c.start,
@@ -2308,7 +2360,7 @@ impl Machine {
                     }
                 }
                 let mut used = Res::default();
-                for c in &jobs {
+                for c in jobs.iter().filter(|c| fixed(c)) {
                     used.add(c.takes);
                 }
                 let tracked = self.tracked;
@@ -2342,6 +2394,49 @@ impl Machine {
                     None,
                     Some(*job),
                     format!("{held} processors on its nodes, {} asked", p.procs),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Where reservations may overlap (see [`Machine::verify`]): that each reservation on
+    /// node `n` fits at its start beside the running jobs, the windows and the
+    /// reservations laid before it, as its job counts them (a window it may use does not
+    /// bind it).
+    fn verify_starts_of_reservations(
+        &self,
+        n: usize,
+        now: Time,
+        overlaps: bool,
+    ) -> Result<(), String> {
+        if !overlaps {
+            return Ok(());
+        }
+        let claims = &self.claims[n];
+        let cap = self.spec.nodes[n].capacity();
+        for h in claims.iter().filter(|c| c.end > now) {
+            let Owner::Held(id) = h.owner else {
+                continue;
+            };
+            let t = h.start.max(now);
+            let laid_before = |c: &&Claim| match c.owner {
+                Owner::Held(other) => other < id,
+                _ => true,
+            };
+            let others: Vec<&Claim> = claims
+                .iter()
+                .filter(|c| c.start <= t && t < c.end)
+                .filter(laid_before)
+                .collect();
+            let reservation = self.held.get(id as usize).or(self.laid.get(id as usize));
+            let short = reservation.map_or(0, |r| r.short);
+            let taken = self.taken_at(&others, (h.may_use, short), (h.start, h.end));
+            let free = cap.less(taken).procs;
+            if h.takes.procs > free {
+                return Err(format!(
+                    "at {t}: reservation {id} takes {} processors where those laid before it leave {free}",
+                    h.takes.procs
                 ));
             }
         }

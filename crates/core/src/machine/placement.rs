@@ -174,30 +174,7 @@ impl Machine {
             self.tasks_free_at(n, active, t, masks, judged, per_task)
         };
         let now = self.search_now.get();
-        // Each instant a claim begins or ends, and whether 3.3.1 sees resources removed
-        // there (`removes`): where a claim that binds the job begins, where a window it may
-        // use ends, and where a job inside a window ends (3.3.1 splits a window where the
-        // jobs inside it change, each piece a reservation that begins).
-        let removes = |c: &Claim| -> [(Time, bool); 2] {
-            match c.owner {
-                Owner::Standing(_) if !self.binds_over(c, masks.0, masks.1, judged.0, judged.1) => {
-                    [(c.start, false), (c.end, true)]
-                }
-                Owner::Standing(_) => [(c.start, true), (c.end, false)],
-                _ => [(c.start, true), (c.end, self.ends_inside_a_window(n, c))],
-            }
-        };
-        let mut bounds: Vec<(Time, bool)> = claims
-            .iter()
-            .flat_map(removes)
-            .filter(|&(t, _)| t > now && t < FOREVER)
-            .collect();
-        bounds.sort_unstable();
-        bounds.dedup_by(|later, first| {
-            let same = later.0 == first.0;
-            first.1 |= same && later.1;
-            same
-        });
+        let bounds = self.range_walk_bounds(n, now, masks, judged);
         let tasks = job.procs / per_task.procs.max(1);
         let mut bounds = bounds.into_iter().peekable();
         let mut count = free_at(now);
@@ -220,6 +197,42 @@ impl Machine {
             }
         }
         fewest
+    }
+
+    /// Each instant after `now` a claim on node `n` begins or ends, in time order, and
+    /// whether 3.3.1's range walk (MJob.c `MJobGetSNRange`) sees resources removed there for
+    /// a job that may use the standing reservations of `masks`, judged over `judged`: where
+    /// a claim that binds the job begins, where a window it may use ends, and where a job
+    /// inside a window ends (3.3.1 splits a window where the jobs inside it change, each
+    /// piece a reservation that begins).
+    pub(super) fn range_walk_bounds(
+        &self,
+        n: usize,
+        now: Time,
+        masks: (u64, u64),
+        judged: (Time, Time),
+    ) -> Vec<(Time, bool)> {
+        let removes = |c: &Claim| -> [(Time, bool); 2] {
+            match c.owner {
+                Owner::Standing(_) if !self.binds_over(c, masks.0, masks.1, judged.0, judged.1) => {
+                    [(c.start, false), (c.end, true)]
+                }
+                Owner::Standing(_) => [(c.start, true), (c.end, false)],
+                _ => [(c.start, true), (c.end, self.ends_inside_a_window(n, c))],
+            }
+        };
+        let mut bounds: Vec<(Time, bool)> = self.claims[n]
+            .iter()
+            .flat_map(removes)
+            .filter(|&(t, _)| t > now && t < FOREVER)
+            .collect();
+        bounds.sort_unstable();
+        bounds.dedup_by(|later, first| {
+            let same = later.0 == first.0;
+            first.1 |= same && later.1;
+            same
+        });
+        bounds
     }
 
     /// Sets [`Machine::node_checks`] from what it depends on.
@@ -304,7 +317,7 @@ impl Machine {
                 return 0;
             }
             let masks = (may_use, short);
-            return self.hostable_around_standing(n, (a, b), (ja, jb), masks, per_task);
+            return self.hostable_around_standing(n, (a, b), (ja, jb), masks, per_task, job);
         }
         if spec.access.is_exclusive() {
             return if overlapping.clone().next().is_some() {
@@ -341,7 +354,38 @@ impl Machine {
                 break;
             }
         }
-        fewest
+        self.tasks_at_start(n, job, first, fewest)
+    }
+
+    /// Whether a reservation placed on node `n` holds the tasks free at its start rather
+    /// than the fewest free over its run: 3.3.1 places a reservation at the start its
+    /// search found by each node's first available range from that start
+    /// (`MJobGetEStartTime` asks `MJobGetSNRange` again from there and takes
+    /// `ARange[0].TaskCount`), on nodes shared by tasks of several processors. So it may
+    /// hold more of a node than a window or a reservation that begins later in its run
+    /// leaves (seen in LOGLEVEL 7 logs: MAUI-AGREEMENT, "Windows on part of a node").
+    fn counts_free_at_start(&self, n: usize, job: &QueuedJob) -> bool {
+        self.at_found_start.get() && self.holds_free_at_start(n, job)
+    }
+
+    /// Whether [`Self::counts_free_at_start`] applies to node `n` and `job` when placed at a
+    /// found start.
+    pub(super) fn holds_free_at_start(&self, n: usize, job: &QueuedJob) -> bool {
+        self.maui_order
+            && self.spec.nodes[n].procs > 1
+            && !self.spec.access.is_exclusive()
+            && !self.holds_whole_nodes(job)
+    }
+
+    /// The tasks node `n` offers `job`, with `first` free at the start and `fewest` over
+    /// its run: `first` where [`Self::counts_free_at_start`] and a task is free throughout
+    /// (the placement then counts as cut, so that it is not carried where it would move).
+    fn tasks_at_start(&self, n: usize, job: &QueuedJob, first: u64, fewest: u64) -> u64 {
+        if fewest == 0 || first == fewest || !self.counts_free_at_start(n, job) {
+            return fewest;
+        }
+        self.fewer_than_a_start.set(true);
+        first
     }
 
     /// A job that may use a standing reservation takes that reservation's nodes first, by
@@ -446,21 +490,22 @@ impl Machine {
         judged: (Time, Time),
         masks: (u64, u64),
         per_task: Res,
+        job: &QueuedJob,
     ) -> u64 {
         let claims: Vec<&Claim> = self.claims[n]
             .iter()
             .filter(|c| c.start < b && a < c.end)
             .collect();
-        let points = std::iter::once(a).chain(claims.iter().map(|c| c.start).filter(|&s| s > a));
-        let mut fewest = u64::MAX;
-        for t in points {
-            let free = self.tasks_free_at(n, claims.iter().copied(), t, masks, judged, per_task);
-            fewest = fewest.min(free);
+        let first = self.tasks_free_at(n, claims.iter().copied(), a, masks, judged, per_task);
+        let mut fewest = first;
+        for t in claims.iter().map(|c| c.start).filter(|&s| s > a) {
             if fewest == 0 {
                 break;
             }
+            let free = self.tasks_free_at(n, claims.iter().copied(), t, masks, judged, per_task);
+            fewest = fewest.min(free);
         }
-        fewest
+        self.tasks_at_start(n, job, first, fewest)
     }
 
     /// What the claims active at one instant take of a node from a job over `[a, b)` that
@@ -1202,7 +1247,9 @@ impl Machine {
             let plain_tasks = plain.as_ref().map_or(0, PlainNodes::tasks);
             if plain_tasks + total >= tasks && self.profile.fits(t, job.wcl, job.procs) {
                 self.placing_found_start.set(true);
+                self.at_found_start.set(true);
                 let placed = self.place(t, now, job, true);
+                self.at_found_start.set(false);
                 self.placing_found_start.set(false);
                 if let Some(nodes) = placed {
                     self.search_most.set(most);

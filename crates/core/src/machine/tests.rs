@@ -626,3 +626,62 @@ fn a_range_goes_on_where_a_job_inside_a_window_ends() {
     assert_eq!(m.reserve(0, &job(2, 5, 100)).unwrap().0, 50);
     assert_eq!(m.reserve(0, &job(3, 2, 30)).unwrap().0, 150);
 }
+
+/// 3.3.1 places a reservation at the start its search found by the tasks each node has free
+/// at that start, where a task stays free throughout: it may hold more of a node than a
+/// window beginning later in its run leaves. Two nodes of 4 processors; window w holds 2 of
+/// node 0's from 20 on, for no job; X holds node 0 to 10, Y 3 of node 1's to 1000. Q (3
+/// tasks for 30 s) from 0: at 10 node 0 offers the 2 that w leaves and node 1 one, so Q is
+/// reserved at 10. Placed there, node 0 offers the 4 free at 10, and FIRSTAVAILABLE takes
+/// all 3 there, 1 beyond what w leaves from 20 (without Maui's order: 2 there, 1 on node
+/// 1). `verify` lets that be; the processor count leaves the third out (it never counts
+/// fewer free than the nodes have); a reservation laid after Q on node 0 is held to what
+/// Q leaves at its start.
+#[test]
+fn a_reservation_holds_the_tasks_free_at_its_start() {
+    use crate::standing::{Recurrence, StandingAccess, StandingReservation};
+    let placed = |maui: bool| {
+        let mut spec = MachineSpec::homogeneous(2, 4);
+        spec.allocation = AllocationPolicy::FirstAvailable;
+        spec.standing = vec![StandingReservation {
+            name: "w".into(),
+            nodes: vec![0],
+            procs: vec![2],
+            when: Recurrence::Once {
+                start: 20,
+                end: crate::profile::FOREVER,
+            },
+            access: StandingAccess::default(),
+        }];
+        let mut m = Machine::new(Arc::new(spec), 0, false);
+        m.set_node_order(maui, true);
+        m.advance(0);
+        assert!(m.start_on(0, &job(0, 4, 10), &[0]));
+        assert!(m.start_on(0, &job(1, 3, 1000), &[1]));
+        let (at, q) = m.reserve(0, &job(2, 3, 30)).unwrap();
+        assert_eq!(at, 10);
+        let nodes = m.held_nodes(q).to_vec();
+        (m, nodes)
+    };
+    let (_, without) = placed(false);
+    assert_eq!(without, vec![(0, 2), (1, 1)]);
+    let (mut m, nodes) = placed(true);
+    assert_eq!(nodes, vec![(0, 3)]);
+    assert_eq!(m.verify(0), Ok(()));
+    // From 20: Y's 3 and, of Q's 3, the 2 that w leaves (windows are not in the count).
+    assert_eq!(m.profile().free_at(25), 8 - 3 - 2);
+    // A later reservation on node 0 taking 2 at 15, where Q leaves 1.
+    m.claims[0].push(Claim {
+        start: 15,
+        end: 16,
+        takes: Res {
+            procs: 2,
+            ..Res::default()
+        },
+        owner: Owner::Held(1),
+        may_use: 0,
+    });
+    let v = m.verify(0).unwrap_err();
+    assert_eq!((v.rule, v.node), (Rule::NodeOverAllocated, Some(0)));
+    assert!(v.detail.contains("reservation 1 takes 2"), "{}", v.detail);
+}
