@@ -1702,6 +1702,26 @@ impl Machine {
         {
             return None;
         }
+        // A search anew places the job on a gained node by the tasks free at its start,
+        // where 3.3.1 does (`holds_free_at_start`): where those are more than the fewest
+        // over its run, the placement is searched anew.
+        let counts_otherwise = |n: u32| {
+            let fewest = self.hostable(n as usize, at, end, job, per_task);
+            let cut = self.fewer_than_a_start.get();
+            self.at_found_start.set(true);
+            let at_start = self.hostable(n as usize, at, end, job, per_task);
+            self.at_found_start.set(false);
+            self.fewer_than_a_start.set(cut);
+            at_start != fewest
+        };
+        let by_start = |n: &u32| self.holds_free_at_start(*n as usize, job);
+        if gained
+            .iter()
+            .filter(|n| by_start(n))
+            .any(|&n| counts_otherwise(n))
+        {
+            return None;
+        }
         let (mut i, mut j) = (0, 0);
         let merged = std::iter::from_fn(|| {
             let before = placed.get(i).map(|&(n, _)| n);

@@ -685,3 +685,47 @@ fn a_reservation_holds_the_tasks_free_at_its_start() {
     assert_eq!((v.rule, v.node), (Rule::NodeOverAllocated, Some(0)));
     assert!(v.detail.contains("reservation 1 takes 2"), "{}", v.detail);
 }
+
+/// A placement carried to the next iteration onto a node freed early counts that node's
+/// tasks as a search anew places them: those free at the start, where 3.3.1 holds them
+/// (`holds_free_at_start`), not the fewest over the run. Three nodes of 4 processors; window
+/// w holds 2 of node 2's over [250, 450); J0, J1 and J2 hold nodes 0, 1 and 2 until 100, 100
+/// and 150. B (6 tasks for 200 s) is reserved at 100 on nodes 1 and 0; J2 then ends at 10,
+/// and B, searched anew, goes on node 2 × 4 (free at 100, 2 of them w's from 250) and node
+/// 1 × 2; carried, it would take node 2 × 2 (found by a review).
+#[test]
+fn a_placement_carried_onto_a_node_freed_early_holds_the_tasks_free_at_its_start() {
+    use crate::standing::{Recurrence, StandingAccess, StandingReservation};
+    let placed = |exhaustive: bool| {
+        let mut spec = MachineSpec::homogeneous(3, 4);
+        spec.allocation = AllocationPolicy::LastAvailable;
+        spec.standing = vec![StandingReservation {
+            name: "w".into(),
+            nodes: vec![2],
+            procs: vec![2],
+            when: Recurrence::Once {
+                start: 250,
+                end: 450,
+            },
+            access: StandingAccess::default(),
+        }];
+        let mut m = Machine::new(Arc::new(spec), 0, false);
+        m.set_node_order(true, true);
+        m.set_exhaustive(exhaustive);
+        m.leave_laid(true);
+        m.advance(0);
+        assert!(m.start_on(0, &job(0, 4, 100), &[0]));
+        assert!(m.start_on(0, &job(1, 4, 100), &[1]));
+        assert!(m.start_on(0, &job(2, 4, 150), &[2]));
+        let b = job(3, 6, 200);
+        let (at, _) = m.reserve(0, &b).unwrap();
+        assert_eq!(at, 100);
+        m.release_all();
+        m.ended(JobIdx(2), 10, 10);
+        m.advance(10);
+        let (at, id) = m.reserve(10, &b).unwrap();
+        (at, m.held_nodes(id).to_vec())
+    };
+    assert_eq!(placed(true), (100, vec![(2, 4), (1, 2)]));
+    assert_eq!(placed(false), placed(true));
+}
