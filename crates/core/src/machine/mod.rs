@@ -300,7 +300,7 @@ pub struct Machine {
     placing_found_start: std::cell::Cell<bool>,
     /// While a reservation is placed at a start found, or held again as it was: 3.3.1
     /// gives each node of several processors the tasks free at the start
-    /// ([`Machine::counts_free_at_start`]).
+    /// ([`Machine::holds_free_at_start`]).
     at_found_start: std::cell::Cell<bool>,
     /// The instant that search is made at.
     search_now: std::cell::Cell<Time>,

@@ -358,18 +358,12 @@ impl Machine {
     }
 
     /// Whether a reservation placed on node `n` holds the tasks free at its start rather
-    /// than the fewest free over its run: 3.3.1 places a reservation at the start its
-    /// search found by each node's first available range from that start
-    /// (`MJobGetEStartTime` asks `MJobGetSNRange` again from there and takes
+    /// than the fewest free over its run, while `at_found_start` is set: 3.3.1 places a
+    /// reservation at the start its search found by each node's first available range from
+    /// that start (`MJobGetEStartTime` asks `MJobGetSNRange` again from there and takes
     /// `ARange[0].TaskCount`), on nodes shared by tasks of several processors. So it may
     /// hold more of a node than a window or a reservation that begins later in its run
     /// leaves (seen in LOGLEVEL 7 logs: MAUI-AGREEMENT, "Windows on part of a node").
-    fn counts_free_at_start(&self, n: usize, job: &QueuedJob) -> bool {
-        self.at_found_start.get() && self.holds_free_at_start(n, job)
-    }
-
-    /// Whether [`Self::counts_free_at_start`] applies to node `n` and `job` when placed at a
-    /// found start.
     pub(super) fn holds_free_at_start(&self, n: usize, job: &QueuedJob) -> bool {
         self.maui_order
             && self.spec.nodes[n].procs > 1
@@ -378,10 +372,21 @@ impl Machine {
     }
 
     /// The tasks node `n` offers `job`, with `first` free at the start and `fewest` over
-    /// its run: `first` where [`Self::counts_free_at_start`] and a task is free throughout
-    /// (the placement then counts as cut, so that it is not carried where it would move).
+    /// its run: `first` where [`Self::holds_free_at_start`], while placing at a found start,
+    /// and a task is free throughout (the placement then counts as cut, so that it is not
+    /// carried where it would move).
+    #[inline(always)]
     fn tasks_at_start(&self, n: usize, job: &QueuedJob, first: u64, fewest: u64) -> u64 {
-        if fewest == 0 || first == fewest || !self.counts_free_at_start(n, job) {
+        if fewest == 0 || first == fewest || !self.at_found_start.get() {
+            return fewest;
+        }
+        self.tasks_at_found_start(n, job, first, fewest)
+    }
+
+    /// [`Self::tasks_at_start`] while a reservation is placed at its found start.
+    #[inline(never)]
+    fn tasks_at_found_start(&self, n: usize, job: &QueuedJob, first: u64, fewest: u64) -> u64 {
+        if !self.holds_free_at_start(n, job) {
             return fewest;
         }
         self.fewer_than_a_start.set(true);
