@@ -445,6 +445,72 @@ mod tests {
         );
     }
 
+    /// One node of 4 processors under `windows` (name, processors, start, end) that jobs
+    /// inside have access to, running `jobs` (limit, inside the windows or not) from 0.
+    fn node_with_windows(windows: &[(u64, Time, Time)], jobs: &[(Time, bool)]) -> Machine {
+        use crate::standing::{Recurrence, StandingAccess, StandingReservation};
+        let mut spec = MachineSpec::homogeneous(1, 4);
+        spec.allocation = AllocationPolicy::LastAvailable;
+        spec.standing = windows
+            .iter()
+            .enumerate()
+            .map(|(k, &(procs, start, end))| StandingReservation {
+                name: format!("w{k}"),
+                nodes: vec![0],
+                procs: vec![procs],
+                when: Recurrence::Once { start, end },
+                access: StandingAccess::default(),
+            })
+            .collect();
+        let mut m = Machine::new(Arc::new(spec), 0, false);
+        m.set_node_order(true, true);
+        m.advance(0);
+        for (i, &(wcl, inside)) in jobs.iter().enumerate() {
+            let mut j = job(i as u32, 1, wcl);
+            if inside {
+                j.standing_access = (1 << windows.len()) - 1;
+            }
+            assert!(m.start(0, &j));
+        }
+        m
+    }
+
+    /// Where a window the job may use begins, 3.3.1's range walk sets neither "resources
+    /// removed" nor "added" (MJob.c `MJobGetSNRange`: an inclusive start only counts it),
+    /// so nothing is cut there even when the range's count is below what is free
+    /// (standingdeep-s3 at 23,940 s: "node n3 supports 1 task … for INFINITY"). One node of
+    /// 4 processors, window w0 of 1 processor over [0, 1000) and w1 over [5000, 6000); J1
+    /// (outside) to 100, J2 (inside w0) to 300. For a job that may use both: 2 free, 3 from
+    /// 100 (a cut), 4 from 300 (where w0's piece begins: removed, no cut at a growth). At
+    /// 5000 nothing is cut, so the range of 3 from 100 joins the first for ever (cut there, it
+    /// would end at 5000).
+    #[test]
+    fn a_window_the_job_may_use_cuts_nothing_where_it_begins() {
+        let m = node_with_windows(
+            &[(1, 0, 1000), (1, 5000, 6000)],
+            &[(100, false), (300, true)],
+        );
+        assert_eq!(
+            m.maui_available_for(0, 0, (1, 10), ONE, (0b11, NO_USER)),
+            FOREVER
+        );
+    }
+
+    /// Where a job inside a window ends, 3.3.1 sees resources removed only where the window
+    /// then holds more (a piece of it begins): a window of 1 processor with J1 and J2
+    /// inside holds none before and after J1 ends at 100, and 1 from J2's end at 300. For a
+    /// job outside it: 2 free, 3 from 100 (added: a cut), 3 from 300, 4 from the window's
+    /// end at 10,000 (a cut: the range of 3 from 100 joins the first, the next does not):
+    /// available until 10,000 (were J1's end a removal, no cut at 100, and for ever).
+    #[test]
+    fn a_job_inside_a_window_removes_resources_only_where_the_window_holds_more() {
+        let m = node_with_windows(&[(1, 0, 10_000)], &[(100, true), (300, true)]);
+        assert_eq!(
+            m.maui_available_for(0, 0, (1, 10), ONE, (0, NO_USER)),
+            10_000
+        );
+    }
+
     /// A reservation that starts where the free tasks fall below half the job's closes the
     /// first range; a job's end that leaves fewer than it asks for splits only when the
     /// count grows; an idle node with nothing ahead is available for ever.

@@ -117,13 +117,30 @@ impl Machine {
     }
 
     /// Whether job or reservation claim `c` on node `n` ends inside a standing window there
-    /// that it may be inside of.
+    /// that it may be inside of, changing what the window holds: 3.3.1 splits a window into
+    /// pieces where the processors it holds beside the jobs inside it change, each piece a
+    /// reservation (a window of one processor with two jobs inside holds none before and
+    /// after one of them ends: no piece begins there).
     fn ends_inside_a_window(&self, n: usize, c: &Claim) -> bool {
-        self.claims[n].iter().any(|w| match w.owner {
+        let e = c.end;
+        let claims = &self.claims[n];
+        claims.iter().any(|w| match w.owner {
             Owner::Standing(k) => {
-                w.start < c.end
-                    && c.end < w.end
-                    && self.claim_uses_window(c, k, w, self.standing_limit(k))
+                let limit = self.standing_limit(k);
+                if !(w.start < e && e < w.end && self.claim_uses_window(c, k, w, limit)) {
+                    return false;
+                }
+                let inside = |active: &dyn Fn(&Claim) -> bool| -> u64 {
+                    claims
+                        .iter()
+                        .filter(|o| !matches!(o.owner, Owner::Standing(_)) && active(o))
+                        .filter(|o| self.claim_uses_window(o, k, w, limit))
+                        .map(|o| o.takes.procs)
+                        .sum()
+                };
+                let before = inside(&|o: &Claim| o.start < e && e <= o.end);
+                let after = inside(&|o: &Claim| o.start <= e && e < o.end);
+                w.takes.procs.saturating_sub(before) != w.takes.procs.saturating_sub(after)
             }
             _ => false,
         })
@@ -203,8 +220,10 @@ impl Machine {
     /// whether 3.3.1's range walk (MJob.c `MJobGetSNRange`) sees resources removed there for
     /// a job that may use the standing reservations of `masks`, judged over `judged`: where
     /// a claim that binds the job begins, where a window it may use ends, and where a job
-    /// inside a window ends (3.3.1 splits a window where the jobs inside it change, each
-    /// piece a reservation that begins).
+    /// inside a window ends as the window then holds more (`ends_inside_a_window`). Where a
+    /// window the job may use begins, 3.3.1 counts it and sets neither its "resources
+    /// added" nor "removed" flag (MJob.c: `IResCount++`), so no range changes there: alone,
+    /// that instant is none of the walk's.
     pub(super) fn range_walk_bounds(
         &self,
         n: usize,
@@ -212,18 +231,22 @@ impl Machine {
         masks: (u64, u64),
         judged: (Time, Time),
     ) -> Vec<(Time, bool)> {
-        let removes = |c: &Claim| -> [(Time, bool); 2] {
+        let removes = |c: &Claim| -> [Option<(Time, bool)>; 2] {
             match c.owner {
                 Owner::Standing(_) if !self.binds_over(c, masks.0, masks.1, judged.0, judged.1) => {
-                    [(c.start, false), (c.end, true)]
+                    [None, Some((c.end, true))]
                 }
-                Owner::Standing(_) => [(c.start, true), (c.end, false)],
-                _ => [(c.start, true), (c.end, self.ends_inside_a_window(n, c))],
+                Owner::Standing(_) => [Some((c.start, true)), Some((c.end, false))],
+                _ => [
+                    Some((c.start, true)),
+                    Some((c.end, self.ends_inside_a_window(n, c))),
+                ],
             }
         };
         let mut bounds: Vec<(Time, bool)> = self.claims[n]
             .iter()
             .flat_map(removes)
+            .flatten()
             .filter(|&(t, _)| t > now && t < FOREVER)
             .collect();
         bounds.sort_unstable();
