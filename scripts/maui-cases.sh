@@ -12,7 +12,7 @@
 #        preemptspv, resgroups, srtimelimit, srmaxtime, singleuser, sysqfalse,
 #        classaccess, jobflags, classfeatures, nodemaxjob, nodemaxjobperuser,
 #        nodemaxprocperuser, nodemaxproc, nodemaxpe, nodemaxpeshare, maxload, nodemaxload,
-#        featureheaders, standingpartial, startranges, standingdeep, standingmixed;
+#        featureheaders, standingpartial, startranges, standingdeep, standingmixed, depth8multi;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)
@@ -167,7 +167,7 @@ for config in "${configs[@]}"; do
     elif [ "$config" = classaccess ]; then
       classaccess_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config"
     elif [ "$config" = singleuser ] || [ "$config" = nodemaxjob ] || [ "$config" = nodemaxjobperuser ] ||
-      [ "$config" = maxload ] || [ "$config" = nodemaxload ] || [ "$config" = startranges ]; then
+      [ "$config" = maxload ] || [ "$config" = nodemaxload ] || [ "$config" = startranges ] || [ "$config" = depth8multi ]; then
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config" '{ print }'
     elif [ "$config" = nodemaxprocperuser ] || [ "$config" = nodemaxproc ]; then
       # At most 8 tasks: a user's job wider than its processors on all 8 nodes never starts.
