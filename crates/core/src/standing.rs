@@ -164,6 +164,25 @@ impl Recurrence {
 }
 
 impl StandingReservation {
+    /// For tests: a window over `[start, end)` once, holding `procs[i]` processors of
+    /// `nodes[i]`, open to no job (jobs are given access by their `standing_access` bits).
+    #[cfg(test)]
+    pub(crate) fn once(
+        name: &str,
+        nodes: Vec<u32>,
+        procs: Vec<u64>,
+        start: Time,
+        end: Time,
+    ) -> Self {
+        StandingReservation {
+            name: name.into(),
+            nodes,
+            procs,
+            when: Recurrence::Once { start, end },
+            access: StandingAccess::default(),
+        }
+    }
+
     /// The processors it holds on the `i`-th of its nodes, of that node's `node_procs`:
     /// every one unless RESOURCES=PROCS:n says fewer.
     pub fn procs_held(&self, i: usize, node_procs: u64) -> u64 {

@@ -413,19 +413,10 @@ mod tests {
     /// range is cut there: both for ever (not until the second end).
     #[test]
     fn a_window_splits_where_the_jobs_inside_it_end() {
-        use crate::standing::{Recurrence, StandingAccess, StandingReservation};
+        use crate::standing::StandingReservation;
         let mut spec = MachineSpec::homogeneous(1, 4);
         spec.allocation = AllocationPolicy::LastAvailable;
-        spec.standing = vec![StandingReservation {
-            name: "w".into(),
-            nodes: vec![0],
-            procs: vec![2],
-            when: Recurrence::Once {
-                start: 0,
-                end: 10_000,
-            },
-            access: StandingAccess::default(),
-        }];
+        spec.standing = vec![StandingReservation::once("w", vec![0], vec![2], 0, 10_000)];
         let mut m = Machine::new(Arc::new(spec), 0, false);
         m.set_node_order(true, true);
         m.advance(0);
@@ -448,18 +439,14 @@ mod tests {
     /// One node of 4 processors under `windows` (name, processors, start, end) that jobs
     /// inside have access to, running `jobs` (limit, inside the windows or not) from 0.
     fn node_with_windows(windows: &[(u64, Time, Time)], jobs: &[(Time, bool)]) -> Machine {
-        use crate::standing::{Recurrence, StandingAccess, StandingReservation};
+        use crate::standing::StandingReservation;
         let mut spec = MachineSpec::homogeneous(1, 4);
         spec.allocation = AllocationPolicy::LastAvailable;
         spec.standing = windows
             .iter()
             .enumerate()
-            .map(|(k, &(procs, start, end))| StandingReservation {
-                name: format!("w{k}"),
-                nodes: vec![0],
-                procs: vec![procs],
-                when: Recurrence::Once { start, end },
-                access: StandingAccess::default(),
+            .map(|(k, &(procs, start, end))| {
+                StandingReservation::once(&format!("w{k}"), vec![0], vec![procs], start, end)
             })
             .collect();
         let mut m = Machine::new(Arc::new(spec), 0, false);

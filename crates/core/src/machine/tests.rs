@@ -381,17 +381,7 @@ fn a_node_at_its_load_limit_is_busy_from_the_next_node_update_until_a_job_of_it_
 
 /// A standing window for ever on two processors of node 0, that no job may use.
 fn two_procs_of_node_0(name: &str) -> crate::standing::StandingReservation {
-    use crate::standing::{Recurrence, StandingAccess, StandingReservation};
-    StandingReservation {
-        name: name.into(),
-        nodes: vec![0],
-        procs: vec![2],
-        when: Recurrence::Once {
-            start: 0,
-            end: crate::profile::FOREVER,
-        },
-        access: StandingAccess::default(),
-    }
+    crate::standing::StandingReservation::once(name, vec![0], vec![2], 0, crate::profile::FOREVER)
 }
 
 /// `verify`: a standing window that holds two of a node's four processors leaves the other
@@ -564,18 +554,12 @@ fn a_node_rule_ends_the_range_walk() {
 /// range is cut at 10, its reach is 40, and Q starts at 0).
 #[test]
 fn a_range_goes_on_where_a_window_the_job_may_use_ends() {
-    use crate::standing::{Recurrence, StandingAccess, StandingReservation};
+    use crate::standing::StandingReservation;
     let reserved_at = |window: bool| {
         let mut spec = MachineSpec::homogeneous(1, 8);
         spec.allocation = AllocationPolicy::LastAvailable;
         if window {
-            spec.standing = vec![StandingReservation {
-                name: "w".into(),
-                nodes: vec![0],
-                procs: vec![8],
-                when: Recurrence::Once { start: 0, end: 10 },
-                access: StandingAccess::default(),
-            }];
+            spec.standing = vec![StandingReservation::once("w", vec![0], vec![8], 0, 10)];
         }
         let mut m = Machine::new(Arc::new(spec), 0, false);
         m.set_node_order(true, true);
@@ -603,19 +587,10 @@ fn a_range_goes_on_where_a_window_the_job_may_use_ends() {
 /// reach would be 40 and Q start at 0).
 #[test]
 fn a_range_goes_on_where_a_job_inside_a_window_ends() {
-    use crate::standing::{Recurrence, StandingAccess, StandingReservation};
+    use crate::standing::StandingReservation;
     let mut spec = MachineSpec::homogeneous(1, 8);
     spec.allocation = AllocationPolicy::LastAvailable;
-    spec.standing = vec![StandingReservation {
-        name: "w".into(),
-        nodes: vec![0],
-        procs: vec![2],
-        when: Recurrence::Once {
-            start: 0,
-            end: 1000,
-        },
-        access: StandingAccess::default(),
-    }];
+    spec.standing = vec![StandingReservation::once("w", vec![0], vec![2], 0, 1000)];
     let mut m = Machine::new(Arc::new(spec), 0, false);
     m.set_node_order(true, true);
     m.advance(0);
@@ -639,20 +614,17 @@ fn a_range_goes_on_where_a_job_inside_a_window_ends() {
 /// Q leaves at its start.
 #[test]
 fn a_reservation_holds_the_tasks_free_at_its_start() {
-    use crate::standing::{Recurrence, StandingAccess, StandingReservation};
+    use crate::standing::StandingReservation;
     let placed = |maui: bool| {
         let mut spec = MachineSpec::homogeneous(2, 4);
         spec.allocation = AllocationPolicy::FirstAvailable;
-        spec.standing = vec![StandingReservation {
-            name: "w".into(),
-            nodes: vec![0],
-            procs: vec![2],
-            when: Recurrence::Once {
-                start: 20,
-                end: crate::profile::FOREVER,
-            },
-            access: StandingAccess::default(),
-        }];
+        spec.standing = vec![StandingReservation::once(
+            "w",
+            vec![0],
+            vec![2],
+            20,
+            crate::profile::FOREVER,
+        )];
         let mut m = Machine::new(Arc::new(spec), 0, false);
         m.set_node_order(maui, true);
         m.advance(0);
@@ -695,20 +667,11 @@ fn a_reservation_holds_the_tasks_free_at_its_start() {
 /// 1 × 2; carried, it would take node 2 × 2 (found by a review).
 #[test]
 fn a_placement_carried_onto_a_node_freed_early_holds_the_tasks_free_at_its_start() {
-    use crate::standing::{Recurrence, StandingAccess, StandingReservation};
+    use crate::standing::StandingReservation;
     let placed = |exhaustive: bool| {
         let mut spec = MachineSpec::homogeneous(3, 4);
         spec.allocation = AllocationPolicy::LastAvailable;
-        spec.standing = vec![StandingReservation {
-            name: "w".into(),
-            nodes: vec![2],
-            procs: vec![2],
-            when: Recurrence::Once {
-                start: 250,
-                end: 450,
-            },
-            access: StandingAccess::default(),
-        }];
+        spec.standing = vec![StandingReservation::once("w", vec![2], vec![2], 250, 450)];
         let mut m = Machine::new(Arc::new(spec), 0, false);
         m.set_node_order(true, true);
         m.set_exhaustive(exhaustive);
