@@ -436,7 +436,7 @@ mod tests {
         );
     }
 
-    /// One node of 4 processors under `windows` (name, processors, start, end) that jobs
+    /// One node of 4 processors under `windows` (processors, start, end) that the jobs
     /// inside have access to, running `jobs` (limit, inside the windows or not) from 0.
     fn node_with_windows(windows: &[(u64, Time, Time)], jobs: &[(Time, bool)]) -> Machine {
         use crate::standing::StandingReservation;
