@@ -969,22 +969,30 @@ fn lay_standing(
     // node so named, the reservation is laid by TASKCOUNT alone, or not at all.
     let mut all_is_no_keyword = false;
     if let Some(hosts) = &sr.hosts {
-        // Every feasible listed host, busy or not; TASKCOUNT only bounds each node's tasks.
+        // Every feasible listed host, busy or not, each with all the tasks it holds; with a
+        // TASKCOUNT, that many tasks in all (`tasks_within_count`).
         let patterns: Vec<regex::Regex> = hosts
             .iter()
             .map(|h| crate::params::standing::host_pattern(h))
             .collect::<std::result::Result<_, _>>()
             .map_err(|e| format!("{what} HOSTLIST: {e}"))?;
-        for (n, name) in node_names.iter().enumerate() {
-            if feasible(n) && patterns.iter().any(|p| p.is_match(name)) {
-                let mut tasks = tasks_on(n);
-                if sr.task_count > 0 {
-                    tasks = tasks.min(sr.task_count);
-                }
-                if tasks > 0 {
-                    nodes.push(n as u32);
-                    procs.push(held(tasks, n));
-                }
+        let listed: Vec<usize> = node_names
+            .iter()
+            .enumerate()
+            .filter(|&(n, name)| feasible(n) && patterns.iter().any(|p| p.is_match(name)))
+            .map(|(n, _)| n)
+            .collect();
+        let room: Vec<u64> = listed.iter().map(|&n| tasks_on(n)).collect();
+        let tasks = if sr.task_count > 0 {
+            let tier = |i: usize| maui_memory_tier(specs[listed[i]].mem);
+            tasks_within_count(&room, sr.task_count, tier)
+        } else {
+            room
+        };
+        for (&n, &tasks) in listed.iter().zip(&tasks) {
+            if tasks > 0 {
+                nodes.push(n as u32);
+                procs.push(held(tasks, n));
             }
         }
         let named = node_names
@@ -1154,9 +1162,51 @@ fn sample_names(names: &[String]) -> String {
     shown.join(", ")
 }
 
+/// The tasks a standing reservation of `count` tasks in all (TASKCOUNT with HOSTLIST) holds on
+/// each of its listed nodes, which hold `room` tasks each: 3.3.1 makes such a reservation
+/// "space flex" (MSR.c `MSRSelectNodeList`): the smaller of TASKCOUNT and the listed nodes'
+/// tasks, placed among them. Its log shows them one task per node (the real-Maui case
+/// standingshort: "PROCS: 2" on each of n0 and n1 for `RESOURCES=PROCS:2 TASKCOUNT=2`), so
+/// here one task per node a round, in 3.3.1's MINRESOURCE order (the smallest memory `tier`
+/// first, the last node first), until `count`. (3.3.1 takes only the listed nodes available
+/// when it lays the window, by the allocation policy: not modelled.)
+fn tasks_within_count(room: &[u64], count: u64, tier: impl Fn(usize) -> u64) -> Vec<u64> {
+    let mut order: Vec<usize> = (0..room.len()).collect();
+    order.sort_by_key(|&i| (tier(i), std::cmp::Reverse(i)));
+    let mut given = vec![0u64; room.len()];
+    let mut left = count;
+    while left > 0 {
+        let before = left;
+        for &i in &order {
+            if left > 0 && given[i] < room[i] {
+                given[i] += 1;
+                left -= 1;
+            }
+        }
+        if left == before {
+            break;
+        }
+    }
+    given
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// TASKCOUNT with HOSTLIST: one task per listed node a round, the last node first among
+    /// those of one memory tier, the smaller tier first, never beyond a node's room.
+    #[test]
+    fn a_task_count_over_a_host_list_takes_one_task_per_node_a_round() {
+        let same_tier = |_: usize| 0;
+        assert_eq!(tasks_within_count(&[2, 2], 2, same_tier), [1, 1]);
+        assert_eq!(tasks_within_count(&[2, 2, 2], 2, same_tier), [0, 1, 1]);
+        assert_eq!(tasks_within_count(&[2, 2, 2], 4, same_tier), [1, 1, 2]);
+        assert_eq!(tasks_within_count(&[1, 3], 4, same_tier), [1, 3]);
+        assert_eq!(tasks_within_count(&[1, 3], 9, same_tier), [1, 3]);
+        let first_smaller = |i: usize| if i == 0 { 0 } else { 1 };
+        assert_eq!(tasks_within_count(&[2, 2, 2], 1, first_smaller), [1, 0, 0]);
+    }
 
     fn names(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
