@@ -10,6 +10,7 @@
 //! different times it is available until the second end that leaves the job its whole
 //! limit. On a node of one processor the length is the time until the next claim.
 
+use super::placement::next_range_count;
 use super::{Claim, Machine, Owner, NO_USER};
 use crate::node::{NodeAccess, Res};
 use crate::profile::FOREVER;
@@ -139,13 +140,8 @@ impl Machine {
                 merge.joins(current, t);
                 return false;
             }
-            let c = current;
-            let split = if removes {
-                new != c && (new < tasks || new < c || c < tasks)
-            } else {
-                new > c || (new < c && (new < tasks || c < tasks))
-            };
-            if split {
+            // Both counts are at least the probe here, so a cut always changes the count.
+            if next_range_count(current, new, removes, tasks) != current {
                 if !merge.joins(current, t) {
                     return false;
                 }

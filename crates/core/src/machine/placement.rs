@@ -1335,11 +1335,12 @@ fn sort_events(events: &mut [(Time, usize)], now: Time) {
 /// The count of the availability range that holds an instant where a node's free tasks become
 /// `free`, the range before it holding `count` (0: none), for a job of `tasks` tasks, as
 /// 3.3.1's `MJobGetSNRange` (MJob.c) cuts its ranges: nothing free ends a range; at an
-/// instant where it sees resources removed (`removes`: a claim that binds the job begins),
-/// a change cuts the range unless the tasks grew and the range already held all the job's
+/// instant where it sees resources removed (`removes`, [`Machine::range_walk_bounds`]), a
+/// change cuts the range unless the tasks grew and the range already held all the job's
 /// tasks (it goes on at its count); where resources are only added, a growth always cuts, a
-/// fall only below the job's tasks.
-fn next_range_count(count: u64, free: u64, removes: bool, tasks: u64) -> u64 {
+/// fall only below the job's tasks. The start ranges and the available time
+/// (`machine/available.rs`) cut by it alike.
+pub(super) fn next_range_count(count: u64, free: u64, removes: bool, tasks: u64) -> u64 {
     let cuts = if count == 0 || free == 0 {
         true
     } else if removes {
