@@ -104,7 +104,7 @@ impl Machine {
                 .iter()
                 .filter(|c| c.start <= t && t < c.end)
                 .collect();
-            self.taken_at(&all, (may_use, 0), (t, t + 1)).procs
+            self.taken_at(n, &all, (may_use, 0), (t, t + 1)).procs
         } else {
             active.map(|c| c.takes.procs).sum()
         };
@@ -492,6 +492,58 @@ mod tests {
             m.maui_available_for(0, 0, (1, 10), ONE, (0, NO_USER)),
             10_000
         );
+    }
+
+    /// 3.3.1 judges a job's access to a window it may use for a short run only by the
+    /// overlap of a run as long as the job's from where the node's range holding the
+    /// window's start began (MJob.c `MJobGetSNRange`; standingshort-s1: "checking
+    /// reservation part.0.0 start … (O: 9670)"), not from the job's start. One node of 4
+    /// processors, window w holding 2 over [2000, 10,000) for runs of at most 1,000 s
+    /// inside it. A job of 2,500 s from 0 runs inside it for 500 s; but where a job on the
+    /// node ends at 700, or a reservation begins there, a range begins, and from 700 the
+    /// overlap is 1,200 s: the window binds, and the node offers the job what it leaves.
+    #[test]
+    fn a_short_runs_window_is_judged_from_where_the_range_began() {
+        use crate::standing::{StandingReservation, TimeEntry};
+        let mut spec = MachineSpec::homogeneous(1, 4);
+        spec.allocation = AllocationPolicy::LastAvailable;
+        let mut w = StandingReservation::once("w", vec![0], vec![2], 2000, 10_000);
+        w.access.max_time = Some(TimeEntry {
+            limit: 1000,
+            required: false,
+            seen_before: None,
+        });
+        spec.standing = vec![w];
+        let spec = Arc::new(spec);
+        let short_run = |procs| {
+            let mut j = job(5, procs, 2500);
+            j.standing_short = 1;
+            j
+        };
+        let fresh = || {
+            let mut m = Machine::new(spec.clone(), 0, false);
+            m.set_node_order(true, true);
+            m.advance(0);
+            m
+        };
+        // Nothing changes before the window: judged from 0, it may use it.
+        let m = fresh();
+        assert_eq!(m.hostable(0, 0, 2500, &short_run(3), ONE), 4);
+        // A job of one processor ends at 700: 3 free, then 4, then 2 (w binds).
+        let mut m = fresh();
+        assert!(m.start(0, &job(1, 1, 700)));
+        assert_eq!(m.hostable(0, 0, 2500, &short_run(3), ONE), 2);
+        // A reservation of one processor begins at 700 (to 2,100): 4, then 3, then 1.
+        let mut m = fresh();
+        m.hold_again(700, &job(9, 1, 1400), vec![(0, 1)], 0)
+            .unwrap();
+        assert_eq!(m.hostable(0, 0, 2500, &short_run(2), ONE), 1);
+        // A run that ends by 2,700 from 700 may use it whatever began there.
+        let mut m = fresh();
+        assert!(m.start(0, &job(1, 1, 700)));
+        let mut shorter = short_run(3);
+        shorter.wcl = 2000;
+        assert_eq!(m.hostable(0, 0, 2000, &shorter, ONE), 3);
     }
 
     /// A reservation that starts where the free tasks fall below half the job's closes the

@@ -649,13 +649,17 @@ impl Machine {
         (always, short)
     }
 
-    /// Whether `c` keeps off its node a job that may use the standing reservations of
+    /// Whether `c` keeps off node `n` a job that may use the standing reservations of
     /// `may_use`, and of `short` over a window it runs inside for at most their time
-    /// limit, over `[a, b)`: 3.3.1 judges the overlap with the claim's window (MJob.c
-    /// `MJobGetSNRange`; a window the run does not overlap is judged by its length).
-    fn binds_over(&self, c: &Claim, may_use: u64, short: u64, a: Time, b: Time) -> bool {
+    /// limit, over `[a, b)`: 3.3.1 judges the overlap with the claim's window of a run as
+    /// long from where the node's range holding the window's start began
+    /// ([`Self::range_start_before`]; MJob.c `MJobGetSNRange`; a window that run does not
+    /// overlap is judged by its length).
+    fn binds_over(&self, n: usize, c: &Claim, may_use: u64, short: u64, a: Time, b: Time) -> bool {
         match c.owner {
             Owner::Standing(k) if short & (1 << k) != 0 => {
+                let from = self.range_start_before(n, c.start, a, may_use);
+                let (a, b) = (from, from + (b - a));
                 let overlap = b.min(c.end) - a.max(c.start);
                 let inside = (b - a).min(if overlap > 0 {
                     overlap
@@ -666,6 +670,42 @@ impl Machine {
             }
             _ => c.binds(may_use),
         }
+    }
+
+    /// Where the available range that a walk of node `n` from `a` is building at instant
+    /// `at` began: the last instant after `a` where the claims on the node change what it
+    /// offers, by `at` (a job's or a reservation's start or end, the bounds of a window
+    /// the job may not use; a start or a window's bound at `at` itself comes after the
+    /// window beginning there).
+    /// 3.3.1 judges a job's access to a window it may use for a short run only (SRMAXTIME,
+    /// TIMELIMIT) by the overlap from there, not from the job's start (MJob.c
+    /// `MJobGetSNRange`: `ARange[rindex].StartTime + JDuration`), so a job whose run
+    /// reaches only a little into a window is kept out of it where its range began after
+    /// a job on the node ended.
+    fn range_start_before(&self, n: usize, at: Time, a: Time, may_use: u64) -> Time {
+        let mut from = a;
+        for c in &self.claims[n] {
+            match c.owner {
+                Owner::Standing(_) => {
+                    if c.binds(may_use) {
+                        for t in [c.start, c.end] {
+                            if t > from && t < at {
+                                from = t;
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    if c.start > from && c.start < at {
+                        from = c.start;
+                    }
+                    if c.end > from && c.end <= at {
+                        from = c.end;
+                    }
+                }
+            }
+        }
+        from
     }
 
     /// The run by which a job over `[a, b)` on node `n` is judged for the standing
@@ -2348,7 +2388,7 @@ impl Machine {
                 let fixed = |c: &Claim| !overlaps || !matches!(c.owner, Owner::Held(_));
                 let counted: Vec<&Claim> = active.iter().copied().filter(|c| fixed(c)).collect();
                 // As a job that may use no window counts them.
-                let held = self.taken_at(&counted, (0, 0), (t, t + 1)).procs;
+                let held = self.taken_at(n, &counted, (0, 0), (t, t + 1)).procs;
                 let crowded = single || held > cap.procs;
                 for c in active.iter().filter(|_| crowded) {
                     let Owner::Standing(k) = c.owner else {
@@ -2451,7 +2491,7 @@ impl Machine {
                 .collect();
             let reservation = self.held.get(id as usize).or(self.laid.get(id as usize));
             let short = reservation.map_or(0, |r| r.short);
-            let taken = self.taken_at(&others, (h.may_use, short), (h.start, h.end));
+            let taken = self.taken_at(n, &others, (h.may_use, short), (h.start, h.end));
             let free = cap.less(taken).procs;
             if h.takes.procs > free {
                 return Err(format!(

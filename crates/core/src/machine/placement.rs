@@ -233,7 +233,9 @@ impl Machine {
     ) -> Vec<(Time, bool)> {
         let removes = |c: &Claim| -> [Option<(Time, bool)>; 2] {
             match c.owner {
-                Owner::Standing(_) if !self.binds_over(c, masks.0, masks.1, judged.0, judged.1) => {
+                Owner::Standing(_)
+                    if !self.binds_over(n, c, masks.0, masks.1, judged.0, judged.1) =>
+                {
                     [None, Some((c.end, true))]
                 }
                 Owner::Standing(_) => [Some((c.start, true)), Some((c.end, false))],
@@ -278,7 +280,7 @@ impl Machine {
         let (ja, jb) = self.judged_run(n, a, b, job);
         let claims = self.claims[n]
             .iter()
-            .filter(|c| self.binds_over(c, may_use, short, ja, jb));
+            .filter(|c| self.binds_over(n, c, may_use, short, ja, jb));
         let touches = claims.clone().any(|c| c.start == b);
         let opens_at_a = a == self.search_now.get() || claims.clone().any(|c| c.end == a);
         touches && !opens_at_a
@@ -304,8 +306,9 @@ impl Machine {
             // claims ended by then skipped), one task on a node with a claim ending later.
             let (may_use, short) = (job.standing_access, job.standing_short);
             let (ja, jb) = self.judged_run(n, a, b, job);
-            let claimed =
-                |c: &Claim| c.start < b && a < c.end && self.binds_over(c, may_use, short, ja, jb);
+            let claimed = |c: &Claim| {
+                c.start < b && a < c.end && self.binds_over(n, c, may_use, short, ja, jb)
+            };
             if self.claims[n].iter().any(claimed) {
                 return 0;
             }
@@ -323,7 +326,7 @@ impl Machine {
         let (ja, jb) = self.judged_run(n, a, b, job);
         let overlapping = claims
             .iter()
-            .filter(|c| c.start < b && a < c.end && self.binds_over(c, may_use, short, ja, jb));
+            .filter(|c| c.start < b && a < c.end && self.binds_over(n, c, may_use, short, ja, jb));
         if self.node_rules && self.keeps_off(n, overlapping.clone(), (a, b), job) {
             return 0;
         }
@@ -442,15 +445,18 @@ impl Machine {
                 owner: Owner::Standing(k),
                 may_use: 0,
             };
-            let uses = !self.binds_over(&window, job.standing_access, job.standing_short, t, end);
-            if !uses || stop <= t {
+            if stop <= t {
                 continue;
             }
+            let (access, short) = (job.standing_access, job.standing_short);
+            let uses = |n: u32| !self.binds_over(n as usize, &window, access, short, t, end);
             let nodes = &self.spec.standing[k as usize].nodes;
             if start < end {
-                preferred.extend(nodes);
+                preferred.extend(nodes.iter().filter(|&&n| uses(n)));
             } else {
-                let reached = |n: &&u32| self.free_stretch_passes(**n as usize, t, end, job, start);
+                let reached = |&&n: &&u32| {
+                    uses(n) && self.free_stretch_passes(n as usize, t, end, job, start)
+                };
                 preferred.extend(nodes.iter().filter(reached));
             }
         }
@@ -488,7 +494,7 @@ impl Machine {
         claims
             .iter()
             .filter(|c| (t..=by).contains(&c.start))
-            .filter(|c| self.binds_over(c, masks.0, masks.1, t, end))
+            .filter(|c| self.binds_over(n, c, masks.0, masks.1, t, end))
             .all(|c| self.tasks_free_at(n, claims.iter(), c.start, masks, (t, end), per_task) > 0)
     }
 
@@ -505,7 +511,7 @@ impl Machine {
         per_task: Res,
     ) -> u64 {
         let active: Vec<&Claim> = claims.filter(|c| c.start <= t && t < c.end).collect();
-        let used = self.taken_at(&active, masks, judged);
+        let used = self.taken_at(n, &active, masks, judged);
         tasks_within(self.spec.nodes[n].capacity().less(used), per_task)
     }
 
@@ -543,6 +549,7 @@ impl Machine {
     /// to it).
     pub(super) fn taken_at(
         &self,
+        n: usize,
         active: &[&Claim],
         (may_use, short): (u64, u64),
         (a, b): (Time, Time),
@@ -551,7 +558,7 @@ impl Machine {
         for c in active {
             match c.owner {
                 Owner::Standing(k) => {
-                    if !self.binds_over(c, may_use, short, a, b) {
+                    if !self.binds_over(n, c, may_use, short, a, b) {
                         continue;
                     }
                     let limit = self.standing_limit(k);
