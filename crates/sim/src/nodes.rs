@@ -455,8 +455,13 @@ pub fn build(
         }
     }
     if names_missed && !from_file && !defined_by_config {
-        // A site's own maui.cfg names its nodes: say how to give them, once.
-        if let Some(last) = errors.last_mut() {
+        // A site's own maui.cfg names its nodes: say how to give them, once, after the
+        // last error that names a node this run does not have.
+        if let Some(last) = errors
+            .iter_mut()
+            .rev()
+            .find(|e| e.contains(NO_NAME_MATCHES))
+        {
             last.push_str(
                 "\nhint: the config names nodes this run does not have: give the site's nodes \
                  with --node-file FILE (a Maui resource trace, 21 fields per node, guide 16.2), \

@@ -1277,6 +1277,22 @@ fn standing_reservations_3_3_1_makes_no_window_of_are_warned_of() {
          --node-file FILE (a Maui resource trace, 21 fields per node, guide 16.2), or each \
          with NODECFG[name] PROCS=… (the config then defines the machine)"
     );
+    // The hint follows the error that names missing nodes, not whichever came last.
+    let e = build(
+        "SRCFG[a] HOSTLIST=cn[0-9]+ PERIOD=INFINITY\nNODECFG[n1] FEATURES=gpu\n\
+         SRCFG[x] HOSTLIST=n0 NODEFEATURES=gpu PERIOD=INFINITY\n",
+    )
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        e,
+        "2 errors in the config:\n\
+         maui.cfg:1:1: SRCFG[a] HOSTLIST: no node's name matches cn[0-9]+ (node names: n0, n1, n2, n3, …)\n\
+         hint: the config names nodes this run does not have: give the site's nodes with \
+         --node-file FILE (a Maui resource trace, 21 fields per node, guide 16.2), or each \
+         with NODECFG[name] PROCS=… (the config then defines the machine)\n\
+         maui.cfg:3:1: SRCFG[x] HOSTLIST: the nodes it lists lack its NODEFEATURES or are outside its PARTITION"
+    );
     // A machine the config defines names its own nodes: no hint then.
     let e = build("NODECFG[a1] PROCS=2\nSRCFG[a] HOSTLIST=cn[0-9]+ PERIOD=INFINITY\n")
         .unwrap_err()
