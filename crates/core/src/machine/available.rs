@@ -502,6 +502,8 @@ mod tests {
     /// inside it. A job of 2,500 s from 0 runs inside it for 500 s; but where a job on the
     /// node ends at 700, or a reservation begins there, a range begins, and from 700 the
     /// overlap is 1,200 s: the window binds, and the node offers the job what it leaves.
+    /// A change at the window's start itself comes after it is judged (3.3.1 begins a
+    /// range once every event of an instant is counted).
     #[test]
     fn a_short_runs_window_is_judged_from_where_the_range_began() {
         use crate::standing::{StandingReservation, TimeEntry};
@@ -538,12 +540,17 @@ mod tests {
         m.hold_again(700, &job(9, 1, 1400), vec![(0, 1)], 0)
             .unwrap();
         assert_eq!(m.hostable(0, 0, 2500, &short_run(2), ONE), 1);
-        // A run that ends by 2,700 from 700 may use it whatever began there.
+        // A run of 2,200 s: from 700 it runs inside the window for 900 s, and may use it.
         let mut m = fresh();
         assert!(m.start(0, &job(1, 1, 700)));
         let mut shorter = short_run(3);
-        shorter.wcl = 2000;
-        assert_eq!(m.hostable(0, 0, 2000, &shorter, ONE), 3);
+        shorter.wcl = 2200;
+        assert_eq!(m.hostable(0, 0, 2200, &shorter, ONE), 3);
+        // A job on the node ending as the window begins is counted after it: judged from
+        // 0, the 2,500 s run may use the window.
+        let mut m = fresh();
+        assert!(m.start(0, &job(1, 1, 2000)));
+        assert_eq!(m.hostable(0, 0, 2500, &short_run(3), ONE), 3);
     }
 
     /// A reservation that starts where the free tasks fall below half the job's closes the

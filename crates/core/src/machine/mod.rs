@@ -653,54 +653,65 @@ impl Machine {
     /// `may_use`, and of `short` over a window it runs inside for at most their time
     /// limit, over `[a, b)`: 3.3.1 judges the overlap with the claim's window of a run as
     /// long from where the node's range holding the window's start began
-    /// ([`Self::range_start_before`]; MJob.c `MJobGetSNRange`; a window that run does not
-    /// overlap is judged by its length).
+    /// ([`Self::range_start_before`]; MJob.c `MJobGetSNRange`).
     fn binds_over(&self, n: usize, c: &Claim, may_use: u64, short: u64, a: Time, b: Time) -> bool {
         match c.owner {
             Owner::Standing(k) if short & (1 << k) != 0 => {
-                let from = self.range_start_before(n, c.start, a, may_use);
-                let (a, b) = (from, from + (b - a));
-                let overlap = b.min(c.end) - a.max(c.start);
-                let inside = (b - a).min(if overlap > 0 {
-                    overlap
-                } else {
-                    c.end - c.start
-                });
-                inside > self.standing_limit(k)
+                let from = self.range_start_before(n, c.start, (a, b), (may_use, short));
+                self.runs_inside_too_long(c, k, from, from + (b - a))
             }
             _ => c.binds(may_use),
         }
     }
 
+    /// Whether a run over `[a, b)` lies inside window `c` of standing reservation `k`
+    /// for longer than its time limit (a window the run does not overlap is judged by
+    /// its length, as 3.3.1 does).
+    fn runs_inside_too_long(&self, c: &Claim, k: u32, a: Time, b: Time) -> bool {
+        let overlap = b.min(c.end) - a.max(c.start);
+        let inside = (b - a).min(if overlap > 0 {
+            overlap
+        } else {
+            c.end - c.start
+        });
+        inside > self.standing_limit(k)
+    }
+
     /// Where the available range that a walk of node `n` from `a` is building at instant
-    /// `at` began: the last instant after `a` where the claims on the node change what it
-    /// offers, by `at` (a job's or a reservation's start or end, the bounds of a window
-    /// the job may not use; a start or a window's bound at `at` itself comes after the
-    /// window beginning there).
-    /// 3.3.1 judges a job's access to a window it may use for a short run only (SRMAXTIME,
-    /// TIMELIMIT) by the overlap from there, not from the job's start (MJob.c
-    /// `MJobGetSNRange`: `ARange[rindex].StartTime + JDuration`), so a job whose run
-    /// reaches only a little into a window is kept out of it where its range began after
-    /// a job on the node ended.
-    fn range_start_before(&self, n: usize, at: Time, a: Time, may_use: u64) -> Time {
+    /// `at` began: the last instant after `a` and before `at` where the claims on the node
+    /// change what it offers (a job's or a reservation's start or end, a bound of a window
+    /// that binds the job's run over `[a, b)`). 3.3.1 judges a job's access to a window it
+    /// may use for a short run only (SRMAXTIME, TIMELIMIT) by the overlap from there, not
+    /// from the job's start (MJob.c `MJobGetSNRange`: `ARange[rindex].StartTime +
+    /// JDuration`), so a job whose run reaches only a little into a window is kept out of
+    /// it where its range began after a job on the node ended. Its walk begins a range only
+    /// once every event of an instant is counted: a change at `at` itself comes after the
+    /// window's start is judged. (Every such change is taken as a cut; 3.3.1 goes on with a
+    /// range where the free tasks stay the same, or grow past all the job asks at an
+    /// instant it sees resources removed: not modelled.)
+    fn range_start_before(
+        &self,
+        n: usize,
+        at: Time,
+        (a, b): (Time, Time),
+        (may_use, short): (u64, u64),
+    ) -> Time {
         let mut from = a;
+        if at <= a {
+            return from;
+        }
         for c in &self.claims[n] {
-            match c.owner {
-                Owner::Standing(_) => {
-                    if c.binds(may_use) {
-                        for t in [c.start, c.end] {
-                            if t > from && t < at {
-                                from = t;
-                            }
-                        }
-                    }
+            let changes = match c.owner {
+                Owner::Standing(k) if short & (1 << k) != 0 => {
+                    self.runs_inside_too_long(c, k, a, b)
                 }
-                _ => {
-                    if c.start > from && c.start < at {
-                        from = c.start;
-                    }
-                    if c.end > from && c.end <= at {
-                        from = c.end;
+                Owner::Standing(_) => c.binds(may_use),
+                _ => true,
+            };
+            if changes {
+                for t in [c.start, c.end] {
+                    if t > from && t < at {
+                        from = t;
                     }
                 }
             }
