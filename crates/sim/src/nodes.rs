@@ -161,6 +161,7 @@ const GENERATED_PREFIX: &str = "n";
 
 /// The error of a host list that names no node of the machine.
 const NO_NAME_MATCHES: &str = " HOSTLIST: no node's name matches ";
+const NO_NODE_NAMED: &str = ": no node of that name in ";
 
 /// Builds the machine from `base` (or, when `base` is `None`, from the config's named
 /// objects or `machine`), applying the config's `NODECFG` objects.
@@ -263,10 +264,7 @@ pub fn build(
                 } else {
                     format!("the generated nodes ({source}: n0, n1, …)")
                 };
-                errors.push(format!(
-                    "{at}NODECFG[{}]: no node of that name in {what}",
-                    object.name
-                ));
+                errors.push(format!("{at}NODECFG[{}]{NO_NODE_NAMED}{what}", object.name));
                 names_missed = true;
             }
         }
@@ -460,7 +458,7 @@ pub fn build(
         if let Some(last) = errors
             .iter_mut()
             .rev()
-            .find(|e| e.contains(NO_NAME_MATCHES))
+            .find(|e| e.contains(NO_NAME_MATCHES) || e.contains(NO_NODE_NAMED))
         {
             last.push_str(
                 "\nhint: the config names nodes this run does not have: give the site's nodes \
