@@ -125,6 +125,8 @@ struct Held {
     short: u64,
     /// Its job's user, as [`Placement::user`].
     user: u32,
+    /// A DEDICATED job's: it holds its nodes whole, and never lies over another claim.
+    whole: bool,
 }
 
 /// Handle of a reservation made by [`Machine::reserve`], valid until released.
@@ -1579,6 +1581,7 @@ impl Machine {
             within: self.within,
             short: job.standing_short,
             user: user_of(job),
+            whole,
         });
         HeldId(id)
     }
@@ -2396,7 +2399,7 @@ impl Machine {
                 };
                 // Claims that must fit together: reservations that may overlap are
                 // checked at their starts above.
-                let fixed = |c: &Claim| !overlaps || !matches!(c.owner, Owner::Held(_));
+                let fixed = |c: &Claim| !overlaps || !self.may_overlap(c);
                 let counted: Vec<&Claim> = active.iter().copied().filter(|c| fixed(c)).collect();
                 // As a job that may use no window counts them.
                 let held = self.taken_at(n, &counted, (0, 0), (t, t + 1)).procs;
@@ -2486,7 +2489,7 @@ impl Machine {
         }
         let claims = &self.claims[n];
         let cap = self.spec.nodes[n].capacity();
-        for h in claims.iter().filter(|c| c.end > now) {
+        for h in claims.iter().filter(|c| c.end > now && self.may_overlap(c)) {
             let Owner::Held(id) = h.owner else {
                 continue;
             };
@@ -2512,6 +2515,17 @@ impl Machine {
             }
         }
         Ok(())
+    }
+
+    /// Whether `c` is a reservation that may lie over claims beginning later in its run
+    /// ([`Machine::holds_free_at_start`]): any but a DEDICATED job's, which holds its nodes
+    /// whole.
+    fn may_overlap(&self, c: &Claim) -> bool {
+        let Owner::Held(id) = c.owner else {
+            return false;
+        };
+        let reservation = self.held.get(id as usize).or(self.laid.get(id as usize));
+        !reservation.is_some_and(|r| r.whole)
     }
 
     /// Where the scheduler plans a running job to end (its limit, a prediction, or an

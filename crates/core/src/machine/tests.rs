@@ -658,6 +658,37 @@ fn a_reservation_holds_the_tasks_free_at_its_start() {
     assert!(v.detail.contains("reservation 1 takes 2"), "{}", v.detail);
 }
 
+/// A DEDICATED job's reservation holds its nodes whole and never lies over another claim,
+/// so `--check` holds it against the running jobs at every instant of its run, where other
+/// reservations on nodes of several processors are checked at their start only
+/// (`a_reservation_holds_the_tasks_free_at_its_start`). One node of 4 processors: X holds
+/// one until 10; D (DEDICATED, one processor for 30 s) is reserved at 10 and holds the node
+/// whole. A job claim over [15, 30) beside it is caught; before, only D's start was.
+#[test]
+fn a_dedicated_reservation_is_checked_over_its_whole_run() {
+    let mut m = Machine::new(Arc::new(MachineSpec::homogeneous(1, 4)), 0, false);
+    m.set_node_order(true, true);
+    m.advance(0);
+    assert!(m.start_on(0, &job(0, 1, 10), &[0]));
+    let mut d = job(1, 1, 30);
+    d.cred_factors.dedicated = true;
+    let (at, held) = m.reserve(0, &d).unwrap();
+    assert_eq!((at, m.held_nodes(held).to_vec()), (10, vec![(0, 1)]));
+    assert_eq!(m.verify(0), Ok(()));
+    m.claims[0].push(Claim {
+        start: 15,
+        end: 30,
+        takes: Res {
+            procs: 1,
+            ..Res::default()
+        },
+        owner: Owner::Job(JobIdx(7)),
+        may_use: 0,
+    });
+    let v = m.verify(0).unwrap_err();
+    assert_eq!((v.rule, v.node), (Rule::NodeOverAllocated, Some(0)));
+}
+
 /// A placement carried to the next iteration onto a node freed early counts that node's
 /// tasks as a search anew places them: those free at the start, where 3.3.1 holds them
 /// (`holds_free_at_start`), not the fewest over the run. Three nodes of 4 processors; window
