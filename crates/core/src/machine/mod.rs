@@ -25,6 +25,7 @@ mod carried;
 mod free_index;
 mod node_bitmap;
 mod placement;
+mod start_merge;
 
 use crate::check::{Rule, Violation};
 use crate::job::{JobIdx, QueuedJob};
@@ -656,14 +657,29 @@ impl Machine {
     /// limit, over `[a, b)`: 3.3.1 judges the overlap with the claim's window of a run as
     /// long from where the node's range holding the window's start began
     /// ([`Self::range_start_before`]; MJob.c `MJobGetSNRange`).
+    #[inline]
     fn binds_over(&self, n: usize, c: &Claim, may_use: u64, short: u64, a: Time, b: Time) -> bool {
         match c.owner {
             Owner::Standing(k) if short & (1 << k) != 0 => {
-                let from = self.range_start_before(n, c.start, (a, b), (may_use, short));
-                self.runs_inside_too_long(c, k, from, from + (b - a))
+                self.short_run_binds(n, c, k, (may_use, short), (a, b))
             }
             _ => c.binds(may_use),
         }
+    }
+
+    /// [`Self::binds_over`] for a window the job may use for a short run only: out of line,
+    /// so that the node questions, which ask `binds_over` of every claim, stay small.
+    #[inline(never)]
+    fn short_run_binds(
+        &self,
+        n: usize,
+        c: &Claim,
+        k: u32,
+        masks: (u64, u64),
+        (a, b): (Time, Time),
+    ) -> bool {
+        let from = self.range_start_before(n, c.start, (a, b), masks);
+        self.runs_inside_too_long(c, k, from, from + (b - a))
     }
 
     /// Whether a run over `[a, b)` lies inside window `c` of standing reservation `k`

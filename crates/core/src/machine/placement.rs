@@ -1231,9 +1231,108 @@ impl Machine {
             && !self.spec.one_task_per_node
     }
 
+    /// Where 3.3.1's merge of the nodes' start ranges decides a reservation's start
+    /// otherwise than counting them half-open ([`super::start_merge`]): on nodes of one
+    /// processor, where some node's free window is exactly the job's limit long. The start
+    /// the merge finds; `None` where the sweep decides (no such window, or a machine or job
+    /// the merge's rules were not worked out for: windows, node rules, node sets,
+    /// partitions, jobs past their planned end, DEDICATED jobs).
+    #[inline(never)]
+    fn merged_start(&self, now: Time, job: &QueuedJob, per_task: Res, tasks: u64) -> Option<Time> {
+        // (On a node of one processor a task takes it whole, whatever memory it asks.)
+        let one_processor = per_task.procs == 1;
+        let plain = self.maui_order
+            && !self.several_procs
+            && one_processor
+            && !self.has_standing()
+            && !self.node_rules
+            && !self.start_capped
+            && !self.divided
+            && self.spec.node_sets.is_none()
+            && self.spec.access == NodeAccess::Shared
+            && !job.cred_factors.dedicated
+            && self.expired_jobs(now).next().is_none();
+        if !plain {
+            return None;
+        }
+        let w = job.wcl.max(1);
+        // Only a node with a claim ahead has a window that ends.
+        let exact = |n: u32| self.has_exact_window(n as usize, now, w);
+        if !self.ahead_nodes.iter().any(exact) {
+            return None;
+        }
+        let (features, part) = (job.request.features, self.partition_of(job));
+        let mut merged = super::start_merge::MergedStarts::default();
+        for n in 0..self.spec.nodes.len() {
+            if !self.spec.can_host(n, per_task, features, part) {
+                continue;
+            }
+            let starts: Vec<(Time, Time)> = self
+                .free_windows(n, now)
+                .into_iter()
+                .filter(|&(open, close)| close - open >= w)
+                .map(|(open, close)| (open, if close >= FOREVER { FOREVER } else { close - w }))
+                .collect();
+            merged.add_node(&starts);
+        }
+        merged.earliest(tasks)
+    }
+
+    /// Whether one-processor node `n` has a free window from `now` on exactly `w` long:
+    /// one that ends where a claim begins, and begins where another ends (or now), with no
+    /// claim between (its claims do not overlap).
+    fn has_exact_window(&self, n: usize, now: Time, w: Time) -> bool {
+        let claims = &self.claims[n];
+        claims.iter().any(|c| {
+            let open = c.start - w;
+            open >= now
+                && c.start < FOREVER
+                && (open == now || claims.iter().any(|p| p.end == open))
+                && !claims.iter().any(|p| p.start < c.start && p.end > open)
+        })
+    }
+
+    /// The free windows `[open, close)` of one-processor node `n` from `now` on, between
+    /// its claims (the last one without end: `FOREVER`).
+    fn free_windows(&self, n: usize, now: Time) -> Vec<(Time, Time)> {
+        let mut claims: Vec<(Time, Time)> = self.claims[n]
+            .iter()
+            .filter(|c| c.end > now)
+            .map(|c| (c.start, c.end))
+            .collect();
+        claims.sort_unstable();
+        let mut windows = Vec::new();
+        let mut open = now;
+        for (start, end) in claims {
+            if start > open {
+                windows.push((open, start));
+            }
+            open = open.max(end);
+        }
+        if open < FOREVER {
+            windows.push((open, FOREVER));
+        }
+        windows
+    }
+
+    /// `job`'s placement at the start `t` its search found, if the processors and its
+    /// nodes hold it there.
+    fn place_at_found_start(&self, t: Time, now: Time, job: &QueuedJob) -> Option<Allocation> {
+        if !self.profile.fits(t, job.wcl, job.procs) {
+            return None;
+        }
+        self.placing_found_start.set(true);
+        self.at_found_start.set(true);
+        let placed = self.place(t, now, job, true);
+        self.at_found_start.set(false);
+        self.placing_found_start.set(false);
+        placed
+    }
+
     /// [`Self::earliest_placement`]'s sweep.
     fn search_earliest(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
         let per_task = self.need(job);
+        let tasks = job.procs / per_task.procs.max(1);
         let (features, part) = (job.request.features, self.partition_of(job));
         let by_jobs = self.searched_by_jobs(job);
         let followed: Vec<u32> = if by_jobs {
@@ -1244,9 +1343,9 @@ impl Machine {
                 .collect()
         };
         let mut plain = by_jobs.then(|| PlainNodes::new(self, now, &followed));
-        let tasks = job.procs / per_task.procs.max(1);
         let w = job.wcl.max(1);
         let mut events: Vec<(Time, usize)> = Vec::new();
+        let mut touches_now = false;
         for (i, &n) in followed.iter().enumerate() {
             // 3.3.1's start ranges change where any of the node's ranges begins.
             let by_ranges = self.maui_order && self.spec.nodes[n as usize].procs > 1;
@@ -1266,9 +1365,23 @@ impl Machine {
                 if touches_at > now && c.start < FOREVER {
                     events.push((touches_at, i));
                 }
+                touches_now |= touches_at == now && c.start < FOREVER;
             }
         }
         sort_events(&mut events, now);
+        // A window exactly the limit long shows as a claim's end on a node at the start
+        // that would end as another claim there begins (or as that start being now).
+        let may_be_exact = touches_now || events.windows(2).any(|pair| pair[0] == pair[1]);
+        if may_be_exact {
+            if let Some(t) = self.merged_start(now, job, per_task, tasks) {
+                if let Some(nodes) = self.place_at_found_start(t, now, job) {
+                    // Not carried or left laid: the merge depends on every node's windows.
+                    self.fewer_than_a_start.set(true);
+                    self.search_most.set(0);
+                    return Some((t, nodes));
+                }
+            }
+        }
         events.dedup();
         let mut h: Vec<u64> = followed
             .iter()
@@ -1280,13 +1393,8 @@ impl Machine {
         let mut most = 0;
         loop {
             let plain_tasks = plain.as_ref().map_or(0, PlainNodes::tasks);
-            if plain_tasks + total >= tasks && self.profile.fits(t, job.wcl, job.procs) {
-                self.placing_found_start.set(true);
-                self.at_found_start.set(true);
-                let placed = self.place(t, now, job, true);
-                self.at_found_start.set(false);
-                self.placing_found_start.set(false);
-                if let Some(nodes) = placed {
+            if plain_tasks + total >= tasks {
+                if let Some(nodes) = self.place_at_found_start(t, now, job) {
                     self.search_most.set(most);
                     return Some((t, nodes));
                 }
