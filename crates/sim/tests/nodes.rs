@@ -1961,7 +1961,7 @@ proptest! {
     /// Reservations carried between iterations and left laid for the next (Maui's
     /// LASTAVAILABLE), on a grid of few instants where planned ends, reservation starts
     /// and limits coincide often: every job asks one processor per task of one-processor
-    /// or two-processor nodes, ends at its limit or before, may use a standing reservation
+    /// or two-processor nodes (or of one-processor nodes alone), ends at its limit or before, may use a standing reservation
     /// or not, may preempt (PREEMPTOR QOS) or be preempted (PREEMPTEE), and may be held to
     /// its user's job limits; backfill may try few jobs per window. The schedule
     /// and every iteration's reservations are those of searching every reservation anew
@@ -1976,9 +1976,12 @@ proptest! {
         limits in prop::option::of(1u32..3),
         backfill_depth in prop::option::of(1u32..3),
         per_event in any::<bool>(),
+        one_processor in any::<bool>(),
     ) {
         let mut spec = MachineSpec::homogeneous(0, 1);
-        spec.nodes = nodes.into_iter().map(NodeSpec::with_procs).collect();
+        // Nodes of one processor alone: 3.3.1's merge of start ranges at an instant.
+        let procs = |p: u64| if one_processor { 1 } else { p };
+        spec.nodes = nodes.into_iter().map(|p| NodeSpec::with_procs(procs(p))).collect();
         spec.allocation = AllocationPolicy::LastAvailable;
         let total: u64 = spec.nodes.iter().map(|n| n.procs).sum();
         let mut names = Names::default();

@@ -123,6 +123,10 @@ pub(super) struct Found {
     /// find there (3.3.1's start ranges): then its count does not show that the job cannot
     /// start at a later instant, nor that a job started since takes nothing the rule counts.
     pub(super) fewer_than_a_start: bool,
+    /// Whether 3.3.1's merge of start ranges at an instant decided the search
+    /// (`Machine::merged_start`): its start depends on every node's windows, and is
+    /// searched anew, never carried.
+    pub(super) merged: bool,
 }
 
 impl CarriedSearches {

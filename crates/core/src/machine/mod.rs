@@ -312,6 +312,8 @@ pub struct Machine {
     fewer_than_a_start: std::cell::Cell<bool>,
     /// The most tasks the last search counted at any instant before the start it found.
     search_most: std::cell::Cell<u64>,
+    /// Whether 3.3.1's merge of start ranges decided the last search (`merged_start`).
+    search_merged: std::cell::Cell<bool>,
     /// While backfill fills one window, (now, `shorter`): with node sets, a job is offered
     /// only the window's nodes (3.3.1's BFNodeList, those free now for longer than
     /// `shorter`), and its sets are judged by what they hold there.
@@ -541,6 +543,7 @@ impl Machine {
             at_found_start: Default::default(),
             search_now: Default::default(),
             fewer_than_a_start: Default::default(),
+            search_merged: Default::default(),
             search_most: Default::default(),
             backfill_window: Default::default(),
             window_nodes: Vec::new(),
@@ -1506,12 +1509,19 @@ impl Machine {
             let is_carried = carried
                 .as_ref()
                 .is_some_and(|c| matches!(c.nodes, Cow::Borrowed(_)));
-            let (at, nodes, most, fewer_than_a_start) = match carried {
-                Some(c) => (c.at, c.nodes.into_owned(), c.most, c.fewer_than_a_start),
+            let (at, nodes, most, fewer_than_a_start, merged) = match carried {
+                Some(c) => (
+                    c.at,
+                    c.nodes.into_owned(),
+                    c.most,
+                    c.fewer_than_a_start,
+                    false,
+                ),
                 None => {
                     let (at, nodes) = self.earliest_placement(now, job)?;
                     let fewer = self.fewer_than_a_start.get();
-                    (at, nodes, self.search_most.get(), fewer)
+                    let merged = self.search_merged.get();
+                    (at, nodes, self.search_most.get(), fewer, merged)
                 }
             };
             if self.carries_searches() {
@@ -1524,6 +1534,7 @@ impl Machine {
                     nodes: nodes.clone(),
                     most,
                     fewer_than_a_start,
+                    merged,
                 };
                 self.carried.record(rank, versions, now, found, is_carried);
             }
@@ -1659,7 +1670,17 @@ impl Machine {
             self.running_version,
             SearchKey::of(job, self.partition_of(job)),
         )?;
+        if found.merged {
+            return None;
+        }
         let (at, nodes, most) = (found.at, &found.nodes, found.most);
+        // Where a node's window is exactly the limit long, 3.3.1's merge decides the start
+        // (`merged_start`), and a start or an end since may have opened such a window
+        // (or now, moving on, made one so): searched anew.
+        let w = job.wcl.max(1);
+        if self.merges_starts(now, job, self.need(job)) && self.has_an_exact_window(now, w) {
+            return None;
+        }
         let since = self.carried.found_at;
         let end_passed = self
             .by_end
@@ -1682,7 +1703,6 @@ impl Machine {
         // start either; unless its end falls where a claim begins, so that the node's
         // free tasks no longer change there and the range holding the start reaches
         // further.
-        let w = job.wcl.max(1);
         let ends = &self.carried.found_started_ends;
         let around_starts = ends.is_empty()
             || (self.searched_by_jobs(job)

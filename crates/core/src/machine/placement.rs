@@ -1204,6 +1204,7 @@ impl Machine {
         self.searching_reservation.set(true);
         self.search_now.set(now);
         self.fewer_than_a_start.set(false);
+        self.search_merged.set(false);
         let found = self.search_earliest(now, job);
         self.searching_reservation.set(false);
         found
@@ -1239,26 +1240,11 @@ impl Machine {
     /// partitions, jobs past their planned end, DEDICATED jobs).
     #[inline(never)]
     fn merged_start(&self, now: Time, job: &QueuedJob, per_task: Res, tasks: u64) -> Option<Time> {
-        // (On a node of one processor a task takes it whole, whatever memory it asks.)
-        let one_processor = per_task.procs == 1;
-        let plain = self.maui_order
-            && !self.several_procs
-            && one_processor
-            && !self.has_standing()
-            && !self.node_rules
-            && !self.start_capped
-            && !self.divided
-            && self.spec.node_sets.is_none()
-            && self.spec.access == NodeAccess::Shared
-            && !job.cred_factors.dedicated
-            && self.expired_jobs(now).next().is_none();
-        if !plain {
+        if !self.merges_starts(now, job, per_task) {
             return None;
         }
         let w = job.wcl.max(1);
-        // Only a node with a claim ahead has a window that ends.
-        let exact = |n: u32| self.has_exact_window(n as usize, now, w);
-        if !self.ahead_nodes.iter().any(exact) {
+        if !self.has_an_exact_window(now, w) {
             return None;
         }
         let (features, part) = (job.request.features, self.partition_of(job));
@@ -1278,17 +1264,61 @@ impl Machine {
         merged.earliest(tasks)
     }
 
+    /// Whether 3.3.1's merge of start ranges ([`Self::merged_start`]) may decide `job`'s
+    /// search at `now`: on nodes of one processor, where the rules were worked out.
+    pub(super) fn merges_starts(&self, now: Time, job: &QueuedJob, per_task: Res) -> bool {
+        // (On a node of one processor a task takes it whole, whatever memory it asks.)
+        self.maui_order
+            && !self.several_procs
+            && per_task.procs == 1
+            && !self.has_standing()
+            && !self.node_rules
+            && !self.start_capped
+            && !self.divided
+            && self.spec.node_sets.is_none()
+            && self.spec.access == NodeAccess::Shared
+            && !job.cred_factors.dedicated
+            && self.expired_jobs(now).next().is_none()
+    }
+
+    /// Whether some node has a free window from `now` on exactly `w` long (only a node
+    /// with a claim ahead has a window that ends).
+    pub(super) fn has_an_exact_window(&self, now: Time, w: Time) -> bool {
+        // On nodes of one processor only reservations begin after now: such a window ends
+        // where one begins, and begins now or where a running job or a reservation ends.
+        let reservations = || self.held.iter().chain(&self.laid).filter(|h| h.live);
+        let opens = |open: Time| {
+            open == now
+                || self
+                    .by_end
+                    .range((open, JobIdx(0))..(open + 1, JobIdx(0)))
+                    .next()
+                    .is_some()
+                || reservations().any(|h| h.end == open)
+        };
+        let may_be = reservations().any(|h| h.start - w >= now && opens(h.start - w));
+        may_be
+            && self
+                .ahead_nodes
+                .iter()
+                .any(|n| self.has_exact_window(n as usize, now, w))
+    }
+
     /// Whether one-processor node `n` has a free window from `now` on exactly `w` long:
     /// one that ends where a claim begins, and begins where another ends (or now), with no
     /// claim between (its claims do not overlap).
-    fn has_exact_window(&self, n: usize, now: Time, w: Time) -> bool {
-        let claims = &self.claims[n];
-        claims.iter().any(|c| {
+    pub(super) fn has_exact_window(&self, n: usize, now: Time, w: Time) -> bool {
+        // Reservations left laid from the last iteration at this rank and after are not
+        // what a search here sees (`keeps_laid` asks before they settle).
+        let placed = self.held.len();
+        let seen = |c: &&Claim| !matches!(c.owner, Owner::Held(id) if id as usize >= placed);
+        let claims = || self.claims[n].iter().filter(seen);
+        claims().any(|c| {
             let open = c.start - w;
             open >= now
                 && c.start < FOREVER
-                && (open == now || claims.iter().any(|p| p.end == open))
-                && !claims.iter().any(|p| p.start < c.start && p.end > open)
+                && (open == now || claims().any(|p| p.end == open))
+                && !claims().any(|p| p.start < c.start && p.end > open)
         })
     }
 
@@ -1377,6 +1407,7 @@ impl Machine {
                 if let Some(nodes) = self.place_at_found_start(t, now, job) {
                     // Not carried or left laid: the merge depends on every node's windows.
                     self.fewer_than_a_start.set(true);
+                    self.search_merged.set(true);
                     self.search_most.set(0);
                     return Some((t, nodes));
                 }
