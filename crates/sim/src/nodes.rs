@@ -1004,20 +1004,15 @@ fn lay_standing(
             .any(|(n, name)| feasible(n) && patterns.iter().any(|p| p.is_match(name)));
         all_is_no_keyword = !named && hosts.iter().all(|h| h.eq_ignore_ascii_case("ALL"));
         if nodes.is_empty() && !all_is_no_keyword {
-            if named && sr.task_count == 0 {
+            if named {
                 // MSR.c `MSRSetRes`: the listed nodes' tasks sum to none, "empty hostlist",
-                // and no reservation.
+                // and no reservation (`MSRRefresh`: "cannot create standing reservation",
+                // and it schedules on).
                 warnings.push(warn(format!(
                     " HOSTLIST: no node it lists can hold one of its tasks ({} processors each): Maui 3.3.1 makes no reservation of it, nor does mauisim",
                     per_task.unwrap_or(1)
                 )));
                 return Ok(None);
-            }
-            if named {
-                return Err(format!(
-                    "{what} HOSTLIST: no node it lists can hold one of its tasks ({} processors each)",
-                    per_task.unwrap_or(1)
-                ));
             }
             let listed = node_names
                 .iter()
@@ -1067,9 +1062,12 @@ fn lay_standing(
             }
         }
         if left == sr.task_count {
-            return Err(format!(
-                "{what} TASKCOUNT: no node can hold one of its tasks"
-            ));
+            // MSR.c `MSRRefresh`: "cannot create standing reservation", and it schedules on.
+            warnings.push(warn(format!(
+                " TASKCOUNT: no node can hold one of its tasks ({} processors each): Maui 3.3.1 makes no reservation of it, nor does mauisim",
+                per_task.unwrap_or(1)
+            )));
+            return Ok(None);
         }
     } else {
         // MSR.c `MSRRefresh` passes over a reservation with neither ("SR[n] is empty").

@@ -1240,7 +1240,9 @@ fn standing_reservations_3_3_1_makes_no_window_of_are_warned_of() {
          SRCFG[all] HOSTLIST=ALL PERIOD=INFINITY\n\
          SRCFG[some] HOSTLIST=all TASKCOUNT=3 PERIOD=INFINITY\n\
          SRCFG[sam] PERIOD=INFINITY RESOURCES=PROCS:2 USERLIST=ops003\n\
-         SRCFG[big] HOSTLIST=n2 RESOURCES=PROCS:2 PERIOD=INFINITY\n",
+         SRCFG[big] HOSTLIST=n2 RESOURCES=PROCS:2 PERIOD=INFINITY\n\
+         SRCFG[ops] TASKCOUNT=1 RESOURCES=PROCS:2 GROUPLIST=ops PERIOD=INFINITY\n\
+         SRCFG[pair] HOSTLIST=n[23] TASKCOUNT=2 RESOURCES=PROCS:2 PERIOD=INFINITY\n",
     )
     .unwrap();
     let laid: Vec<(&str, &[u32])> = built
@@ -1259,6 +1261,8 @@ fn standing_reservations_3_3_1_makes_no_window_of_are_warned_of() {
             "maui.cfg:3:1: warning: SRCFG[some] HOSTLIST=ALL: Maui 3.3.1 reads a host list as regular expressions, with no keyword ALL, and no node's name here holds \"all\": it lays it by TASKCOUNT alone, as if HOSTLIST were not given",
             "maui.cfg:4:1: warning: SRCFG[sam]: neither HOSTLIST nor TASKCOUNT, so it holds no node: Maui 3.3.1 makes no reservation of it, nor does mauisim; give one to hold nodes",
             "maui.cfg:5:1: warning: SRCFG[big] HOSTLIST: no node it lists can hold one of its tasks (2 processors each): Maui 3.3.1 makes no reservation of it, nor does mauisim",
+            "maui.cfg:6:1: warning: SRCFG[ops] TASKCOUNT: no node can hold one of its tasks (2 processors each): Maui 3.3.1 makes no reservation of it, nor does mauisim",
+            "maui.cfg:7:1: warning: SRCFG[pair] HOSTLIST: no node it lists can hold one of its tasks (2 processors each): Maui 3.3.1 makes no reservation of it, nor does mauisim",
         ]
     );
     let e = build(
