@@ -272,9 +272,10 @@ impl Machine {
     /// count the node for that start. It turns each free window `[open, close)` into the
     /// starts `[open, close − limit]` and merges them as half-open ranges (MRes.c
     /// `MRLFromA`, `MRLMerge`), so the last start is lost, unless the window is exactly as
-    /// long as the limit (a single start, kept). (3.3.1 also counts such a node at an
-    /// instant other nodes' exact windows share, depending on node order; not modelled.)
-    /// Placing the job at the start found, and backfill, do count it.
+    /// long as the limit (a single start, kept). Where some node's window is exactly the
+    /// limit long, 3.3.1's merge counts such nodes at that instant by its own rules
+    /// ([`Self::merged_start`], `start_merge.rs`). Placing the job at the start found, and
+    /// backfill, do count it.
     fn ends_as_a_claim_begins(&self, n: usize, a: Time, b: Time, job: &QueuedJob) -> bool {
         let (may_use, short) = (job.standing_access, job.standing_short);
         let (ja, jb) = self.judged_run(n, a, b, job);

@@ -58,7 +58,9 @@ impl MergedStarts {
                 if t < b {
                     *self.instants.get_mut(&t).expect("an open instant") += 1;
                     if a < t && !edge {
-                        let from = self.last_bound_before(t).map_or(a, |g| g.max(a));
+                        let from = self
+                            .last_bound_before(t, &open_before)
+                            .map_or(a, |g| g.max(a));
                         pieces = cut(&pieces, from, t);
                     }
                 } else if !edge {
@@ -93,10 +95,11 @@ impl MergedStarts {
         self.ranges[..before].iter().any(|&(a, b)| a < t && t <= b)
     }
 
-    /// The last instant before `t` where a kept range begins or ends, or an instant lies.
-    fn last_bound_before(&self, t: Time) -> Option<Time> {
+    /// The last instant before `t` where a range of the nodes merged before begins or
+    /// ends, or one of their instants (`open_before`, in order) lies.
+    fn last_bound_before(&self, t: Time, open_before: &[Time]) -> Option<Time> {
         let bound = self.bounds.range(..t).next_back().copied();
-        let instant = self.instants.range(..t).next_back().map(|(&i, _)| i);
+        let instant = open_before.iter().rev().find(|&&i| i < t).copied();
         bound.max(instant)
     }
 
