@@ -36,6 +36,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub(super) struct MergedStarts {
     ranges: Vec<(Time, Time)>,
     instants: BTreeMap<Time, u64>,
+    /// Per instant, whether a range of the nodes merged so far spans or touches it (its
+    /// edge), kept as ranges are added.
+    edges: BTreeMap<Time, bool>,
     /// Where a kept range begins or ends, for the shadow's bound.
     bounds: BTreeSet<Time>,
 }
@@ -54,7 +57,7 @@ impl MergedStarts {
             }
             let mut pieces = vec![(a, b)];
             for &t in open_before.iter().filter(|&&t| a <= t && t <= b) {
-                let edge = self.has_edge(t, before);
+                let edge = self.edges[&t];
                 if t < b {
                     *self.instants.get_mut(&t).expect("an open instant") += 1;
                     if a < t && !edge {
@@ -72,6 +75,9 @@ impl MergedStarts {
         for &(a, b) in &kept {
             self.bounds.insert(a);
             self.bounds.insert(b);
+            for (_, edge) in self.edges.range_mut(a + 1..=b) {
+                *edge = true;
+            }
         }
         self.ranges.extend(kept);
     }
@@ -88,11 +94,8 @@ impl MergedStarts {
         let touching = earlier.iter().filter(|&&(a, b)| a < t && t == b).count() as u64;
         let count = 1 + if covering > 0 { covering } else { touching };
         self.instants.insert(t, count);
-    }
-
-    /// Whether a range of the nodes merged before spans or touches `t`.
-    fn has_edge(&self, t: Time, before: usize) -> bool {
-        self.ranges[..before].iter().any(|&(a, b)| a < t && t <= b)
+        let edge = earlier.iter().any(|&(a, b)| a < t && t <= b);
+        self.edges.insert(t, edge);
     }
 
     /// The last instant before `t` where a range of the nodes merged before begins or
@@ -105,16 +108,24 @@ impl MergedStarts {
 
     /// The earliest start where the count reaches `tasks`.
     pub(super) fn earliest(&self, tasks: u64) -> Option<Time> {
-        let mut times: Vec<Time> = self.ranges.iter().map(|&(a, _)| a).collect();
+        let mut starts: Vec<Time> = self.ranges.iter().map(|&(a, _)| a).collect();
+        let mut ends: Vec<Time> = self.ranges.iter().map(|&(_, b)| b).collect();
+        starts.sort_unstable();
+        ends.sort_unstable();
+        let mut times: Vec<Time> = starts.clone();
         times.extend(self.instants.keys());
         times.sort_unstable();
         times.dedup();
+        // The ranges covering `t`: begun by it, less those ended by it (`a ≤ t < b`).
+        let (mut begun, mut ended) = (0, 0);
         times.into_iter().find(|&t| {
-            let covering = self
-                .ranges
-                .iter()
-                .filter(|&&(a, b)| a <= t && t < b)
-                .count() as u64;
+            while begun < starts.len() && starts[begun] <= t {
+                begun += 1;
+            }
+            while ended < ends.len() && ends[ended] <= t {
+                ended += 1;
+            }
+            let covering = (begun - ended) as u64;
             let count = self.instants.get(&t).map_or(covering, |&i| i.max(covering));
             count >= tasks
         })
@@ -141,8 +152,90 @@ fn cut(pieces: &[(Time, Time)], from: Time, to: Time) -> Vec<(Time, Time)> {
 
 #[cfg(test)]
 mod tests {
-    use super::MergedStarts;
+    use super::{cut, MergedStarts};
     use crate::Time;
+    use std::collections::BTreeMap;
+
+    /// The rules as written, every question a scan of what was merged before: the
+    /// reference the kept edges and the sweep of [`MergedStarts`] are checked against.
+    fn merged_by_scans(nodes: &[Vec<(Time, Time)>], tasks: u64) -> Option<Time> {
+        let mut ranges: Vec<(Time, Time)> = Vec::new();
+        let mut instants: BTreeMap<Time, u64> = BTreeMap::new();
+        for starts in nodes {
+            let before = ranges.clone();
+            let open_before = instants.clone();
+            let mut kept = Vec::new();
+            for &(a, b) in starts {
+                if a == b {
+                    let covering = before.iter().filter(|&&(x, y)| x <= a && a < y).count();
+                    let touching = before.iter().filter(|&&(x, y)| x < a && a == y).count();
+                    let opened = 1 + if covering > 0 { covering } else { touching } as u64;
+                    instants.entry(a).and_modify(|c| *c += 1).or_insert(opened);
+                    continue;
+                }
+                let mut pieces = vec![(a, b)];
+                for &t in open_before.keys().filter(|&&t| a <= t && t <= b) {
+                    let edge = before.iter().any(|&(x, y)| x < t && t <= y);
+                    if t < b || !edge {
+                        *instants.get_mut(&t).unwrap() += 1;
+                    }
+                    if t < b && a < t && !edge {
+                        let bounds = before.iter().flat_map(|&(x, y)| [x, y]);
+                        let g = bounds
+                            .chain(open_before.keys().copied())
+                            .filter(|&p| p < t)
+                            .max();
+                        pieces = cut(&pieces, g.map_or(a, |g| g.max(a)), t);
+                    }
+                }
+                kept.extend(pieces.into_iter().filter(|&(x, y)| y > x));
+            }
+            ranges.extend(kept);
+        }
+        let mut times: Vec<Time> = ranges.iter().map(|&(a, _)| a).collect();
+        times.extend(instants.keys());
+        times.sort_unstable();
+        times.into_iter().find(|&t| {
+            let covering = ranges.iter().filter(|&&(a, b)| a <= t && t < b).count() as u64;
+            instants.get(&t).map_or(covering, |&i| i.max(covering)) >= tasks
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        /// Nodes' start ranges as free windows give them (apart by at least the limit and
+        /// a claim, some exactly the limit long): the kept edges and the sweep give the
+        /// start the rules' scans give.
+        #[test]
+        fn the_merge_matches_its_rules_by_scans(
+            nodes in proptest::collection::vec(
+                proptest::collection::vec((0i64..4, 0i64..2), 0..4), 1..16),
+            tasks in 1u64..10,
+        ) {
+            let w = 4;
+            // Per node: windows from gaps and lengths on a grid, as `free_windows` makes them.
+            let starts: Vec<Vec<(Time, Time)>> = nodes
+                .iter()
+                .map(|windows| {
+                    let mut at = 0;
+                    let mut starts = Vec::new();
+                    for &(gap, extra) in windows {
+                        let open = at + gap;
+                        let close = open + w + extra;
+                        starts.push((open, close - w));
+                        at = close + 1;
+                    }
+                    starts
+                })
+                .collect();
+            let mut merged = MergedStarts::default();
+            for s in &starts {
+                merged.add_node(s);
+            }
+            proptest::prop_assert_eq!(merged.earliest(tasks), merged_by_scans(&starts, tasks));
+        }
+    }
 
     fn merged(nodes: &[&[(Time, Time)]]) -> MergedStarts {
         let mut m = MergedStarts::default();
