@@ -5,6 +5,21 @@ fn job(i: u32, procs: u64, wcl: Time) -> QueuedJob {
     QueuedJob::new(JobIdx(i), u64::from(i), 0, procs, wcl)
 }
 
+/// A claim of `procs` processors on node 0 over `[start, end)`, laid behind the machine's
+/// back, for `verify` to find.
+fn claim_behind_the_back(m: &mut Machine, (start, end): (Time, Time), procs: u64, owner: Owner) {
+    m.claims[0].push(Claim {
+        start,
+        end,
+        takes: Res {
+            procs,
+            ..Res::default()
+        },
+        owner,
+        may_use: 0,
+    });
+}
+
 fn machine(nodes: Vec<NodeSpec>, policy: AllocationPolicy) -> Machine {
     let mut spec = MachineSpec::homogeneous(0, 1);
     spec.nodes = nodes;
@@ -433,16 +448,7 @@ fn verify_counts_every_window_of_a_node_and_exclusive_access() {
         m.advance(0);
         assert_eq!(m.verify(0), Ok(()));
         // One processor taken behind the machine's back.
-        m.claims[0].push(Claim {
-            start: 0,
-            end: 100,
-            takes: Res {
-                procs: 1,
-                ..Res::default()
-            },
-            owner: Owner::Job(JobIdx(0)),
-            may_use: 0,
-        });
+        claim_behind_the_back(&mut m, (0, 100), 1, Owner::Job(JobIdx(0)));
         m.verify(0)
     };
     assert_eq!(intruded(vec![window("a")], NodeAccess::Shared), Ok(()));
@@ -643,16 +649,7 @@ fn a_reservation_holds_the_tasks_free_at_its_start() {
     // From 20: Y's 3 and, of Q's 3, the 2 that w leaves (windows are not in the count).
     assert_eq!(m.profile().free_at(25), 8 - 3 - 2);
     // A later reservation on node 0 taking 2 at 15, where Q leaves 1.
-    m.claims[0].push(Claim {
-        start: 15,
-        end: 16,
-        takes: Res {
-            procs: 2,
-            ..Res::default()
-        },
-        owner: Owner::Held(1),
-        may_use: 0,
-    });
+    claim_behind_the_back(&mut m, (15, 16), 2, Owner::Held(1));
     let v = m.verify(0).unwrap_err();
     assert_eq!((v.rule, v.node), (Rule::NodeOverAllocated, Some(0)));
     assert!(v.detail.contains("reservation 1 takes 2"), "{}", v.detail);
@@ -675,16 +672,7 @@ fn a_dedicated_reservation_is_checked_over_its_whole_run() {
     let (at, held) = m.reserve(0, &d).unwrap();
     assert_eq!((at, m.held_nodes(held).to_vec()), (10, vec![(0, 1)]));
     assert_eq!(m.verify(0), Ok(()));
-    m.claims[0].push(Claim {
-        start: 15,
-        end: 30,
-        takes: Res {
-            procs: 1,
-            ..Res::default()
-        },
-        owner: Owner::Job(JobIdx(7)),
-        may_use: 0,
-    });
+    claim_behind_the_back(&mut m, (15, 30), 1, Owner::Job(JobIdx(7)));
     let v = m.verify(0).unwrap_err();
     assert_eq!((v.rule, v.node), (Rule::NodeOverAllocated, Some(0)));
 }
