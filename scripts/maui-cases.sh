@@ -12,7 +12,8 @@
 #        preemptspv, resgroups, srtimelimit, srmaxtime, singleuser, sysqfalse,
 #        classaccess, jobflags, classfeatures, nodemaxjob, nodemaxjobperuser,
 #        nodemaxprocperuser, nodemaxproc, nodemaxpe, nodemaxpeshare, maxload, nodemaxload,
-#        featureheaders, standingpartial, startranges, standingdeep, standingmixed, depth8multi, standingshort;
+#        featureheaders, standingpartial, startranges, standingdeep, standingmixed, depth8multi, standingshort,
+#        deepmerge, shortmixed;
 #        default standing)
 #   MAUI_BUILD_DIR as made by ../shared/maui-reference/harness/build_maui.sh
 #   (src/bin/maui and fixtime.so in it)
@@ -173,7 +174,7 @@ for config in "${configs[@]}"; do
       # At most 8 tasks: a user's job wider than its processors on all 8 nodes never starts.
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config" \
         '{ if ($3 > 8) $3 = 8; if ($22 > 8) $22 = 8; print }'
-    elif [ "$config" = standingpartial ] || [ "$config" = standingdeep ] || [ "$config" = standingmixed ] || [ "$config" = standingshort ]; then
+    elif [ "$config" = standingpartial ] || [ "$config" = standingdeep ] || [ "$config" = standingmixed ] || [ "$config" = standingshort ] || [ "$config" = shortmixed ]; then
       # At most 16 tasks, on nodes of four processors some of which windows hold in part.
       multiproc_case "crates/sim/tests/maui_cases/$config-s$seed" "$seed" "$config" \
         '{ if ($3 > 16) $3 = 16; if ($22 > 16) $22 = 16; print }'
