@@ -163,8 +163,8 @@ const RECORDED: &[(&str, [f64; 3])] = &[
     // Windows others may use for a short run on part of three nodes (HOSTLIST with RESOURCES
     // and no TASKCOUNT) and the whole of two (scripts/maui-cases.sh shortmixed), made to test
     // the short-run rule where it was not found: 36.7 / 31.7 / 30.3 % with the last stop's
-    // binary. 3.3.1 lays such a window as one task per listed node ("PROCS: 2'x1") where
-    // mauisim holds two; not modelled yet (reports/MAUI-AGREEMENT.md).
+    // binary; the first difference, a node choice beside such a window, is not traced yet
+    // (reports/MAUI-AGREEMENT.md).
     ("shortmixed", [36.7, 31.0, 29.7]),
     // A partition and node speeds read from the resource trace's feature names
     // (FEATUREPARTITIONHEADER, FEATUREPROCSPEEDHEADER): n24..n31 in partition fast; 17.7-35.3 %
