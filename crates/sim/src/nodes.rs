@@ -972,8 +972,10 @@ fn lay_standing(
     // node so named, the reservation is laid by TASKCOUNT alone, or not at all.
     let mut all_is_no_keyword = false;
     if let Some(hosts) = &sr.hosts {
-        // Every feasible listed host, busy or not, each with all the tasks it holds; with a
-        // TASKCOUNT, that many tasks in all (`tasks_within_count`).
+        // Every feasible listed host, busy or not, one task on each (3.3.1 lays such a
+        // window's job a task per listed node: its node events read "'PROCS: 2'x1" for
+        // RESOURCES=PROCS:2 on nodes of four, and jobs use the rest); with a TASKCOUNT, that
+        // many tasks in all (`tasks_within_count`).
         let patterns: Vec<regex::Regex> = hosts
             .iter()
             .map(|h| crate::params::standing::host_pattern(h))
@@ -990,7 +992,7 @@ fn lay_standing(
             let tier = |i: usize| maui_memory_tier(specs[listed[i]].mem);
             tasks_within_count(&room, sr.task_count, tier)
         } else {
-            room
+            room.iter().map(|&room| room.min(1)).collect()
         };
         for (&n, &tasks) in listed.iter().zip(&tasks) {
             if tasks > 0 {

@@ -2104,6 +2104,45 @@ fn a_node_at_its_load_limit_takes_no_job_until_one_of_its_jobs_ends() {
     assert!(mauisim_sim::run(options).is_ok());
 }
 
+/// A HOSTLIST window with RESOURCES and no TASKCOUNT holds one task on each listed node, as
+/// 3.3.1 lays it (shortmixed-s1: "N[n1]->RE[006] S part.0.0(0) … R: 'PROCS: 2'x1", and a job
+/// reserved on n3 × 2 inside the window), not every task the node could hold.
+#[test]
+fn a_host_list_window_without_task_count_holds_one_task_per_node() {
+    use mauisim_sim::nodes;
+    use mauisim_sim::params::credentials::Names;
+    use mauisim_sim::trace::workload::Machine;
+    let machine = Machine {
+        nodes: 4,
+        procs_per_node: 4,
+    };
+    let config = mauisim_sim::params::from_str(
+        "SRCFG[part] HOSTLIST=n[1-2] RESOURCES=PROCS:2 PERIOD=INFINITY\n\
+         SRCFG[whole] HOSTLIST=n3 PERIOD=INFINITY\n",
+        "maui.cfg",
+    )
+    .unwrap()
+    .config
+    .nodes;
+    let built = nodes::build(None, machine, &config, &mut Names::default(), 0).unwrap();
+    let held: Vec<(&str, Vec<u32>, Vec<u64>)> = built
+        .spec
+        .standing
+        .iter()
+        .map(|r| {
+            let procs = (0..r.nodes.len()).map(|i| r.procs_held(i, 4)).collect();
+            (r.name.as_str(), r.nodes.clone(), procs)
+        })
+        .collect();
+    assert_eq!(
+        held,
+        [
+            ("part", vec![1, 2], vec![2, 2]),
+            ("whole", vec![3], vec![4]),
+        ]
+    );
+}
+
 /// A NODECFG or HOSTLIST naming no node is an error naming where the nodes came from; the
 /// hint to give the site's nodes comes only where the nodes were generated.
 #[test]
