@@ -413,9 +413,7 @@ mod tests {
         let mut spec = MachineSpec::homogeneous(1, 4);
         spec.allocation = AllocationPolicy::LastAvailable;
         spec.standing = vec![StandingReservation::once("w", vec![0], vec![2], 0, 10_000)];
-        let mut m = Machine::new(Arc::new(spec), 0, false);
-        m.set_node_order(true, true);
-        m.advance(0);
+        let mut m = super::super::tests::maui_machine(Arc::new(spec));
         for (i, wcl) in [(0, 100), (1, 200)] {
             let mut inside = job(i, 1, wcl);
             inside.standing_access = 1;
@@ -445,9 +443,7 @@ mod tests {
                 StandingReservation::once(&format!("w{k}"), vec![0], vec![procs], start, end)
             })
             .collect();
-        let mut m = Machine::new(Arc::new(spec), 0, false);
-        m.set_node_order(true, true);
-        m.advance(0);
+        let mut m = super::super::tests::maui_machine(Arc::new(spec));
         for (i, &(wcl, inside)) in jobs.iter().enumerate() {
             let mut j = job(i as u32, 1, wcl);
             if inside {
@@ -522,12 +518,7 @@ mod tests {
             j.standing_short = 1;
             j
         };
-        let fresh = || {
-            let mut m = Machine::new(spec.clone(), 0, false);
-            m.set_node_order(true, true);
-            m.advance(0);
-            m
-        };
+        let fresh = || super::super::tests::maui_machine(spec.clone());
         // Nothing changes before the window: judged from 0, it may use it.
         let m = fresh();
         assert_eq!(m.hostable(0, 0, 2500, &short_run(3), ONE), 4);

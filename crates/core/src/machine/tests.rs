@@ -20,6 +20,14 @@ fn claim_behind_the_back(m: &mut Machine, (start, end): (Time, Time), procs: u64
     });
 }
 
+/// A machine of `spec` under Maui's node order and promises, from 0.
+pub(super) fn maui_machine(spec: Arc<MachineSpec>) -> Machine {
+    let mut m = Machine::new(spec, 0, false);
+    m.set_node_order(true, true);
+    m.advance(0);
+    m
+}
+
 fn machine(nodes: Vec<NodeSpec>, policy: AllocationPolicy) -> Machine {
     let mut spec = MachineSpec::homogeneous(0, 1);
     spec.nodes = nodes;
@@ -535,9 +543,7 @@ fn a_node_rule_ends_the_range_walk() {
     let mut spec = MachineSpec::homogeneous(1, 8);
     spec.access = crate::node::NodeAccess::SingleUser;
     spec.allocation = AllocationPolicy::LastAvailable;
-    let mut m = Machine::new(Arc::new(spec), 0, false);
-    m.set_node_order(true, true);
-    m.advance(0);
+    let mut m = maui_machine(Arc::new(spec));
     let with_limit = |mut j: QueuedJob, wcl: Time| {
         j.wcl = wcl;
         j
@@ -567,9 +573,7 @@ fn a_range_goes_on_where_a_window_the_job_may_use_ends() {
         if window {
             spec.standing = vec![StandingReservation::once("w", vec![0], vec![8], 0, 10)];
         }
-        let mut m = Machine::new(Arc::new(spec), 0, false);
-        m.set_node_order(true, true);
-        m.advance(0);
+        let mut m = maui_machine(Arc::new(spec));
         let inside = |i: u32, procs: u64, wcl: Time| {
             let mut j = job(i, procs, wcl);
             j.standing_access = 1;
@@ -597,9 +601,7 @@ fn a_range_goes_on_where_a_job_inside_a_window_ends() {
     let mut spec = MachineSpec::homogeneous(1, 8);
     spec.allocation = AllocationPolicy::LastAvailable;
     spec.standing = vec![StandingReservation::once("w", vec![0], vec![2], 0, 1000)];
-    let mut m = Machine::new(Arc::new(spec), 0, false);
-    m.set_node_order(true, true);
-    m.advance(0);
+    let mut m = maui_machine(Arc::new(spec));
     let mut inside = job(0, 3, 10);
     inside.standing_access = 1;
     assert!(m.start(0, &inside));
@@ -663,9 +665,7 @@ fn a_reservation_holds_the_tasks_free_at_its_start() {
 /// whole. A job claim over [15, 30) beside it is caught; before, only D's start was.
 #[test]
 fn a_dedicated_reservation_is_checked_over_its_whole_run() {
-    let mut m = Machine::new(Arc::new(MachineSpec::homogeneous(1, 4)), 0, false);
-    m.set_node_order(true, true);
-    m.advance(0);
+    let mut m = maui_machine(Arc::new(MachineSpec::homogeneous(1, 4)));
     assert!(m.start_on(0, &job(0, 1, 10), &[0]));
     let mut d = job(1, 1, 30);
     d.cred_factors.dedicated = true;
