@@ -428,6 +428,37 @@ proptest! {
         shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
     }
 
+    /// Under every semantics and allocation policy, a reservation's search
+    /// that takes the running jobs' ends from their planned ends, and places at the start
+    /// it found from what it counted on the nodes only running jobs claim, gives the
+    /// schedule that collecting and sorting every node's events and asking every node again
+    /// gives: starts, ends, backfill flags, reservations and nodes alike. Memory, features,
+    /// several processors per task and a standing window (nodes with a claim ahead) mix
+    /// the two kinds of nodes.
+    #[test]
+    fn node_searches_match_visiting_every_node_under_every_allocation(
+        mut spec in machine(),
+        jobs in jobs(),
+        allocation in allocation(),
+        semantics in prop::sample::select(Semantics::ALL.to_vec()),
+        standing in prop::option::of((0i64..400, 1i64..400, any::<bool>(), 0u8..6)),
+        backfill in backfill(),
+        depth in 0u32..4,
+        per_event in any::<bool>(),
+    ) {
+        spec.allocation = allocation;
+        let mut jobs = jobs;
+        if let Some((start, length, recurring, access)) = standing {
+            spec.standing = vec![standing_reservation(start, length, recurring, access)];
+            for (i, j) in jobs.iter_mut().enumerate() {
+                j.creds.set(CredKind::User, CredId(i as u32 % 2));
+            }
+        }
+        let mut policy = PolicyConfig::with_backfill(backfill, depth);
+        policy.semantics = semantics;
+        shortcuts_match_the_long_way(&jobs, Arc::new(spec), policy, per_event, false)?;
+    }
+
     /// Maui 3.3.1's partitions: the first `split` nodes in DEFAULT, the others in a
     /// partition of their own; user 0 ONLY in the other, user 1 by default there, user 2
     /// AND'ed to DEFAULT, user 3 unlisted, with the system list ALL or DEFAULT alone.

@@ -1360,6 +1360,63 @@ impl Machine {
         placed
     }
 
+    /// Whether a placement at a start the sweep found later than now visits the nodes the
+    /// sweep followed and chooses among them by the allocation policy alone
+    /// ([`Self::place_in_sets`] without node sets, promises, windows, whole nodes or
+    /// Maui's LASTAVAILABLE order), so that [`Self::place_at_swept_start`] may take what
+    /// the sweep counted.
+    fn places_from_the_sweep(&self, job: &QueuedJob) -> bool {
+        !self.pooled
+            && self.spec.node_sets.is_none()
+            && job.standing_access | job.standing_short == 0
+            && !self.holds_whole_nodes(job)
+            && !(self.maui_order && self.allocation() == AllocationPolicy::LastAvailable)
+    }
+
+    /// [`Self::place_at_found_start`] at `t` after now, where the sweep left what each
+    /// node it followed hosts from `t` (`swept`: the nodes, their tasks, and each node's
+    /// index among them where only running jobs claim it, else `u32::MAX`). On such a node
+    /// the placement's count is the sweep's (it differs only around claims that begin
+    /// later); the others are asked again.
+    fn place_at_swept_start(
+        &self,
+        t: Time,
+        now: Time,
+        job: &QueuedJob,
+        (followed, hosts, streamed): (&[u32], &[u64], &[u32]),
+    ) -> Option<Allocation> {
+        if !self.profile.fits(t, job.wcl, job.procs) {
+            return None;
+        }
+        let per_task = self.need(job);
+        let tasks = job.procs / per_task.procs.max(1);
+        let end = t + job.wcl.max(1);
+        self.placing_found_start.set(true);
+        self.at_found_start.set(true);
+        let candidate = |(&n, &swept): (&u32, &u64)| {
+            let only_jobs = streamed.get(n as usize).is_some_and(|&i| i != u32::MAX);
+            let h = if only_jobs {
+                swept
+            } else {
+                self.hostable(n as usize, t, end, job, per_task)
+            };
+            (h > 0).then(|| NodeCandidate {
+                node: n,
+                tasks: h,
+                free_procs: self.free_procs_at(n as usize, t),
+            })
+        };
+        let cands: Vec<NodeCandidate> = followed.iter().zip(hosts).filter_map(candidate).collect();
+        let placed = if cands.iter().map(|c| c.tasks).sum::<u64>() < tasks {
+            None
+        } else {
+            self.choose(t, now, end, job, tasks, cands, true)
+        };
+        self.at_found_start.set(false);
+        self.placing_found_start.set(false);
+        placed
+    }
+
     /// [`Self::earliest_placement`]'s sweep.
     fn search_earliest(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
         let per_task = self.need(job);
@@ -1375,9 +1432,20 @@ impl Machine {
         };
         let mut plain = by_jobs.then(|| PlainNodes::new(self, now, &followed));
         let w = job.wcl.max(1);
+        // A node with only running jobs' claims changes where one of them ends: those
+        // events come in order from the planned ends, as far as the sweep goes.
+        let streams_ends = !by_jobs && !self.exhaustive;
+        let mut streamed: Vec<u32> = Vec::new();
         let mut events: Vec<(Time, usize)> = Vec::new();
         let mut touches_now = false;
         for (i, &n) in followed.iter().enumerate() {
+            if streams_ends && self.ahead[n as usize] == 0 {
+                if streamed.is_empty() {
+                    streamed = vec![u32::MAX; self.spec.nodes.len()];
+                }
+                streamed[n as usize] = i as u32;
+                continue;
+            }
             // 3.3.1's start ranges change where any of the node's ranges begins.
             let by_ranges = self.maui_order && self.spec.nodes[n as usize].procs > 1;
             for c in &self.claims[n as usize] {
@@ -1420,20 +1488,31 @@ impl Machine {
             .map(|&n| self.hostable(n as usize, now, now + w, job, per_task))
             .collect();
         let mut total: u64 = h.iter().sum();
+        let mut ends = self.ends_on(now, &streamed).peekable();
         let mut next = 0;
         let mut t = now;
         let mut most = 0;
         loop {
             let plain_tasks = plain.as_ref().map_or(0, PlainNodes::tasks);
             if plain_tasks + total >= tasks {
-                if let Some(nodes) = self.place_at_found_start(t, now, job) {
+                let placed = if streams_ends && t > now && self.places_from_the_sweep(job) {
+                    let swept = (followed.as_slice(), h.as_slice(), streamed.as_slice());
+                    self.place_at_swept_start(t, now, job, swept)
+                } else {
+                    self.place_at_found_start(t, now, job)
+                };
+                if let Some(nodes) = placed {
                     self.search_most.set(most);
                     return Some((t, nodes));
                 }
             }
             most = most.max(plain_tasks + total);
             let job_end = plain.as_ref().and_then(PlainNodes::next_change);
-            let node_event = events.get(next).map(|&(at, _)| at);
+            let node_event = match (events.get(next), ends.peek()) {
+                (Some(&(a, _)), Some(&(b, _))) => Some(a.min(b)),
+                (Some(&(a, _)), None) | (None, Some(&(a, _))) => Some(a),
+                (None, None) => None,
+            };
             t = match (job_end, node_event) {
                 (Some(a), Some(b)) => a.min(b),
                 (Some(a), None) | (None, Some(a)) => a,
@@ -1451,7 +1530,35 @@ impl Machine {
                 total += h[i];
                 next += 1;
             }
+            while let Some((_, i)) = ends.next_if(|&(at, _)| at == t) {
+                total -= h[i];
+                h[i] = self.hostable(followed[i] as usize, t, t + w, job, per_task);
+                total += h[i];
+            }
         }
+    }
+
+    /// The running jobs' planned ends after `now` on the nodes `index_of` follows (a
+    /// node's index in the sweep, `u32::MAX` for one not followed), in time order: (end,
+    /// index), one per job and node.
+    fn ends_on<'a>(
+        &'a self,
+        now: Time,
+        index_of: &'a [u32],
+    ) -> impl Iterator<Item = (Time, usize)> + 'a {
+        let planned = if index_of.is_empty() {
+            self.by_end
+                .range((FOREVER, JobIdx(0))..(FOREVER, JobIdx(0)))
+        } else {
+            self.by_end
+                .range((now + 1, JobIdx(0))..(FOREVER, JobIdx(0)))
+        };
+        planned.flat_map(move |&(end, j)| {
+            self.running[&j].nodes.iter().filter_map(move |&(n, _)| {
+                let i = index_of[n as usize];
+                (i != u32::MAX).then_some((end, i as usize))
+            })
+        })
     }
 }
 
