@@ -1430,7 +1430,7 @@ impl Machine {
                 .filter(|&n| self.spec.can_host(n as usize, per_task, features, part))
                 .collect()
         };
-        let mut plain = by_jobs.then(|| PlainNodes::new(self, now, &followed));
+        let plain = by_jobs.then(|| PlainNodes::new(self, now, &followed));
         let w = job.wcl.max(1);
         // A node with only running jobs' claims changes where one of them ends: those
         // events come in order from the planned ends, as far as the sweep goes.
@@ -1483,12 +1483,56 @@ impl Machine {
             }
         }
         events.dedup();
-        let mut h: Vec<u64> = followed
+        let h: Vec<u64> = followed
             .iter()
             .map(|&n| self.hostable(n as usize, now, now + w, job, per_task))
             .collect();
+        let mut sweep = Sweep {
+            followed: &followed,
+            streamed: &streamed,
+            events: &events,
+            h,
+            plain,
+            streams_ends,
+            per_task,
+            tasks,
+            w,
+        };
+        // Two copies of the loop: the one without streamed ends pays nothing for them.
+        if streams_ends {
+            self.run_sweep(
+                now,
+                job,
+                &mut sweep,
+                self.ends_on(now, &streamed).peekable(),
+            )
+        } else {
+            self.run_sweep(now, job, &mut sweep, std::iter::empty().peekable())
+        }
+    }
+
+    /// [`Self::search_earliest`]'s sweep from now over the nodes' events and the running
+    /// jobs' ends `ends` streams, until the nodes host the job's tasks.
+    fn run_sweep<I: Iterator<Item = (Time, usize)>>(
+        &self,
+        now: Time,
+        job: &QueuedJob,
+        sweep: &mut Sweep<'_>,
+        mut ends: std::iter::Peekable<I>,
+    ) -> Option<(Time, Allocation)> {
+        let Sweep {
+            followed,
+            streamed,
+            events,
+            h,
+            plain,
+            streams_ends,
+            per_task,
+            tasks,
+            w,
+        } = sweep;
+        let (streams_ends, per_task, tasks, w) = (*streams_ends, *per_task, *tasks, *w);
         let mut total: u64 = h.iter().sum();
-        let mut ends = self.ends_on(now, &streamed).peekable();
         let mut next = 0;
         let mut t = now;
         let mut most = 0;
@@ -1496,8 +1540,7 @@ impl Machine {
             let plain_tasks = plain.as_ref().map_or(0, PlainNodes::tasks);
             if plain_tasks + total >= tasks {
                 let placed = if streams_ends && t > now && self.places_from_the_sweep(job) {
-                    let swept = (followed.as_slice(), h.as_slice(), streamed.as_slice());
-                    self.place_at_swept_start(t, now, job, swept)
+                    self.place_at_swept_start(t, now, job, (followed, h, streamed))
                 } else {
                     self.place_at_found_start(t, now, job)
                 };
@@ -1518,7 +1561,7 @@ impl Machine {
                 (Some(a), None) | (None, Some(a)) => a,
                 (None, None) => return None,
             };
-            if let Some(p) = &mut plain {
+            if let Some(p) = plain {
                 p.advance_to(t);
             }
             while let Some(&(at, i)) = events.get(next) {
@@ -1560,6 +1603,22 @@ impl Machine {
             })
         })
     }
+}
+
+/// What [`Machine::search_earliest`] hands its sweep: the nodes followed, each one's index
+/// among them where only running jobs claim it (`u32::MAX` otherwise; empty where none is
+/// streamed), the other nodes' sorted events, what each followed node hosts from now, the
+/// nodes taken in bulk, and the job's per-task need, tasks and limit.
+struct Sweep<'s> {
+    followed: &'s [u32],
+    streamed: &'s [u32],
+    events: &'s [(Time, usize)],
+    h: Vec<u64>,
+    plain: Option<PlainNodes>,
+    streams_ends: bool,
+    per_task: Res,
+    tasks: u64,
+    w: Time,
 }
 
 /// Sorts a sweep's events (instant, index of the node followed) as tuples are ordered: as
