@@ -428,11 +428,11 @@ proptest! {
         shortcuts_match_the_long_way(&jobs, spec, policy, per_event, false)?;
     }
 
-    /// Under every semantics and allocation policy, a reservation's search
-    /// that takes the running jobs' ends from their planned ends, and places at the start
-    /// it found from what it counted on the nodes only running jobs claim, gives the
-    /// schedule that collecting and sorting every node's events and asking every node again
-    /// gives: starts, ends, backfill flags, reservations and nodes alike. Memory, features,
+    /// Under every semantics and allocation policy, a reservation's search that takes the
+    /// running jobs' ends from their planned ends, and places at the start it found from
+    /// what it counted on the nodes only running jobs claim, gives the schedule that
+    /// collecting and sorting every node's events and asking every node again gives:
+    /// starts, ends, backfill flags, reservations and nodes alike. Memory, features,
     /// several processors per task and a standing window (nodes with a claim ahead) mix
     /// the two kinds of nodes.
     #[test]
