@@ -197,6 +197,8 @@ pub struct Machine {
     /// Per node (per-node mode): claims that are not running jobs (reservations and
     /// standing reservations), the only claims that can start after now.
     ahead: Vec<u32>,
+    /// Per node (per-node mode): what the running jobs' claims take, summed.
+    running_use: Vec<Res>,
     /// The nodes with a claim ahead. Every other node is free from when its running jobs
     /// end until a job takes it, so that node questions visit these nodes one by one and
     /// take the others in bulk.
@@ -472,6 +474,11 @@ impl Machine {
             free_plain: NodeBitmap::new(n),
             plain_procs: 0,
             ahead: if pooled { Vec::new() } else { vec![0; n] },
+            running_use: if pooled {
+                Vec::new()
+            } else {
+                vec![Res::default(); n]
+            },
             ahead_nodes: NodeBitmap::new(n),
             running: BTreeMap::new(),
             by_end: BTreeSet::new(),
@@ -1415,6 +1422,7 @@ impl Machine {
                     owner: Owner::Job(job.idx),
                     may_use: job.standing_access,
                 });
+                self.running_use[n as usize].add(takes);
                 self.note_claims(n);
             }
         }
@@ -2167,6 +2175,16 @@ impl Machine {
             self.job_left_node(n);
             if !self.pooled {
                 self.claims[n as usize].retain(|c| c.owner != Owner::Job(job));
+                let used = &mut self.running_use[n as usize];
+                debug_assert_eq!(used.less(takes), {
+                    let mut left = *used;
+                    left.procs -= takes.procs;
+                    left.mem -= takes.mem;
+                    left.swap -= takes.swap;
+                    left.disk -= takes.disk;
+                    left
+                });
+                *used = used.less(takes);
                 self.note_claims(n);
                 self.touch(n);
             }

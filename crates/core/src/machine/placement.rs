@@ -1417,6 +1417,18 @@ impl Machine {
         placed
     }
 
+    /// Whether what a node only running jobs claim hosts of `job` from `now` on is what
+    /// their claims leave of its capacity (`running_use`), as [`Self::room_for`] counts it
+    /// there: no node rule or check, shared access, not whole nodes, and no running job past
+    /// its planned end (whose claim a run from now no longer meets).
+    fn hosts_by_running_use(&self, now: Time, job: &QueuedJob) -> bool {
+        !self.node_checks
+            && !self.node_rules
+            && !self.spec.access.is_exclusive()
+            && !self.holds_whole_nodes(job)
+            && self.by_end.first().is_none_or(|&(end, _)| end > now)
+    }
+
     /// [`Self::earliest_placement`]'s sweep.
     fn search_earliest(&self, now: Time, job: &QueuedJob) -> Option<(Time, Allocation)> {
         let per_task = self.need(job);
@@ -1483,9 +1495,20 @@ impl Machine {
             }
         }
         events.dedup();
+        let from_use = streams_ends && self.hosts_by_running_use(now, job);
         let h: Vec<u64> = followed
             .iter()
-            .map(|&n| self.hostable(n as usize, now, now + w, job, per_task))
+            .map(|&n| {
+                let only_jobs = streamed.get(n as usize).is_some_and(|&i| i != u32::MAX);
+                if from_use && only_jobs {
+                    let free = self.spec.nodes[n as usize]
+                        .capacity()
+                        .less(self.running_use[n as usize]);
+                    self.spec.tasks_per_node(tasks_within(free, per_task))
+                } else {
+                    self.hostable(n as usize, now, now + w, job, per_task)
+                }
+            })
             .collect();
         let mut sweep = Sweep {
             followed: &followed,
