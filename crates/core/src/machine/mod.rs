@@ -1289,8 +1289,20 @@ impl Machine {
                 let tasks = job.procs / per_task.procs.max(1);
                 let end = now + job.wcl.max(1);
                 let mut total = 0;
+                // Where only running jobs claim a node, their summed use tells.
+                let by_use = !self.exhaustive && self.hosts_by_running_use(now, job);
+                let (features, part) = (job.request.features, self.partition_of(job));
                 self.free_nodes_now(now).any(|n| {
-                    total += self.hostable(n as usize, now, end, job, per_task);
+                    let n = n as usize;
+                    total += if by_use && self.ahead[n] == 0 {
+                        if self.spec.can_host(n, per_task, features, part) {
+                            self.hosts_by_use(n, per_task)
+                        } else {
+                            0
+                        }
+                    } else {
+                        self.hostable(n, now, end, job, per_task)
+                    };
                     total >= tasks
                 })
             }

@@ -1421,12 +1421,19 @@ impl Machine {
     /// their claims leave of its capacity (`running_use`), as [`Self::room_for`] counts it
     /// there: no node rule or check, shared access, not whole nodes, and no running job past
     /// its planned end (whose claim a run from now no longer meets).
-    fn hosts_by_running_use(&self, now: Time, job: &QueuedJob) -> bool {
+    pub(super) fn hosts_by_running_use(&self, now: Time, job: &QueuedJob) -> bool {
         !self.node_checks
             && !self.node_rules
             && !self.spec.access.is_exclusive()
             && !self.holds_whole_nodes(job)
             && self.by_end.first().is_none_or(|&(end, _)| end > now)
+    }
+
+    /// What node `n`, which only running jobs claim and which can host the job's tasks,
+    /// hosts of tasks of `per_task` from now on, where [`Self::hosts_by_running_use`].
+    pub(super) fn hosts_by_use(&self, n: usize, per_task: Res) -> u64 {
+        let free = self.spec.nodes[n].capacity().less(self.running_use[n]);
+        self.spec.tasks_per_node(tasks_within(free, per_task))
     }
 
     /// [`Self::earliest_placement`]'s sweep.
@@ -1501,10 +1508,7 @@ impl Machine {
             .map(|&n| {
                 let only_jobs = streamed.get(n as usize).is_some_and(|&i| i != u32::MAX);
                 if from_use && only_jobs {
-                    let free = self.spec.nodes[n as usize]
-                        .capacity()
-                        .less(self.running_use[n as usize]);
-                    self.spec.tasks_per_node(tasks_within(free, per_task))
+                    self.hosts_by_use(n as usize, per_task)
                 } else {
                     self.hostable(n as usize, now, now + w, job, per_task)
                 }
