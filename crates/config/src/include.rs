@@ -78,15 +78,20 @@ fn load(
     }
     let bytes = match read_bounded(path) {
         Ok(b) => b,
-        Err(source) => {
-            return Err(match site {
-                Some(location) => ConfigError::Include {
+        // Maui 3.3.1 passes over an include it cannot load (MConfig.c `MCfgAdjustBuffer`)
+        // and reads on: so does this, saying so.
+        Err(source) => match site {
+            Some(location) => {
+                out.warnings.push(crate::error::Warning {
                     location: location.clone(),
-                    message: format!("cannot read included file `{name}`: {source}"),
-                },
-                None => ConfigError::Io { path: name, source },
-            })
-        }
+                    message: format!(
+                        "cannot read included file `{name}`: {source}; its lines are not read (Maui 3.3.1 too passes over an include it cannot load)"
+                    ),
+                });
+                return Ok(());
+            }
+            None => return Err(ConfigError::Io { path: name, source }),
+        },
     };
     let file: Arc<str> = Arc::from(name.as_str());
     let text = decode(&bytes, &file)?;

@@ -108,20 +108,34 @@ fn indirect_cycle_names_every_file() {
     assert!(err.to_string().contains("a.cfg") && err.to_string().contains("b.cfg"));
 }
 
+/// As Maui 3.3.1 passes over an include it cannot load, the file reads on: a warning at
+/// the directive, and the lines after it are read.
 #[test]
-fn missing_include_is_located_at_the_directive() {
+fn missing_include_is_warned_of_at_the_directive_and_reading_goes_on() {
     let dir = tempfile::tempdir().unwrap();
-    let main = write(dir.path(), "maui.cfg", "A 1\nB 2\n\t#INCLUDE nope.cfg\n");
-    let err = parse_file(&main).unwrap_err();
-    let ConfigError::Include { location, message } = &err else {
-        panic!("{err:?}");
+    let main = write(
+        dir.path(),
+        "maui.cfg",
+        "A 1\nB 2\n\t#INCLUDE nope.cfg\nC 3\n",
+    );
+    let parsed = parse_file(&main).unwrap();
+    let names: Vec<&str> = parsed.entries.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["A", "B", "C"]);
+    let [warning] = &parsed.warnings[..] else {
+        panic!("{:?}", parsed.warnings);
     };
-    assert_eq!(*location, Location::new(name(&main), 3, 2));
+    assert_eq!(warning.location, Location::new(name(&main), 3, 2));
     let missing = name(&dir.path().join("nope.cfg"));
     assert!(
-        message.starts_with(&format!("cannot read included file `{missing}`: ")),
-        "{message}"
+        warning
+            .message
+            .starts_with(&format!("cannot read included file `{missing}`: ")),
+        "{}",
+        warning.message
     );
+    assert!(warning.message.ends_with(
+        "its lines are not read (Maui 3.3.1 too passes over an include it cannot load)"
+    ));
 }
 
 #[test]

@@ -55,7 +55,8 @@ pub struct SimConfig {
     pub reservation_qos: Vec<Option<Vec<String>>>,
     /// RESERVATIONDEPTH[i] and RESERVATIONQOSLIST[i] as read, by index.
     #[serde(skip)]
-    reservation_indexes: std::collections::BTreeMap<usize, (Option<u32>, Option<Vec<String>>)>,
+    reservation_indexes:
+        std::collections::BTreeMap<usize, (Option<u32>, Option<(Vec<String>, Location)>)>,
     /// RESERVATIONTHRESHOLDTYPE and RESERVATIONTHRESHOLDVALUE as read.
     #[serde(skip)]
     threshold: ThresholdAsRead,
@@ -606,8 +607,13 @@ fn preemption_policy(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Resul
 }
 
 /// Parameters read (their values checked, and refused where they would act) that
-/// otherwise change nothing in a simulation (see their readers).
-const INERT_IN_SIMULATION: &[&str] = &["NODEAVAILABILITYPOLICY", "RESOURCELIMITPOLICY"];
+/// otherwise change nothing in a simulation (see their readers). NODESETTOLERANCE acts
+/// only on sets by processor speed (MSched.c `MJobSelectResourceSet`), which are refused.
+const INERT_IN_SIMULATION: &[&str] = &[
+    "NODEAVAILABILITYPOLICY",
+    "RESOURCELIMITPOLICY",
+    "NODESETTOLERANCE",
+];
 
 /// One understood parameter: its names (the first is canonical) and how it applies.
 struct Param {
@@ -1372,10 +1378,16 @@ fn keyword<T: Copy>(e: &Entry, choices: &[(&str, T)]) -> Result<T, ConfigError> 
 fn count(e: &Entry, max: i64) -> Result<i64, ConfigError> {
     let (text, at) = scalar(e)?;
     let n = located(cfg::parse_int(text), e, at)?;
-    if !(0..=max).contains(&n) {
+    if n < 0 {
         return Err(ConfigError::at(
             at.clone(),
             format!("{}: expected 0 or more, found {n}", e.name),
+        ));
+    }
+    if n > max {
+        return Err(ConfigError::at(
+            at.clone(),
+            format!("{}: expected at most {max}, found {n}", e.name),
         ));
     }
     Ok(n)
@@ -1446,7 +1458,7 @@ fn reservation_qos_list(
     let list = if bare_all || names.iter().any(|n| n.eq_ignore_ascii_case("[ALL]")) {
         None
     } else {
-        Some(names)
+        Some((names, e.location.clone()))
     };
     c.reservation_indexes.entry(index).or_default().1 = list;
     Ok(())
@@ -1469,16 +1481,16 @@ fn reservation_groups(c: &mut SimConfig, warnings: &mut Vec<String>) {
             .get(&index)
             .cloned()
             .unwrap_or_default();
-        if let Some(names) = &list {
+        if let Some((names, at)) = &list {
             for name in names.iter().filter(|n| !known.contains_key(*n)) {
                 warnings.push(format!(
-                    "warning: RESERVATIONQOSLIST[{index}]: no QOSCFG[{name}] is configured, so no job has QOS {name}"
+                    "{at}: warning: RESERVATIONQOSLIST[{index}]: no QOSCFG[{name}] is configured, so no job has QOS {name}"
                 ));
             }
         }
         let default_depth = u32::from(index == 0);
         groups.push(ReservationGroup::all(depth.unwrap_or(default_depth)));
-        lists.push(list);
+        lists.push(list.map(|(names, _)| names));
     }
     c.policy.reservation_groups = groups;
     c.reservation_qos = lists;
@@ -1767,10 +1779,13 @@ fn check_fairshare(c: &SimConfig, warnings: &mut Vec<String>) -> Result<(), Conf
                 .any(|o| o.settings.fs_target.is_some_and(|t| t.kind.is_cap()))
         });
         if !caps {
-            warnings.push(
-                "warning: FSPOLICY is set but every FS*WEIGHT (FSUSERWEIGHT, …) is 0 and no FSTARGET is a cap: fairshare changes nothing (guide 6.3.3.1)"
-                    .to_string(),
-            );
+            let at = c
+                .set_at
+                .get("FSPOLICY")
+                .map_or_else(String::new, |at| format!("{at}: "));
+            warnings.push(format!(
+                "{at}warning: FSPOLICY is set but every FS*WEIGHT (FSUSERWEIGHT, …) is 0 and no FSTARGET is a cap: fairshare changes nothing (guide 6.3.3.1)"
+            ));
         }
     }
     Ok(())
@@ -2759,6 +2774,13 @@ mod tests {
             e,
             "maui.cfg:1:13: BFCHUNKSIZE: expected 0 or more, found -4"
         );
+        let e = load("RESERVATIONDEPTH 100000000000\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "maui.cfg:1:18: RESERVATIONDEPTH: expected at most 4294967295, found 100000000000"
+        );
         let e = load("QUEUETIMECAP -3\n").unwrap_err().to_string();
         assert_eq!(e, "maui.cfg:1:14: QUEUETIMECAP: a cap cannot be negative");
         let e = load("RESERVATIONDEPTH 1 2\n").unwrap_err().to_string();
@@ -2813,8 +2835,8 @@ mod tests {
         assert_eq!(
             c.warnings,
             vec![
-                "warning: RESERVATIONQOSLIST[0]: no QOSCFG[low] is configured, so no job has QOS low",
-                "warning: RESERVATIONQOSLIST[0]: no QOSCFG[high] is configured, so no job has QOS high",
+                "maui.cfg:1:1: warning: RESERVATIONQOSLIST[0]: no QOSCFG[low] is configured, so no job has QOS low",
+                "maui.cfg:1:1: warning: RESERVATIONQOSLIST[0]: no QOSCFG[high] is configured, so no job has QOS high",
                 "maui.cfg:2:27: warning: RESERVATIONTHRESHOLDVALUE without RESERVATIONTHRESHOLDTYPE; ignored",
             ]
         );
@@ -3171,6 +3193,19 @@ mod tests {
         );
     }
 
+    #[test]
+    fn an_fspolicy_that_changes_nothing_is_warned_of_at_its_line() {
+        let c = load("FSINTERVAL 12:00:00\nFSPOLICY DEDICATEDPS\n").unwrap();
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg:2:1: warning: FSPOLICY is set but every FS*WEIGHT (FSUSERWEIGHT, …) is 0 and no FSTARGET is a cap: fairshare changes nothing (guide 6.3.3.1)"]
+        );
+        assert!(load("FSPOLICY DEDICATEDPS\nFSUSERWEIGHT 10\n")
+            .unwrap()
+            .warnings
+            .is_empty());
+    }
+
     /// QFLAGS as 3.3.1 reads it: names found anywhere, in capitals; IGN* flags set the
     /// QOS's override limits to none; the last QFLAGS replaces NOBF but not a lifted limit.
     #[test]
@@ -3196,6 +3231,13 @@ mod tests {
         let c = load("QOSCFG[q] QFLAGS=NOBF:IGNALL\nQOSCFG[q] QFLAGS=IGNNODEPERUSER\n").unwrap();
         let q = &c.config.credentials.qos["q"].settings;
         assert!(!q.no_backfill, "the last QFLAGS replaces the flags");
+        // A word holding no flag beside one that does (the sample maui.cfg's IGNMAXJOB).
+        let c = load("QOSCFG[q] QFLAGS=PREEMPTOR:IGNMAXJOB:nobf\n").unwrap();
+        assert!(c.config.credentials.qos["q"].settings.preemptor);
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg:1:11: warning: QOSCFG[q] QFLAGS: `IGNMAXJOB`, `nobf` not a QOS flag Maui 3.3.1 knows (in capitals); no effect"]
+        );
         // PREEMPTEE holds PREEMPT but not PREEMPTOR: 3.3.1's substring search tells them apart.
         let c = load(
             "QOSCFG[a] QFLAGS=PREEMPTOR\nQOSCFG[b] QFLAGS=PREEMPTEE,NOBF\nQOSCFG[a] QFLAGS=NOBF\n",

@@ -194,6 +194,22 @@ pub(super) fn apply(
     if !refused.is_empty() {
         return Err(refused_flags(what, at, &refused));
     }
+    // 3.3.1 looks for each flag's name anywhere in the value, so a word holding none is
+    // passed over without a word: said here, as the sample maui.cfg's IGNMAXJOB would be.
+    let unknown: Vec<&str> = value
+        .split(|c: char| matches!(c, ':' | ',' | '|' | '+') || c.is_whitespace())
+        .filter(|word| !word.is_empty() && !FLAGS.iter().any(|(n, _)| word.contains(n)))
+        .collect();
+    if found && !unknown.is_empty() {
+        w.push(format!(
+            "{at}: warning: {what}: {} not a QOS flag Maui 3.3.1 knows (in capitals); no effect",
+            unknown
+                .iter()
+                .map(|word| format!("`{word}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     if !found && !value.trim().is_empty() {
         let upper = value.to_ascii_uppercase();
         let hint = if FLAGS.iter().any(|(n, _)| upper.contains(n)) {
