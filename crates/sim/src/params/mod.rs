@@ -53,10 +53,9 @@ pub struct SimConfig {
     /// RESERVATIONQOSLIST[i] by QOS name, one per `policy.reservation_groups` entry
     /// (`None` = ALL); ids are given when the workload's names are known.
     pub reservation_qos: Vec<Option<Vec<String>>>,
-    /// RESERVATIONDEPTH[i] and RESERVATIONQOSLIST[i] as read, by index.
+    /// RESERVATIONDEPTH[i] and RESERVATIONQOSLIST[i] (with where it was read), by index.
     #[serde(skip)]
-    reservation_indexes:
-        std::collections::BTreeMap<usize, (Option<u32>, Option<(Vec<String>, Location)>)>,
+    reservation_indexes: std::collections::BTreeMap<usize, (Option<u32>, Option<QosList>)>,
     /// RESERVATIONTHRESHOLDTYPE and RESERVATIONTHRESHOLDVALUE as read.
     #[serde(skip)]
     threshold: ThresholdAsRead,
@@ -1392,6 +1391,9 @@ fn count(e: &Entry, max: i64) -> Result<i64, ConfigError> {
     }
     Ok(n)
 }
+
+/// A RESERVATIONQOSLIST's QOS names and the line that gave them.
+type QosList = (Vec<String>, Location);
 
 /// Reservation groups Maui accepts: `RESERVATIONDEPTH[0]` to `[MAX_RESERVATION_GROUPS − 1]`.
 const MAX_RESERVATION_GROUPS: usize = 16;
