@@ -29,6 +29,34 @@ pub fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
             best = Some((d, cand));
         }
     }
+    if best.is_some_and(|(d, _)| d <= 1) {
+        return best.map(|(_, c)| c);
+    }
+    abbreviated(&name, candidates).or(best.map(|(_, c)| c))
+}
+
+/// The shortest candidate `name` abbreviates: its letters in order, from the same first
+/// four (`NODEALLOCPOLICY` for NODEALLOCATIONPOLICY, `MAXJOBPERUSER` for
+/// MAXJOBPERUSERCOUNT), for names of six letters or more; ties go to the first.
+fn abbreviated<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let len = name.chars().count();
+    if len < 6 {
+        return None;
+    }
+    let head: String = name.chars().take(4).collect();
+    let mut best: Option<(usize, &'a str)> = None;
+    for &cand in candidates {
+        let folded = fold(cand);
+        let cand_len = folded.chars().count();
+        if cand_len <= len || cand_len > 2 * len || !folded.starts_with(&head) {
+            continue;
+        }
+        let mut rest = folded.chars();
+        let holds = name.chars().all(|c| rest.any(|d| d == c));
+        if holds && best.is_none_or(|(b, _)| cand_len < b) {
+            best = Some((cand_len, cand));
+        }
+    }
     best.map(|(_, c)| c)
 }
 
@@ -72,6 +100,28 @@ mod tests {
         assert_eq!(closest("FSINTERVALL", NAMES), Some("FSINTERVAL"));
         assert_eq!(closest("MAXJBO", NAMES), Some("MAXJOB"));
         assert_eq!(closest("FSDEPT", NAMES), Some("FSDEPTH"));
+    }
+
+    /// A name that leaves letters out of a longer one is taken for it, where no candidate
+    /// is one edit away (the edit distance alone offers NODELOADPOLICY for the first).
+    #[test]
+    fn abbreviations_suggest_the_name_they_shorten() {
+        let names = [
+            "NODELOADPOLICY",
+            "NODEALLOCATIONPOLICY",
+            "MAXJOBPERUSERCOUNT",
+            "MAXJOB",
+        ];
+        assert_eq!(
+            closest("NODEALLOCPOLICY", &names),
+            Some("NODEALLOCATIONPOLICY")
+        );
+        assert_eq!(closest("maxjobperuser", &names), Some("MAXJOBPERUSERCOUNT"));
+        // One edit still wins, and short names are not read as abbreviations.
+        assert_eq!(closest("NODELODPOLICY", &names), Some("NODELOADPOLICY"));
+        assert_eq!(closest("MAXJB", &names), Some("MAXJOB"));
+        // An abbreviation keeps the name's first four letters.
+        assert_eq!(closest("ALLOCPOLICY", &["NODEALLOCATIONPOLICY"]), None);
     }
 
     #[test]
