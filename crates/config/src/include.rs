@@ -79,9 +79,15 @@ fn load(
     let bytes = match read_bounded(path) {
         Ok(b) => b,
         // Maui 3.3.1 passes over an include it cannot load (MConfig.c `MCfgAdjustBuffer`)
-        // and reads on: so does this, saying so.
+        // and reads on: so does this for a file that is not there or not readable, saying
+        // so. Anything else (a device, a file too large) is refused.
         Err(source) => match site {
-            Some(location) => {
+            Some(location)
+                if matches!(
+                    source.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied
+                ) =>
+            {
                 out.warnings.push(crate::error::Warning {
                     location: location.clone(),
                     message: format!(
@@ -89,6 +95,12 @@ fn load(
                     ),
                 });
                 return Ok(());
+            }
+            Some(location) => {
+                return Err(ConfigError::Include {
+                    location: location.clone(),
+                    message: format!("cannot read included file `{name}`: {source}"),
+                })
             }
             None => return Err(ConfigError::Io { path: name, source }),
         },

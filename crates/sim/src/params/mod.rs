@@ -689,7 +689,11 @@ const PARAMS: &[Param] = &[
     },
     Param {
         names: &["NODEALLOCATIONPOLICY"],
-        apply: |c, e, _| node_cfg::allocation_policy(&mut c.nodes, e),
+        apply: |c, e, w| {
+            node_cfg::allocation_policy(&mut c.nodes, e)?;
+            note_capitals(e, w);
+            Ok(())
+        },
     },
     Param {
         names: &["NODEMAXLOAD"],
@@ -810,9 +814,9 @@ const PARAMS: &[Param] = &[
     },
     Param {
         names: &["BACKFILLMETRIC", "SCHEDULINGCRITERIA"],
-        apply: |c, e, _| {
+        apply: |c, e, w| {
             let choices = BackfillMetric::ALL.map(|m| (m.name(), m));
-            c.policy.backfill_metric = keyword(e, &choices)?;
+            c.policy.backfill_metric = keyword_in_capitals(e, &choices, w)?;
             Ok(())
         },
     },
@@ -855,9 +859,9 @@ const PARAMS: &[Param] = &[
     },
     Param {
         names: &["RESERVATIONPOLICY"],
-        apply: |c, e, _| {
+        apply: |c, e, w| {
             let choices = ReservationPolicy::ALL.map(|p| (p.name(), p));
-            c.policy.reservation_policy = keyword(e, &choices)?;
+            c.policy.reservation_policy = keyword_in_capitals(e, &choices, w)?;
             Ok(())
         },
     },
@@ -1335,7 +1339,7 @@ fn backfill_policy(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<
             }
             _ => {
                 let choices = BackfillPolicy::ALL.map(|p| (p.name(), p));
-                c.policy.backfill = keyword(e, &choices)?;
+                c.policy.backfill = keyword_in_capitals(e, &choices, w)?;
             }
         },
     }
@@ -1371,6 +1375,34 @@ fn keyword<T: Copy>(e: &Entry, choices: &[(&str, T)]) -> Result<T, ConfigError> 
         at.clone(),
         format!("{}: expected {expected}, found `{text}`", e.name),
     ))
+}
+
+/// [`keyword`], with a warning where the value matched only once put in capitals: 3.3.1
+/// matches these values exactly (MGUtil.c `MUGetIndex`, `strcmp`) and leaves the parameter
+/// as it was, where mauisim, as with names, reads the value meant.
+fn keyword_in_capitals<T: Copy>(
+    e: &Entry,
+    choices: &[(&str, T)],
+    w: &mut Vec<String>,
+) -> Result<T, ConfigError> {
+    let value = keyword(e, choices)?;
+    note_capitals(e, w);
+    Ok(value)
+}
+
+/// The warning of [`keyword_in_capitals`] for `e`'s value, if it is not in capitals.
+pub(super) fn note_capitals(e: &Entry, w: &mut Vec<String>) {
+    let text = e.value_text();
+    let text = text.trim();
+    if text != text.to_ascii_uppercase() {
+        w.push(format!(
+            "{}: warning: {} `{text}`: Maui 3.3.1 matches this value in capitals only and would leave {} as it was; mauisim reads it as {}",
+            e.location,
+            e.name,
+            e.name,
+            text.to_ascii_uppercase()
+        ));
+    }
 }
 
 /// A whole number from 0 to `max`.
@@ -1555,14 +1587,15 @@ fn xf_min_wclimit(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(
     Ok(())
 }
 
-fn accrual_policy(c: &mut SimConfig, e: &Entry, _: &mut Vec<String>) -> Result<(), ConfigError> {
-    c.policy.priority.accrual = keyword(
+fn accrual_policy(c: &mut SimConfig, e: &Entry, w: &mut Vec<String>) -> Result<(), ConfigError> {
+    c.policy.priority.accrual = keyword_in_capitals(
         e,
         &[
             ("ALWAYS", AccrualPolicy::Always),
             ("QUEUEPOLICY", AccrualPolicy::QueuePolicy),
             ("FULLPOLICY", AccrualPolicy::FullPolicy),
         ],
+        w,
     )?;
     Ok(())
 }
@@ -2275,7 +2308,12 @@ mod tests {
         assert_eq!(cfg.max_overrun, Some(600));
         assert_eq!(cfg.poll_interval, 30);
         assert_eq!(cfg.default_wclimit, Some(3600));
-        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+        // Names and values are read whatever their case; a value not in capitals, which
+        // 3.3.1 would not take, is warned of.
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg:1:1: warning: BACKFILLPOLICY `none`: Maui 3.3.1 matches this value in capitals only and would leave BACKFILLPOLICY as it was; mauisim reads it as NONE"]
+        );
     }
 
     #[test]
@@ -2823,7 +2861,11 @@ mod tests {
         );
         assert_eq!(
             c.warnings,
-            ["maui.cfg:10:14: warning: QOSCFG[high] PRIORITY has no effect while QOSWEIGHT is 0"]
+            [
+                "maui.cfg:1:1: warning: BACKFILLPOLICY `greedy`: Maui 3.3.1 matches this value in capitals only and would leave BACKFILLPOLICY as it was; mauisim reads it as GREEDY",
+                "maui.cfg:7:1: warning: RESERVATIONPOLICY `highest`: Maui 3.3.1 matches this value in capitals only and would leave RESERVATIONPOLICY as it was; mauisim reads it as HIGHEST",
+                "maui.cfg:10:14: warning: QOSCFG[high] PRIORITY has no effect while QOSWEIGHT is 0"
+            ]
         );
         // 3.3.1 reads ALL as a QOS's name; mauisim as [ALL], and says so.
         let c = load("RESERVATIONQOSLIST[1] ALL\n").unwrap();
@@ -2881,7 +2923,10 @@ mod tests {
         assert_eq!(p.xf_min_wclimit, 300);
         assert_eq!(p.accrual, AccrualPolicy::FullPolicy);
         assert!(p.allow_negative);
-        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg:15:1: warning: JOBPRIOACCRUALPOLICY `fullpolicy`: Maui 3.3.1 matches this value in capitals only and would leave JOBPRIOACCRUALPOLICY as it was; mauisim reads it as FULLPOLICY"]
+        );
         assert_eq!(
             load("XFMINWCLIMIT -1")
                 .unwrap()
