@@ -1034,6 +1034,31 @@ fn apply_priority_param(
     warnings: &mut Vec<String>,
 ) -> Result<(), ConfigError> {
     let p = &mut config.policy.priority;
+    let text = entry.value_text();
+    let text = text.trim();
+    // 3.3.1 reads a component weight `N%` as a weight of 10 and keeps N as a percentage
+    // that nothing reads (MFS.c `MFSProcessOConfig`).
+    if let (PriorityParam::ComponentWeight(c), Some(percent)) = (param, text.strip_suffix('%')) {
+        if percent.trim().parse::<i64>().is_ok() {
+            p.component_weight[c as usize] = 10.0;
+            warnings.push(format!(
+                "{}: warning: {} {text}: Maui 3.3.1 reads a percentage here as a weight of 10 (the percentage itself is read by nothing); so does mauisim",
+                entry.location, entry.name
+            ));
+            return Ok(());
+        }
+    }
+    // Every priority weight and cap is a whole number to 3.3.1 (`strtol`).
+    if let Ok(v) = text.parse::<f64>() {
+        if v.is_finite() && v.fract() != 0.0 {
+            warnings.push(format!(
+                "{}: warning: {} {text}: Maui 3.3.1 reads whole numbers here and would use {}; mauisim uses {text}",
+                entry.location,
+                entry.name,
+                v.trunc()
+            ));
+        }
+    }
     match param {
         PriorityParam::ComponentWeight(c) => {
             p.component_weight[c as usize] = weight(entry)?;
@@ -2312,8 +2337,28 @@ mod tests {
         // 3.3.1 would not take, is warned of.
         assert_eq!(
             c.warnings,
-            ["maui.cfg:1:1: warning: BACKFILLPOLICY `none`: Maui 3.3.1 matches this value in capitals only and would leave BACKFILLPOLICY as it was; mauisim reads it as NONE"]
+            [
+                "maui.cfg:1:1: warning: BACKFILLPOLICY `none`: Maui 3.3.1 matches this value in capitals only and would leave BACKFILLPOLICY as it was; mauisim reads it as NONE",
+                "maui.cfg:3:1: warning: QUEUETIMEWEIGHT 2.5: Maui 3.3.1 reads whole numbers here and would use 2; mauisim uses 2.5"
+            ]
         );
+    }
+
+    /// 3.3.1 reads a component weight `N%` as a weight of 10 (MFS.c `MFSProcessOConfig`).
+    #[test]
+    fn a_component_weight_in_percent_is_a_weight_of_ten() {
+        let c = load("FSWEIGHT 20%\nCREDWEIGHT 3\n").unwrap();
+        let w = &c.config.policy.priority.component_weight;
+        assert_eq!(
+            (w[Component::Fs as usize], w[Component::Cred as usize]),
+            (10.0, 3.0)
+        );
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg:1:1: warning: FSWEIGHT 20%: Maui 3.3.1 reads a percentage here as a weight of 10 (the percentage itself is read by nothing); so does mauisim"]
+        );
+        // Not a component weight: still a number.
+        assert!(load("QUEUETIMEWEIGHT 20%\n").is_err());
     }
 
     #[test]
