@@ -285,7 +285,10 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
         "NOTIFICATIONPROGRAM",
         "notification: admin notification program",
     ),
-    schedules("PARCFG", "partition settings"),
+    no_effect(
+        "PARCFG",
+        "ignored by 3.3.1: its objects are never loaded (MSys.c `MSysLoadConfig` loads SYS, QOS, USER, GROUP, ACCOUNT and CLASS lines only)",
+    ),
     no_effect(
         "PARIGNQUEUELIST",
         "ignored by 3.3.1: stored, never read (queues ignoring partitions)",
@@ -301,7 +304,10 @@ pub(super) const UNSIMULATED: &[Unsimulated] = &[
     no_effect("PLOTPROCSCALE", "statistics display matrix scale"),
     no_effect("PLOTTIMESCALE", "statistics display matrix scale"),
     no_effect("QOSNAME", "ignored by 3.3.1 (no longer supported)"),
-    schedules("QUEUECFG", "queue (class) settings of the resource manager"),
+    no_effect(
+        "QUEUECFG",
+        "ignored by 3.3.1: its objects are never loaded (MSys.c `MSysLoadConfig` loads SYS, QOS, USER, GROUP, ACCOUNT and CLASS lines only)",
+    ),
     no_effect(
         "QUEUETIMETARGETWEIGHT",
         "ignored by 3.3.1 (old name, not translated)",

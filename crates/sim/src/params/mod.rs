@@ -2648,6 +2648,12 @@ mod tests {
             c.warnings,
             ["maui.cfg: note: 1 parameter without effect on what Maui 3.3.1 schedules in a simulation ignored: NODEUNTRACKEDLOADFACTOR"]
         );
+        // Never loaded by 3.3.1 (MSys.c `MSysLoadConfig`).
+        let c = load("PARCFG[small] PRIORITY=10\nQUEUECFG[x] PRIORITY=1\n").unwrap();
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg: note: 2 parameters without effect on what Maui 3.3.1 schedules in a simulation ignored: PARCFG, QUEUECFG"]
+        );
         // Read only by 3.3.1's PBS interface, never in its simulation.
         let c = load("DEFAULTCLASSLIST batch long\n").unwrap();
         assert_eq!(
