@@ -239,6 +239,14 @@ pub fn read(parsed: cfg::Parsed) -> PartlyRead {
     let mut entries = sticky_indexes(&parsed.entries, &mut warnings);
     aliases_in_table_order(&mut entries);
     for entry in &entries {
+        // 3.3.1 finds a parameter only at the start of a line (MConfig.c
+        // `MCfgProcessBuffer`), and its buffer keeps the blanks before one.
+        if entry.location.column > 1 {
+            warnings.push(format!(
+                "{}: warning: {}: indented; Maui 3.3.1 reads a parameter only at the start of a line and would pass over this one; mauisim reads it",
+                entry.location, entry.name
+            ));
+        }
         match apply(&mut config, entry, &mut warnings, &mut no_effect) {
             Ok(()) => {}
             Err(ConfigError::Several(several)) => errors.extend(several),
@@ -2341,6 +2349,19 @@ mod tests {
                 "maui.cfg:1:1: warning: BACKFILLPOLICY `none`: Maui 3.3.1 matches this value in capitals only and would leave BACKFILLPOLICY as it was; mauisim reads it as NONE",
                 "maui.cfg:3:1: warning: QUEUETIMEWEIGHT 2.5: Maui 3.3.1 reads whole numbers here and would use 2; mauisim uses 2.5"
             ]
+        );
+    }
+
+    /// 3.3.1 finds a parameter only at the start of a line: an indented one is read here
+    /// with a warning; a continued line is not indented.
+    #[test]
+    fn an_indented_parameter_is_read_with_a_warning() {
+        let c =
+            load("  BACKFILLPOLICY NONE\nUSERCFG[DEFAULT] MAXJOB=4 \\\n   MAXPROC=8\n").unwrap();
+        assert_eq!(c.config.policy.backfill, BackfillPolicy::None);
+        assert_eq!(
+            c.warnings,
+            ["maui.cfg:1:3: warning: BACKFILLPOLICY: indented; Maui 3.3.1 reads a parameter only at the start of a line and would pass over this one; mauisim reads it"]
         );
     }
 
