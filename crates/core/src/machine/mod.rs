@@ -1271,7 +1271,7 @@ impl Machine {
             if memo
                 .1
                 .iter()
-                .any(|&(k, procs, wcl)| k == key && job.procs >= procs && job.wcl >= wcl)
+                .any(|&(k, procs, wcl)| job.procs >= procs && job.wcl >= wcl && k == key)
             {
                 return false;
             }
