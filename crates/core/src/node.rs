@@ -27,7 +27,7 @@ impl Res {
         }
     }
 
-    fn plus(self, o: Res) -> Res {
+    pub(crate) fn plus(self, o: Res) -> Res {
         Res {
             procs: self.procs + o.procs,
             mem: self.mem + o.mem,

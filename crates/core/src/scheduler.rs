@@ -542,8 +542,14 @@ impl Scheduler {
             self.limit_lifts_at,
             self.requeued_wakeup,
             self.chunk_expires_at,
-            self.machine
-                .standing_end_after(self.last_iteration, self.last_change),
+            // Before the first iteration no window's end is owed one (and `Time::MIN`
+            // would overflow the windows' arithmetic).
+            (self.last_iteration > Time::MIN)
+                .then(|| {
+                    self.machine
+                        .standing_end_after(self.last_iteration, self.last_change)
+                })
+                .flatten(),
         ]
         .into_iter()
         .flatten()

@@ -2188,14 +2188,7 @@ impl Machine {
             if !self.pooled {
                 self.claims[n as usize].retain(|c| c.owner != Owner::Job(job));
                 let used = &mut self.running_use[n as usize];
-                debug_assert_eq!(used.less(takes), {
-                    let mut left = *used;
-                    left.procs -= takes.procs;
-                    left.mem -= takes.mem;
-                    left.swap -= takes.swap;
-                    left.disk -= takes.disk;
-                    left
-                });
+                debug_assert_eq!(used.less(takes).plus(takes), *used, "node {n} gives back");
                 *used = used.less(takes);
                 self.note_claims(n);
                 self.touch(n);

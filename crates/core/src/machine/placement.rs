@@ -1394,8 +1394,7 @@ impl Machine {
         self.placing_found_start.set(true);
         self.at_found_start.set(true);
         let candidate = |(&n, &swept): (&u32, &u64)| {
-            let only_jobs = streamed.get(n as usize).is_some_and(|&i| i != u32::MAX);
-            let h = if only_jobs {
+            let h = if is_streamed(streamed, n) {
                 swept
             } else {
                 self.hostable(n as usize, t, end, job, per_task)
@@ -1506,8 +1505,7 @@ impl Machine {
         let h: Vec<u64> = followed
             .iter()
             .map(|&n| {
-                let only_jobs = streamed.get(n as usize).is_some_and(|&i| i != u32::MAX);
-                if from_use && only_jobs {
+                if from_use && is_streamed(&streamed, n) {
                     self.hosts_by_use(n as usize, per_task)
                 } else {
                     self.hostable(n as usize, now, now + w, job, per_task)
@@ -1630,6 +1628,12 @@ impl Machine {
             })
         })
     }
+}
+
+/// Whether the sweep takes node `n`'s events from the running jobs' planned ends (`streamed`:
+/// each node's index among those followed, `u32::MAX` for the others; empty for none).
+fn is_streamed(streamed: &[u32], n: u32) -> bool {
+    streamed.get(n as usize).is_some_and(|&i| i != u32::MAX)
 }
 
 /// What [`Machine::search_earliest`] hands its sweep: the nodes followed, each one's index
